@@ -1,0 +1,10 @@
+import { errorResponse } from "@/lib/api/responses";
+
+// Any other /v1 path: a JSON 404 rather than the HTML page.
+const notFound = async () => errorResponse(404, "No such endpoint: see /v1/openapi.json for the operations of this API.");
+
+export const GET = notFound;
+export const POST = notFound;
+export const PUT = notFound;
+export const PATCH = notFound;
+export const DELETE = notFound;

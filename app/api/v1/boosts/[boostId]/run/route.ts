@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/api/handler";
+import { boostParams } from "@/lib/api/params";
+import { json } from "@/lib/api/responses";
+import { triggerBoostRun } from "@/lib/runs/service";
+
+// POST /v1/boosts/{boostId}/run – queue a run now (409 while one is pending or running)
+export const POST = withApiKey({ scope: "boosts:write", params: boostParams }, async ({ ctx, params }) => {
+  const run = await triggerBoostRun(ctx, params.boostId);
+  return json({ run_id: run.id, status: "pending" }, 202);
+});

@@ -1,0 +1,6 @@
+import { getMe } from "@/lib/accounts/me";
+import { withApiKey } from "@/lib/api/handler";
+import { json } from "@/lib/api/responses";
+
+// GET /v1/me – the caller's account, key scopes, regions and quota
+export const GET = withApiKey({}, async ({ ctx, principal }) => json(await getMe(ctx, principal)));

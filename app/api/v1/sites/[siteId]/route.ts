@@ -1,0 +1,15 @@
+import { withApiKey } from "@/lib/api/handler";
+import { siteParams } from "@/lib/api/params";
+import { json, noContent } from "@/lib/api/responses";
+import { deleteSite, getSite, toSite } from "@/lib/sites/service";
+
+// GET /v1/sites/{siteId} – one site, with its validation token
+export const GET = withApiKey({ scope: "sites:read", params: siteParams }, async ({ ctx, params }) =>
+  json(toSite(await getSite(ctx, params.siteId))),
+);
+
+// DELETE /v1/sites/{siteId} – delete a site with its sitemaps, boosts and runs
+export const DELETE = withApiKey({ scope: "sites:write", params: siteParams }, async ({ ctx, params }) => {
+  await deleteSite(ctx, params.siteId);
+  return noContent();
+});

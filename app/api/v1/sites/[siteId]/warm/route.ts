@@ -1,0 +1,11 @@
+import { withApiKey } from "@/lib/api/handler";
+import { siteParams } from "@/lib/api/params";
+import { json } from "@/lib/api/responses";
+import { warmBody } from "@/lib/warm/schemas";
+import { queueWarm } from "@/lib/warm/service";
+
+// POST /v1/sites/{siteId}/warm – queue an on-demand warm of up to 5,000 URLs
+export const POST = withApiKey({ scope: "boosts:write", params: siteParams, body: warmBody }, async ({ ctx, params, body }) => {
+  const { run, urlCount } = await queueWarm(ctx, params.siteId, body);
+  return json({ run_id: run.id, url_count: urlCount, status: "pending" }, 202);
+});

@@ -1,0 +1,43 @@
+import Link from "next/link";
+
+const steps = [
+  { title: "Get an API key", body: "npm run --silent cli -- keys create --email you@example.com --scopes all" },
+  { title: "Register your site", body: 'curl -X POST -H "Authorization: Bearer $KEY" -H "content-type: application/json" -d \'{"domain":"www.example.com"}\' /v1/sites' },
+  { title: "Prove you own it", body: "Publish /{validation_token}.html or a <meta name=\"service-token\"> tag, then POST /v1/sites/{id}/validate" },
+  { title: "Warm", body: "Add sitemaps and define boosts, or POST up to 5,000 URLs to /v1/sites/{id}/warm" },
+];
+
+export default function HomePage() {
+  return (
+    <div className="space-y-10">
+      <section className="space-y-3">
+        <h1 className="text-3xl font-bold tracking-tight">Keep your caches warm</h1>
+        <p className="max-w-2xl text-slate-600">
+          Preheat requests your pages the way your visitors do, from the regions, devices and languages you choose, so that
+          the first visitor after a deploy or a purge gets a cache hit. Feed it sitemaps, shopping feeds or a CSV file; run
+          it on demand or on a schedule; read what your CDN answered.
+        </p>
+      </section>
+      <section>
+        <h2 className="mb-4 text-lg font-semibold">Getting started</h2>
+        <ol className="grid gap-4 sm:grid-cols-2">
+          {steps.map((step, index) => (
+            <li key={step.title} className="rounded-lg border border-slate-200 bg-white p-4">
+              <p className="text-sm font-semibold">
+                {index + 1}. {step.title}
+              </p>
+              <code className="mt-2 block break-words text-xs text-slate-600">{step.body}</code>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <p className="text-sm text-slate-600">
+        Every operation is described in the{" "}
+        <Link href="/docs/api" className="font-medium text-brand-700 underline">
+          API reference
+        </Link>
+        .
+      </p>
+    </div>
+  );
+}

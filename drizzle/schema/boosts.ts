@@ -1,0 +1,46 @@
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { id, timestamps } from "./columns";
+import { sitemaps } from "./sitemaps";
+import { sites } from "./sites";
+
+export type VariationsValue = { user_agents?: string[]; languages?: string[] };
+
+export const boosts = pgTable(
+  "boosts",
+  {
+    id: id(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status").notNull().default("pending"),
+    sourceType: text("source_type").notNull(),
+    regions: text("regions").array().notNull(),
+    sourceUrl: text("source_url"),
+    urlRoot: text("url_root").notNull().default("/"),
+    excludeExt: text("exclude_ext").array(),
+    variations: jsonb("variations").$type<VariationsValue>(),
+    contentTypes: text("content_types").array(),
+    ignoreErrors: boolean("ignore_errors").notNull().default(false),
+    reportEmailEnabled: boolean("report_email_enabled").notNull().default(true),
+    schedule: text("schedule"),
+    nextRunAt: timestamp("next_run_at", { withTimezone: true }),
+    callLimit: integer("call_limit"),
+    ...timestamps,
+  },
+  (t) => [index("boosts_site_idx").on(t.siteId), index("boosts_next_run_idx").on(t.nextRunAt)],
+);
+
+/** Which sitemaps feed a boost; a deleted sitemap leaves its boosts. */
+export const boostSitemaps = pgTable(
+  "boost_sitemaps",
+  {
+    boostId: integer("boost_id")
+      .notNull()
+      .references(() => boosts.id, { onDelete: "cascade" }),
+    sitemapId: integer("sitemap_id")
+      .notNull()
+      .references(() => sitemaps.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.boostId, t.sitemapId] })],
+);

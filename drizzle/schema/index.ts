@@ -1,0 +1,6 @@
+export * from "./accounts";
+export * from "./api-keys";
+export * from "./boosts";
+export * from "./runs";
+export * from "./sitemaps";
+export * from "./sites";

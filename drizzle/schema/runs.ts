@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boosts, type VariationsValue } from "./boosts";
+import { createdAt, id } from "./columns";
+import { sites } from "./sites";
+
+export type FailureSample = { url: string; region: string; user_agent: string; language: string | null; status: number | null; error: string };
+
+/** Boost runs and on-demand warm runs share this table: a warm's run_id is a run id. */
+export const runs = pgTable(
+  "runs",
+  {
+    id: id(),
+    kind: text("kind").$type<"boost" | "warm">().notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    boostId: integer("boost_id").references(() => boosts.id, { onDelete: "cascade" }),
+    /** pending → running → done | failed | paused */
+    status: text("status").notNull().default("pending"),
+    statusMessage: text("status_message"),
+    /** URLs submitted with a warm request; boost runs resolve theirs when planned. */
+    sourceUrls: text("source_urls").array(),
+    regions: text("regions").array().notNull(),
+    variations: jsonb("variations").$type<VariationsValue>(),
+    /** Calls this run is expected to make; counted against the monthly quota. */
+    plannedCalls: integer("planned_calls").notNull().default(0),
+    failureSamples: jsonb("failure_samples").$type<FailureSample[]>().notNull().default([]),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("runs_site_idx").on(t.siteId, t.kind, t.id),
+    index("runs_boost_idx").on(t.boostId, t.id),
+    index("runs_status_idx").on(t.status),
+    // The exclusion rules, enforced by the database so that two racing requests cannot both win.
+    uniqueIndex("runs_one_active_per_boost").on(t.boostId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'boost'`),
+    uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm'`),
+  ],
+);
+
+export type PlannedCall = { url: string; user_agent: string; language: string | null };
+
+/** Statistics live per batch (never per call) and are summed into a run's summary. */
+export const runBatches = pgTable(
+  "run_batches",
+  {
+    id: id(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    region: text("region").notNull(),
+    calls: jsonb("calls").$type<PlannedCall[]>().notNull(),
+    /** pending → done | failed; a batch's statistics are written once, with its status. */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    totalCalls: integer("total_calls").notNull().default(0),
+    successfulCalls: integer("successful_calls").notNull().default(0),
+    failedCalls: integer("failed_calls").notNull().default(0),
+    cacheHits: integer("cache_hits").notNull().default(0),
+    responseTimeMsTotal: bigint("response_time_ms_total", { mode: "number" }).notNull().default(0),
+    pops: jsonb("pops").$type<Record<string, number>>().notNull().default({}),
+    lastError: text("last_error"),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("run_batches_run_seq_key").on(t.runId, t.seq)],
+);

@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { accounts } from "@/drizzle/schema";
+import { timestamp } from "@/lib/api/schemas";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import { scopeSchema } from "@/lib/auth/scopes";
+import type { AccountContext } from "@/lib/context";
+import { notFound } from "@/lib/errors";
+import { REGIONS, regionSchema } from "@/lib/regions";
+import { getQuota } from "./quota";
+
+export const meSchema = z
+  .object({
+    account: z.object({ id: z.number().int(), name: z.string(), created_at: timestamp }),
+    api_key: z.object({ id: z.number().int(), name: z.string(), prefix: z.string(), expires_at: timestamp.nullable() }),
+    scopes: z.array(scopeSchema).meta({ description: "The scopes of the key that made this request." }),
+    regions: z.array(regionSchema).meta({ description: "Regions available to the caller." }),
+    quota: z
+      .object({
+        period: z.literal("month"),
+        limit: z.number().int().meta({ description: "Calls per calendar month (UTC)." }),
+        used: z.number().int().meta({ description: "Calls of the runs queued this period (a run's planned calls are reserved when it is queued)." }),
+        remaining: z.number().int(),
+        period_start: timestamp,
+        period_end: timestamp,
+      })
+      .meta({ id: "Quota" }),
+  })
+  .meta({ id: "Me" });
+
+export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
+  const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
+  if (!account) throw notFound("Account");
+  const quota = await getQuota(ctx.db, ctx.accountId);
+  return {
+    account: { id: account.id, name: account.name, created_at: account.createdAt.toISOString() },
+    api_key: { id: principal.keyId, name: principal.name, prefix: principal.prefix, expires_at: principal.expiresAt?.toISOString() ?? null },
+    scopes: principal.scopes,
+    regions: REGIONS.map((r) => ({ code: r.code, name: r.name })),
+    quota: {
+      period: "month",
+      limit: quota.limit,
+      used: quota.used,
+      remaining: quota.remaining,
+      period_start: quota.periodStart.toISOString(),
+      period_end: quota.periodEnd.toISOString(),
+    },
+  };
+}

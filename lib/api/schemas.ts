@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+export const timestamp = z.string().meta({ format: "date-time", description: "ISO 8601, UTC.", example: "2026-11-22T09:30:00.000Z" });
+
+export const errorSchema = z
+  .object({
+    error: z.string().meta({ description: "A sentence a user can act on." }),
+    details: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: "Per-field validation failures (422)." }),
+    required_scope: z.string().optional().meta({ description: "The missing scope (403)." }),
+  })
+  .meta({ id: "Error" });
+
+export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/schemas";
+import { regionCodeOutput, regionListSchema } from "@/lib/regions";
+import { checkCron } from "./schedule";
+
+export const USER_AGENT_CLASSES = ["mobile", "desktop", "bot", "ai_crawler"] as const;
+/** Classes of resource a boost may target, recognised from the URL's extension (no extension = html). */
+export const CONTENT_TYPES = ["html", "css", "js", "image", "font", "pdf", "json", "xml", "video", "audio", "other"] as const;
+export const SOURCE_TYPES = ["sitemap", "csv"] as const;
+export const BOOST_STATUSES = ["pending", "running", "active", "paused"] as const;
+
+const uniq = <T>(values: T[]) => [...new Set(values)];
+
+export const languageTagSchema = z
+  .string()
+  .regex(/^[a-zA-Z]{2,3}-[a-zA-Z]{2}$/, "must be a language tag of the form ll-RR, e.g. fr-FR")
+  .transform((tag) => {
+    const [language, region] = tag.split("-");
+    return `${language!.toLowerCase()}-${region!.toUpperCase()}`;
+  });
+
+export const variationsSchema = z
+  .object({
+    user_agents: z
+      .array(z.enum(USER_AGENT_CLASSES))
+      .transform(uniq)
+      .optional()
+      .meta({ description: "User-agent classes; each is one call per URL. Default: desktop." }),
+    languages: z
+      .array(languageTagSchema)
+      .transform(uniq)
+      .optional()
+      .meta({ description: "Accept-Language values of the form ll-RR; each is one call per URL and user agent. Default: none sent." }),
+  })
+  .meta({ id: "Variations", description: "Each combination of user agent and language is one call per URL and region." });
+
+export type Variations = z.output<typeof variationsSchema>;
+
+/** Variations as stored and returned (normalised: de-duplicated, tags as ll-RR). */
+export const variationsValueSchema = z
+  .object({ user_agents: z.array(z.enum(USER_AGENT_CLASSES)).optional(), languages: z.array(z.string()).optional() })
+  .meta({ id: "VariationsValue" });
+
+const name = z.string().trim().min(1).max(200);
+const urlRoot = z.string().max(2000).startsWith("/", "must start with /").meta({ description: "Only URLs whose path starts with this are warmed.", default: "/" } as Record<string, unknown>);
+const excludeExt = z
+  .array(
+    z
+      .string()
+      .transform((ext) => ext.trim().toLowerCase().replace(/^\.+/, ""))
+      .pipe(z.string().regex(/^[a-z0-9]{1,16}$/, "must be a file extension such as jpg")),
+  )
+  .max(100)
+  .transform(uniq)
+  .meta({ description: "Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`)." });
+const contentTypes = z
+  .array(z.enum(CONTENT_TYPES))
+  .transform(uniq)
+  .meta({ description: `Resource classes to warm, recognised from the URL's extension: ${CONTENT_TYPES.join(", ")} (no extension counts as html).` });
+const sitemapIds = z.array(z.number().int().positive()).min(1).max(500).transform(uniq);
+const sourceUrl = z
+  .string()
+  .url("must be an absolute http(s) URL")
+  .refine((value) => /^https?:\/\//i.test(value), "must be an absolute http(s) URL")
+  .meta({ description: "URL of the CSV file (a `url`, `loc` or `link` column, or URLs in the first column)." });
+const schedule = z
+  .string()
+  .transform((value, ctx) => {
+    const checked = checkCron(value);
+    if ("problem" in checked) {
+      ctx.addIssue({ code: "custom", message: checked.problem });
+      return z.NEVER;
+    }
+    return checked.expression;
+  })
+  .meta({ description: "5-field cron expression, interpreted in UTC; null for no schedule.", example: "0 3 * * *" });
+const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
+
+const boostFields = {
+  name,
+  source_type: z.enum(SOURCE_TYPES),
+  region: regionListSchema,
+  sitemap_ids: sitemapIds.optional().meta({ description: "This site's sitemaps to warm; required when source_type is sitemap." }),
+  source_url: sourceUrl.optional().meta({ description: "Required when source_type is csv." }),
+  url_root: urlRoot.optional(),
+  exclude_ext: excludeExt.nullable().optional(),
+  variations: variationsSchema.nullable().optional(),
+  content_types: contentTypes.nullable().optional(),
+  schedule: schedule.nullable().optional(),
+  call_limit: callLimit.nullable().optional(),
+  ignore_errors: z.boolean().optional().meta({ description: "When true the boost never auto-pauses on errors.", default: false } as Record<string, unknown>),
+  report_email_enabled: z.boolean().optional().meta({ description: "Send an e-mail report when a run ends.", default: true } as Record<string, unknown>),
+};
+
+function requireSource(value: { source_type: string; sitemap_ids?: number[]; source_url?: string }, ctx: z.RefinementCtx) {
+  if (value.source_type === "sitemap" && !value.sitemap_ids) ctx.addIssue({ code: "custom", path: ["sitemap_ids"], message: "is required when source_type is sitemap" });
+  if (value.source_type === "csv" && !value.source_url) ctx.addIssue({ code: "custom", path: ["source_url"], message: "is required when source_type is csv" });
+}
+
+export const createSiteBoostBody = z.object(boostFields).superRefine(requireSource).meta({ id: "CreateSiteBoostRequest" });
+
+export const createBoostBody = z
+  .object({ site_id: z.number().int().positive(), ...boostFields })
+  .superRefine(requireSource)
+  .meta({ id: "CreateBoostRequest" });
+
+export type CreateBoostInput = z.output<typeof createSiteBoostBody>;
+
+export const updateBoostBody = z
+  .object({
+    name: name.optional(),
+    region: regionListSchema.optional(),
+    url_root: urlRoot.optional(),
+    exclude_ext: excludeExt.nullable().optional(),
+    variations: variationsSchema.nullable().optional(),
+    sitemap_ids: sitemapIds.optional(),
+    source_url: sourceUrl.optional(),
+    content_types: contentTypes.nullable().optional(),
+    schedule: schedule.nullable().optional(),
+    call_limit: callLimit.nullable().optional(),
+    ignore_errors: z.boolean().optional(),
+    report_email_enabled: z.boolean().optional(),
+  })
+  .meta({ id: "UpdateBoostRequest", description: "Only the fields supplied change; `schedule: null` and `call_limit: null` clear them." });
+
+export type UpdateBoostInput = z.output<typeof updateBoostBody>;
+
+export const boostSchema = z
+  .object({
+    id: z.number().int(),
+    site_id: z.number().int(),
+    name: z.string(),
+    status: z.enum(BOOST_STATUSES).meta({
+      description:
+        "`pending`: created or resumed, no run finished since; `running`: a run is pending or running; `active`: the last run ended (done or failed); `paused`: auto-paused after a high error rate, its schedule does not fire. A trigger or an update of a paused boost resumes it.",
+    }),
+    source_type: z.enum(SOURCE_TYPES),
+    region: z.array(regionCodeOutput),
+    sitemap_ids: z.array(z.number().int()),
+    source_url: z.string().nullable(),
+    url_root: z.string(),
+    exclude_ext: z.array(z.string()).nullable(),
+    variations: variationsValueSchema.nullable(),
+    content_types: z.array(z.enum(CONTENT_TYPES)).nullable(),
+    ignore_errors: z.boolean(),
+    report_email_enabled: z.boolean(),
+    schedule: z.string().nullable(),
+    next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),
+    call_limit: z.number().int().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "Boost" });
+
+export type BoostPayload = z.infer<typeof boostSchema>;

@@ -1,0 +1,168 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { boostSitemaps, boosts, runs, sites } from "@/drizzle/schema";
+import type { Page } from "@/lib/api/pagination";
+import { iso } from "@/lib/api/schemas";
+import type { AccountContext } from "@/lib/context";
+import type { Database } from "@/lib/db";
+import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { requireSiteSitemaps } from "@/lib/sitemaps/service";
+import { getSite } from "@/lib/sites/service";
+import { nextRunAt } from "./schedule";
+import type { BoostPayload, CreateBoostInput, UpdateBoostInput } from "./schemas";
+
+export type BoostRow = typeof boosts.$inferSelect;
+export type BoostWithSitemaps = BoostRow & { sitemapIds: number[] };
+
+export const ACTIVE_RUN_STATUSES = ["pending", "running"] as const;
+
+export function toBoost(row: BoostWithSitemaps): BoostPayload {
+  return {
+    id: row.id,
+    site_id: row.siteId,
+    name: row.name,
+    status: row.status as BoostPayload["status"],
+    source_type: row.sourceType as BoostPayload["source_type"],
+    region: row.regions as BoostPayload["region"],
+    sitemap_ids: row.sitemapIds,
+    source_url: row.sourceUrl,
+    url_root: row.urlRoot,
+    exclude_ext: row.excludeExt,
+    variations: (row.variations as BoostPayload["variations"]) ?? null,
+    content_types: row.contentTypes as BoostPayload["content_types"],
+    ignore_errors: row.ignoreErrors,
+    report_email_enabled: row.reportEmailEnabled,
+    schedule: row.schedule,
+    next_run_at: iso(row.nextRunAt),
+    call_limit: row.callLimit,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+async function withSitemapIds(db: Database, rows: BoostRow[]): Promise<BoostWithSitemaps[]> {
+  if (!rows.length) return [];
+  const links = await db
+    .select()
+    .from(boostSitemaps)
+    .where(
+      inArray(
+        boostSitemaps.boostId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(boostSitemaps.sitemapId);
+  return rows.map((row) => ({ ...row, sitemapIds: links.filter((l) => l.boostId === row.id).map((l) => l.sitemapId) }));
+}
+
+export async function createBoost(ctx: AccountContext, siteId: number, input: CreateBoostInput): Promise<BoostWithSitemaps> {
+  const site = await getSite(ctx, siteId);
+  const sitemapIds = input.source_type === "sitemap" ? (input.sitemap_ids ?? []) : [];
+  if (sitemapIds.length) await requireSiteSitemaps(ctx, site.id, sitemapIds);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [boost] = await tx
+      .insert(boosts)
+      .values({
+        siteId: site.id,
+        name: input.name,
+        sourceType: input.source_type,
+        regions: input.region,
+        sourceUrl: input.source_type === "csv" ? (input.source_url ?? null) : null,
+        urlRoot: input.url_root ?? "/",
+        excludeExt: input.exclude_ext ?? null,
+        variations: input.variations ?? null,
+        contentTypes: input.content_types ?? null,
+        ignoreErrors: input.ignore_errors ?? false,
+        reportEmailEnabled: input.report_email_enabled ?? true,
+        schedule: input.schedule ?? null,
+        nextRunAt: nextRunAt(input.schedule),
+        callLimit: input.call_limit ?? null,
+      })
+      .returning();
+    if (sitemapIds.length) await tx.insert(boostSitemaps).values(sitemapIds.map((sitemapId) => ({ boostId: boost!.id, sitemapId })));
+    return boost!;
+  });
+  return { ...row, sitemapIds };
+}
+
+/** The boost if it belongs to the caller's account (and to `siteId` when the path names a site). */
+export async function getBoostRow(db: Database, accountId: number, boostId: number, siteId?: number, lock = false): Promise<BoostRow> {
+  let query = db
+    .select({ boost: boosts })
+    .from(boosts)
+    .innerJoin(sites, eq(sites.id, boosts.siteId))
+    .where(and(eq(boosts.id, boostId), eq(sites.accountId, accountId), siteId === undefined ? undefined : eq(boosts.siteId, siteId)))
+    .$dynamic();
+  if (lock) query = query.for("update", { of: boosts });
+  const [row] = await query;
+  if (!row) throw notFound("Boost");
+  return row.boost;
+}
+
+export async function getBoost(ctx: AccountContext, boostId: number, siteId?: number): Promise<BoostWithSitemaps> {
+  const row = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  const [boost] = await withSitemapIds(ctx.db, [row]);
+  return boost!;
+}
+
+export async function listBoosts(ctx: AccountContext, siteId: number, page: Page) {
+  await getSite(ctx, siteId);
+  const where = eq(boosts.siteId, siteId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(boosts).where(where).orderBy(desc(boosts.id)).limit(page.limit).offset(page.offset),
+    ctx.db.select({ n: count() }).from(boosts).where(where),
+  ]);
+  return { rows: await withSitemapIds(ctx.db, rows), total: total?.n ?? 0 };
+}
+
+export async function hasActiveRun(db: Database, boostId: number): Promise<boolean> {
+  const [active] = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.boostId, boostId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])))
+    .limit(1);
+  return Boolean(active);
+}
+
+export async function updateBoost(ctx: AccountContext, boostId: number, input: UpdateBoostInput, siteId?: number): Promise<BoostWithSitemaps> {
+  const current = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  if (input.sitemap_ids && current.sourceType !== "sitemap") throw new InvalidError("sitemap_ids: only applies to boosts with source_type sitemap.");
+  if (input.source_url && current.sourceType !== "csv") throw new InvalidError("source_url: only applies to boosts with source_type csv.");
+  if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
+
+  await ctx.db.transaction(async (tx) => {
+    const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
+    if (await hasActiveRun(tx, boost.id)) throw new ConflictError("This boost has a run in progress; update it once the run has ended.");
+    const changes: Partial<typeof boosts.$inferInsert> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.region !== undefined) changes.regions = input.region;
+    if (input.url_root !== undefined) changes.urlRoot = input.url_root;
+    if (input.exclude_ext !== undefined) changes.excludeExt = input.exclude_ext;
+    if (input.variations !== undefined) changes.variations = input.variations;
+    if (input.source_url !== undefined) changes.sourceUrl = input.source_url;
+    if (input.content_types !== undefined) changes.contentTypes = input.content_types;
+    if (input.call_limit !== undefined) changes.callLimit = input.call_limit;
+    if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
+    if (input.report_email_enabled !== undefined) changes.reportEmailEnabled = input.report_email_enabled;
+    if (input.schedule !== undefined) {
+      changes.schedule = input.schedule;
+      changes.nextRunAt = nextRunAt(input.schedule);
+    }
+    // Any update of a paused boost is the owner's go-ahead: it resumes, and its schedule fires again.
+    if (boost.status === "paused") {
+      changes.status = "active";
+      if (input.schedule === undefined) changes.nextRunAt = nextRunAt(boost.schedule);
+    }
+    changes.updatedAt = new Date();
+    await tx.update(boosts).set(changes).where(eq(boosts.id, boost.id));
+    if (input.sitemap_ids) {
+      await tx.delete(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
+      await tx.insert(boostSitemaps).values(input.sitemap_ids.map((sitemapId) => ({ boostId: boost.id, sitemapId })));
+    }
+  });
+  return getBoost(ctx, boostId, siteId);
+}
+
+export async function deleteBoost(ctx: AccountContext, boostId: number, siteId?: number): Promise<void> {
+  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  await ctx.db.delete(boosts).where(eq(boosts.id, boost.id));
+}

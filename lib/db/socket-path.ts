@@ -1,0 +1,18 @@
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** Unix socket paths are limited to ~107 bytes: a long data directory gets a socket in the temp dir. */
+const MAX_SOCKET_PATH = 100;
+
+export function dataDirectory(): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.env.PREHEAT_DATA_DIR || ".data");
+}
+
+/** Where a running server shares its embedded database with other local processes (the CLI). */
+export function embeddedSocketPath(dataDir = dataDirectory()): string {
+  const inside = path.join(dataDir, ".s.PGSQL.preheat");
+  if (inside.length <= MAX_SOCKET_PATH) return inside;
+  const digest = createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
+  return path.join(tmpdir(), `preheat-${digest}.sock`);
+}

@@ -1,0 +1,30 @@
+/**
+ * Transport-neutral domain errors. lib/ throws these; the HTTP edge (lib/api/errors.ts)
+ * maps them to statuses in one place, the CLI prints their message.
+ */
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The thing does not exist, or belongs to another account (existence must not leak). */
+export class NotFoundError extends DomainError {}
+/** The request is valid but clashes with the current state (duplicate, run in progress). */
+export class ConflictError extends DomainError {}
+/** A field value is invalid. */
+export class InvalidError extends DomainError {}
+/** The caller is known but not allowed (missing scope). */
+export class ForbiddenError extends DomainError {}
+/** The account's monthly call quota cannot cover the request. */
+export class QuotaExceededError extends ForbiddenError {}
+/** No valid credentials. */
+export class UnauthenticatedError extends DomainError {}
+
+export function notFound(what: string): NotFoundError {
+  return new NotFoundError(`${what} not found.`);
+}

@@ -1,0 +1,55 @@
+import dns from "node:dns";
+import net from "node:net";
+import { Agent, buildConnector } from "undici";
+import { checkAddress } from "./address-guard";
+import { connectTarget } from "./connect-to";
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * Resolves once and checks every address before the socket connects to it, so a DNS answer
+ * cannot change between the check and the connection.
+ */
+function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error);
+    try {
+      for (const { address } of addresses) checkAddress(address);
+    } catch (refusal) {
+      return callback(refusal as NodeJS.ErrnoException);
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }));
+    callback(null, first.address, first.family);
+  });
+}
+
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+function createConnector(): buildConnector.connector {
+  const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: guardedLookup } as buildConnector.BuildOptions);
+  return (options, callback) => {
+    const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
+    const target = connectTarget(options.hostname, port);
+    const hostname = target?.address ?? options.hostname;
+    if (net.isIP(hostname)) {
+      try {
+        checkAddress(hostname);
+      } catch (error) {
+        return callback(error as Error, null);
+      }
+    }
+    const servername = options.servername ?? (net.isIP(options.hostname) ? undefined : options.hostname);
+    connect({ ...options, hostname, port: String(target?.port ?? port), servername }, callback);
+  };
+}
+
+type Global = typeof globalThis & { __preheatAgent?: Agent };
+
+/** One keep-alive agent per process for every outbound request made for a customer. */
+export function outboundAgent(): Agent {
+  const g = globalThis as Global;
+  g.__preheatAgent ??= new Agent({ connect: createConnector(), connections: 64, keepAliveTimeout: 10_000 });
+  return g.__preheatAgent;
+}

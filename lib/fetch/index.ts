@@ -1,0 +1,138 @@
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import { request } from "undici";
+import { outboundAgent } from "./agent";
+import { FetchError } from "./errors";
+
+export { FetchError } from "./errors";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+export const MAX_REDIRECTS = 5;
+
+export type GuardedRequestOptions = {
+  headers?: Record<string, string>;
+  /** Whole request, redirects and body included. */
+  timeoutMs?: number;
+  /** Cap on the decoded body: a gzip bomb is cut off here. */
+  maxBytes?: number;
+  maxRedirects?: number;
+};
+
+export type GuardedResponse = {
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  redirects: number;
+  /** The decoded (decompressed) body, capped at maxBytes. */
+  body: Readable;
+};
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function parseHttpUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new FetchError("invalid_url", `${String(input)} is not a valid URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError("invalid_url", `${url.protocol} URLs are not fetched`);
+  return url;
+}
+
+function decoderFor(encoding: string | undefined): Transform | undefined {
+  switch ((encoding ?? "").trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip();
+    case "deflate":
+      return zlib.createInflate();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+function sizeCap(maxBytes: number, url: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes) return done(new FetchError("too_large", `${url} is larger than ${maxBytes} bytes (after decompression)`));
+      done(null, chunk);
+    },
+  });
+}
+
+function describe(error: unknown, url: string, timeoutMs: number): FetchError {
+  if (error instanceof FetchError) return error;
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code;
+  const message = err.message ?? String(error);
+  if (err.name === "AbortError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
+    return new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`, { cause: error });
+  }
+  if (message.startsWith("refused to connect")) return new FetchError("blocked_address", `${url}: ${message}`, { cause: error });
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new FetchError("network", `${new URL(url).hostname} could not be resolved (DNS)`, { cause: error });
+  if (code === "ECONNREFUSED") return new FetchError("network", `${url}: connection refused`, { cause: error });
+  return new FetchError("network", `${url}: ${message}`, { cause: error });
+}
+
+/**
+ * The one way the service requests a customer's URL: address guard on every hop, bounded
+ * redirects, total timeout, decoded size cap. The caller must consume or destroy `body`.
+ */
+export async function guardedRequest(input: string | URL, options: GuardedRequestOptions = {}): Promise<GuardedResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let url = parseHttpUrl(input);
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const response = await request(url, {
+        method: "GET",
+        dispatcher: outboundAgent(),
+        headers: { "accept-encoding": "gzip, deflate, br", ...options.headers },
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
+        response.body.resume(); // release the connection
+        if (redirects >= maxRedirects) throw new FetchError("too_many_redirects", `${input} redirected more than ${maxRedirects} times`);
+        url = parseHttpUrl(new URL(location, url));
+        continue;
+      }
+      const decoder = decoderFor(response.headers["content-encoding"] as string | undefined);
+      const cap = sizeCap(maxBytes, url.toString());
+      const body = decoder ? response.body.pipe(decoder).pipe(cap) : response.body.pipe(cap);
+      if (decoder) decoder.on("error", (error) => cap.destroy(new FetchError("network", `${url}: invalid compressed body (${error.message})`)));
+      response.body.on("error", (error) => cap.destroy(describe(error, url.toString(), timeoutMs)));
+      body.once("close", () => clearTimeout(timer));
+      return { url: url.toString(), status: response.statusCode, headers: response.headers, redirects, body };
+    }
+  } catch (error) {
+    clearTimeout(timer);
+    throw describe(error, url.toString(), timeoutMs);
+  }
+}
+
+/** guardedRequest with the whole decoded body read into memory (small documents only). */
+export async function guardedFetch(input: string | URL, options: GuardedRequestOptions = {}) {
+  const response = await guardedRequest(input, options);
+  const chunks: Buffer[] = [];
+  try {
+    await pipeline(response.body, async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) chunks.push(chunk);
+    });
+  } catch (error) {
+    throw describe(error, response.url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  }
+  return { ...response, body: Buffer.concat(chunks) };
+}

@@ -1,0 +1,53 @@
+import { DEFAULT_MONTHLY_CALL_QUOTA } from "@/lib/accounts/quota";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@/lib/api/pagination";
+import { SCOPES } from "@/lib/auth/scopes";
+import { CONTENT_TYPES } from "@/lib/boosts/schemas";
+import { REGIONS } from "@/lib/regions";
+
+/** What the specification leaves "not shown", decided here once and published in the document. */
+export const API_DESCRIPTION = `
+Preheat warms the caches of websites. Register a site, prove you own it, then warm URLs on demand
+or define boosts (warming campaigns fed by sitemaps, feeds or a CSV file), optionally on a cron schedule.
+
+## Authentication
+Every request carries \`Authorization: Bearer <key>\`. Keys start with \`phk_\`, are shown once and stored hashed.
+Create them in the dashboard or with \`npm run --silent cli -- keys create --email you@example.com --scopes all\`.
+A missing, unknown, expired or revoked key gives **401** \`{"error":"Invalid or expired API key."}\`;
+a key without the operation's scope gives **403** naming the scope (\`required_scope\`).
+Scopes: ${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of their resource;
+\`GET /v1/me\` needs none. Another account's resource answers **404**, exactly as a missing one.
+
+## Errors
+Every error is a JSON object \`{"error": "<sentence>"}\`. Validation failures (**422**) add \`details\`, a list of
+\`{field, message}\`. Malformed JSON is **400**, a body over 2 MiB **413**, a non-integer id in a path **422**,
+an unknown path **404**, an unsupported method **405**. A **500** answers \`{"error":"Internal server error."}\`.
+Unknown body fields are ignored.
+
+## Decisions on what the specification leaves open
+- **Lists** (\`/v1/sites\`, sitemaps, boosts, runs, warm runs) answer \`{data, total, limit, offset}\`, newest first;
+  \`limit\` defaults to ${PAGE_SIZE_DEFAULT} (1 to ${PAGE_SIZE_MAX}), \`offset\` to 0; anything else is 422.
+- **Deletes** answer **204** with no body. Deleting a site removes its sitemaps, boosts and runs; deleting a boost removes its runs.
+- **Regions**: ${REGIONS.map((r) => `\`${r.code}\` (${r.name})`).join(", ")}; \`uk\` is accepted and stored as \`gb\`.
+  \`GET /v1/me\` lists them as \`{code, name}\` objects.
+- **Sites**: the domain is a host name with an optional port (\`https://\`/\`http://\` and a trailing slash are stripped, case is lowered);
+  paths, queries, credentials, IP addresses and invalid names are 422; the same domain twice in one account is 409.
+  Validation records the method (\`html_file\` or \`meta_tag\`) and time. The token file must answer 200 and either contain
+  the token or be distinguishable from a missing page (a site answering 200 for every path cannot use the file method).
+- **Sitemap status**: \`waiting\` → \`processing\` → \`done\` | \`error\`, with \`status_message\` and \`url_count\`.
+  A sitemap URL must be on the site's domain or its \`www.\` variant.
+- **Boost status**: \`pending\` (created, or resumed, no run finished since) → \`running\` (a run pending or running) →
+  \`active\` (the last run ended) | \`paused\` (auto-paused on a high error rate; its schedule stops firing).
+  Triggering a run or updating a paused boost resumes it. \`content_types\` values: ${CONTENT_TYPES.map((c) => `\`${c}\``).join(", ")},
+  recognised from the URL's extension (no extension counts as \`html\`).
+- **Run status**: \`pending\` → \`running\` → \`done\` | \`failed\` | \`paused\`; a pending run may also go straight to \`failed\`
+  (for example when the quota cannot cover it). One run per boost, and one warm run per site, may be pending or running at a time (409).
+- **Runs**: \`GET /v1/runs\` lists boost runs; on-demand warm runs are listed by \`GET /v1/sites/{siteId}/warm-runs\`.
+  \`GET /v1/runs/{runId}\` serves both (\`type\`, with \`boost_id\` and \`boost_name\` null for warm runs).
+  Every run carries \`progress\` (\`planned_calls\`, \`completed_calls\`) and a \`summary\` whose \`pops\` is always present (possibly empty).
+- **Quota**: calls per account per calendar month (UTC), ${DEFAULT_MONTHLY_CALL_QUOTA.toLocaleString("en")} by default.
+  A run's planned calls (URLs × user agents × languages × regions) are counted when it is queued. A warm that does not fit is 403.
+- **Updates**: \`PUT /v1/boosts/{boostId}\`, \`PATCH /v1/boosts/{boostId}\` and \`PATCH /v1/sites/{siteId}/boosts/{boostId}\`
+  all change only the supplied fields; \`schedule: null\` and \`call_limit: null\` clear them (so do \`null\` exclude_ext, variations and content_types).
+  \`next_run_at\` is recomputed from the schedule (UTC).
+- **Events**: none are published; poll the run.
+`.trim();

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/schemas";
+import { variationsValueSchema } from "@/lib/boosts/schemas";
+import { regionCodeOutput } from "@/lib/regions";
+
+export const RUN_STATUSES = ["pending", "running", "done", "failed", "paused"] as const;
+
+export const runStatusSchema = z.enum(RUN_STATUSES).meta({
+  id: "RunStatus",
+  description:
+    "`pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.",
+});
+
+export const summarySchema = z
+  .object({
+    total_calls: z.number().int(),
+    successful_calls: z.number().int(),
+    failed_calls: z.number().int(),
+    cache_hits: z.number().int(),
+    average_response_time_ms: z.number(),
+    pops: z.record(z.string(), z.number().int()).meta({ description: "Point-of-presence code (IATA-style, upper case) → calls it served." }),
+  })
+  .meta({ id: "Summary", description: "Totals over the calls made so far; updated while the run is in progress." });
+
+export type Summary = z.infer<typeof summarySchema>;
+
+export const progressSchema = z
+  .object({
+    planned_calls: z.number().int().meta({ description: "Calls the run will make; 0 until a boost run is planned." }),
+    completed_calls: z.number().int(),
+  })
+  .meta({ id: "RunProgress" });
+
+const runFields = {
+  id: z.number().int(),
+  status: runStatusSchema,
+  status_message: z.string().nullable(),
+  started_at: timestamp.nullable().meta({ description: "null while pending." }),
+  finished_at: timestamp.nullable().meta({ description: "null until the run ends." }),
+  summary: summarySchema,
+  progress: progressSchema,
+  created_at: timestamp,
+};
+
+export const runListItemSchema = z
+  .object({ boost_id: z.number().int(), ...runFields })
+  .meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
+
+export const runDetailSchema = z
+  .object({
+    type: z.enum(["boost", "warm"]).meta({ description: "`warm` for on-demand warm runs, which have no boost." }),
+    boost_id: z.number().int().nullable(),
+    boost_name: z.string().nullable(),
+    site_id: z.number().int(),
+    region: z.array(regionCodeOutput),
+    variations: variationsValueSchema.nullable(),
+    ...runFields,
+  })
+  .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });
+
+export const warmRunSchema = z
+  .object({
+    ...runFields,
+    source_urls: z.array(z.string()),
+    url_count: z.number().int(),
+    run_region: z.array(regionCodeOutput),
+  })
+  .meta({ id: "WarmRun" });
+
+export const runsListQuery = z.object({
+  boost_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, "must be a positive integer")
+    .transform(Number)
+    .optional()
+    .meta({ description: "Only the runs of this boost." }),
+});
+
+export const runsPageSchema = z
+  .object({ data: z.array(runListItemSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: "RunPage" });
+
+export const runQueuedSchema = z
+  .object({ run_id: z.number().int(), status: z.literal("pending") })
+  .meta({ id: "RunQueued", description: "Processed asynchronously; poll GET /v1/runs/{run_id}." });

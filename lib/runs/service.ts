@@ -1,0 +1,123 @@
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
+import type { Page } from "@/lib/api/pagination";
+import { iso } from "@/lib/api/schemas";
+import type { AccountContext } from "@/lib/context";
+import type { Database } from "@/lib/db";
+import { isUniqueViolation } from "@/lib/db";
+import { ConflictError, notFound } from "@/lib/errors";
+import { sendJob } from "@/lib/jobs";
+import { getBoostRow, hasActiveRun } from "@/lib/boosts/service";
+import type { z } from "zod";
+import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
+import { EMPTY_SUMMARY, summariseRuns } from "./summary";
+
+export type RunRow = typeof runs.$inferSelect;
+
+async function completedCalls(db: Database, runIds: number[]): Promise<Map<number, number>> {
+  if (!runIds.length) return new Map();
+  const rows = await db
+    .select({ runId: runBatches.runId, done: sql<string>`sum(${runBatches.totalCalls})` })
+    .from(runBatches)
+    .where(inArray(runBatches.runId, runIds))
+    .groupBy(runBatches.runId);
+  return new Map(rows.map((r) => [r.runId, Number(r.done)]));
+}
+
+/** The common part of every run shape, with its summary and progress. */
+async function runViews(db: Database, rows: RunRow[]) {
+  const ids = rows.map((r) => r.id);
+  const summaries = await summariseRuns(db, ids);
+  return rows.map((row) => {
+    const summary = summaries.get(row.id) ?? { ...EMPTY_SUMMARY, pops: {} };
+    return {
+      row,
+      common: {
+        id: row.id,
+        status: row.status as z.infer<typeof runListItemSchema>["status"],
+        status_message: row.statusMessage,
+        started_at: iso(row.startedAt),
+        finished_at: iso(row.finishedAt),
+        summary,
+        progress: { planned_calls: row.plannedCalls, completed_calls: summary.total_calls },
+        created_at: row.createdAt.toISOString(),
+      },
+    };
+  });
+}
+
+export async function listRuns(ctx: AccountContext, filter: { boostId?: number }, page: Page) {
+  const where = and(eq(sites.accountId, ctx.accountId), eq(runs.kind, "boost"), filter.boostId ? eq(runs.boostId, filter.boostId) : undefined);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select({ run: runs })
+      .from(runs)
+      .innerJoin(sites, eq(sites.id, runs.siteId))
+      .where(where)
+      .orderBy(desc(runs.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    ctx.db.select({ n: count() }).from(runs).innerJoin(sites, eq(sites.id, runs.siteId)).where(where),
+  ]);
+  const views = await runViews(
+    ctx.db,
+    rows.map((r) => r.run),
+  );
+  const data: z.infer<typeof runListItemSchema>[] = views.map(({ row, common }) => ({ boost_id: row.boostId!, ...common }));
+  return { data, total: total?.n ?? 0 };
+}
+
+export async function getRun(ctx: AccountContext, runId: number): Promise<z.infer<typeof runDetailSchema>> {
+  const [found] = await ctx.db
+    .select({ run: runs, boostName: boosts.name })
+    .from(runs)
+    .innerJoin(sites, eq(sites.id, runs.siteId))
+    .leftJoin(boosts, eq(boosts.id, runs.boostId))
+    .where(and(eq(runs.id, runId), eq(sites.accountId, ctx.accountId)));
+  if (!found) throw notFound("Run");
+  const [view] = await runViews(ctx.db, [found.run]);
+  const { row, common } = view!;
+  return {
+    type: row.kind,
+    boost_id: row.boostId,
+    boost_name: found.boostName,
+    site_id: row.siteId,
+    region: row.regions as z.infer<typeof runDetailSchema>["region"],
+    variations: (row.variations as z.infer<typeof runDetailSchema>["variations"]) ?? null,
+    ...common,
+  };
+}
+
+export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<typeof warmRunSchema>[]> {
+  const views = await runViews(db, rows);
+  return views.map(({ row, common }) => ({
+    ...common,
+    source_urls: row.sourceUrls ?? [],
+    url_count: row.sourceUrls?.length ?? 0,
+    run_region: row.regions as z.infer<typeof warmRunSchema>["run_region"],
+  }));
+}
+
+/** Queues a run of the boost; one run per boost may be pending or running at a time. */
+export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow> {
+  const conflict = () => new ConflictError("A run of this boost is already pending or running.");
+  let run: RunRow;
+  try {
+    run = await ctx.db.transaction(async (tx) => {
+      const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
+      if (await hasActiveRun(tx, boost.id)) throw conflict();
+      const [created] = await tx
+        .insert(runs)
+        .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations })
+        .returning();
+      // Triggering is also how an owner resumes a paused boost.
+      await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));
+      return created!;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
+  await sendJob("run.plan", { runId: run.id });
+  return run;
+}

@@ -1,0 +1,51 @@
+import { inArray, sql } from "drizzle-orm";
+import { runBatches } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import type { Summary } from "./schemas";
+
+export const EMPTY_SUMMARY: Summary = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
+
+/** Sums per-batch statistics into each run's summary: two aggregate queries, whatever the run size. */
+export async function summariseRuns(db: Database, runIds: number[]): Promise<Map<number, Summary>> {
+  const summaries = new Map<number, Summary>();
+  if (!runIds.length) return summaries;
+  const totals = await db
+    .select({
+      runId: runBatches.runId,
+      total: sql<string>`sum(${runBatches.totalCalls})`,
+      ok: sql<string>`sum(${runBatches.successfulCalls})`,
+      failed: sql<string>`sum(${runBatches.failedCalls})`,
+      hits: sql<string>`sum(${runBatches.cacheHits})`,
+      time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+    })
+    .from(runBatches)
+    .where(inArray(runBatches.runId, runIds))
+    .groupBy(runBatches.runId);
+  for (const row of totals) {
+    const total = Number(row.total);
+    summaries.set(row.runId, {
+      total_calls: total,
+      successful_calls: Number(row.ok),
+      failed_calls: Number(row.failed),
+      cache_hits: Number(row.hits),
+      average_response_time_ms: total ? Math.round((Number(row.time) / total) * 10) / 10 : 0,
+      pops: {},
+    });
+  }
+  const pops = await db.execute<{ run_id: number; pop: string; calls: string }>(
+    sql`select b.run_id, p.key as pop, sum(p.value::int) as calls
+        from ${runBatches} b, jsonb_each_text(b.pops) p
+        where b.run_id in (${sql.join(runIds, sql`, `)})
+        group by b.run_id, p.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; pop: string; calls: string }>(pops)) {
+    const summary = summaries.get(Number(row.run_id));
+    if (summary) summary.pops[row.pop] = Number(row.calls);
+  }
+  return summaries;
+}
+
+/** `execute` returns an array (postgres) or `{ rows }` (PGlite). */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+}

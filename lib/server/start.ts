@@ -1,0 +1,50 @@
+import { count } from "drizzle-orm";
+import { users } from "@/drizzle/schema";
+import { closeDatabase, getDatabaseHandle } from "@/lib/db";
+
+function baseUrl(): string {
+  return process.env.PREHEAT_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+}
+
+async function printFirstRunHint(): Promise<void> {
+  const { db } = await getDatabaseHandle();
+  const [row] = await db.select({ n: count() }).from(users);
+  if (row && row.n > 0) return;
+  console.log(
+    [
+      "",
+      "  Preheat is ready, with an empty database. To get an API key:",
+      "    npm run --silent cli -- keys create --email you@example.com --scopes all",
+      `  then call the API:  curl -H "Authorization: Bearer <key>" ${baseUrl()}/v1/me`,
+      `  API reference:      ${baseUrl()}/docs/api`,
+      "",
+    ].join("\n"),
+  );
+}
+
+function closeOnExit(): void {
+  let closing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    // Close PGlite cleanly so the data directory is consistent on the next start.
+    closeDatabase()
+      .catch((error) => console.error("[preheat] closing the database failed", error))
+      .finally(() => process.exit(signal === "SIGINT" ? 130 : 0));
+  };
+  process.once("SIGTERM", close);
+  process.once("SIGINT", close);
+}
+
+/** Opens and migrates the database, shares the embedded one with local tools, and says how to begin. */
+export async function startServer(): Promise<void> {
+  try {
+    const handle = await getDatabaseHandle();
+    console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${process.env.PREHEAT_DATA_DIR || ".data"}`})`);
+  } catch (error) {
+    console.error(`[preheat] cannot open the database: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  closeOnExit();
+  await printFirstRunHint();
+}

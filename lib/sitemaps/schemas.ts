@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/schemas";
+
+export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as const;
+
+export const addSitemapBody = z
+  .object({
+    url: z.string().meta({ description: "Absolute URL of an XML sitemap, sitemap index (gzip too) or RSS/Atom feed on the site's domain (`www.` variants count).", example: "https://www.example.com/sitemap.xml" }),
+  })
+  .meta({ id: "AddSitemapRequest" });
+
+export const sitemapSchema = z
+  .object({
+    id: z.number().int(),
+    site_id: z.number().int(),
+    url: z.string(),
+    status: z.enum(SITEMAP_STATUSES).meta({ description: "`waiting` (queued) → `processing` → `done` or `error`; re-processing starts again from `waiting`." }),
+    status_message: z.string().nullable().meta({ description: "URL count when done, the reason when in error; null at creation." }),
+    url_count: z.number().int().meta({ description: "URLs on the site's domain found by the last processing." }),
+    last_processed_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "Sitemap" });
+
+export type SitemapPayload = z.infer<typeof sitemapSchema>;

@@ -1,0 +1,81 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import { sitemaps } from "@/drizzle/schema";
+import type { Page } from "@/lib/api/pagination";
+import { iso } from "@/lib/api/schemas";
+import type { AccountContext } from "@/lib/context";
+import { isUniqueViolation } from "@/lib/db";
+import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { sendJob } from "@/lib/jobs";
+import { parseSiteUrl } from "@/lib/sites/domain-name";
+import { getSite } from "@/lib/sites/service";
+import type { SitemapPayload } from "./schemas";
+
+export type SitemapRow = typeof sitemaps.$inferSelect;
+
+export function toSitemap(row: SitemapRow): SitemapPayload {
+  return {
+    id: row.id,
+    site_id: row.siteId,
+    url: row.url,
+    status: row.status as SitemapPayload["status"],
+    status_message: row.statusMessage,
+    url_count: row.urlCount,
+    last_processed_at: iso(row.lastProcessedAt),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Registers a sitemap in `waiting` and queues its processing. */
+export async function addSitemap(ctx: AccountContext, siteId: number, input: { url: string }): Promise<SitemapRow> {
+  const site = await getSite(ctx, siteId);
+  const parsed = parseSiteUrl(input.url, site.domain);
+  if ("problem" in parsed) throw new InvalidError(`url: ${parsed.problem}.`);
+  const url = parsed.url.toString();
+  let row: SitemapRow;
+  try {
+    [row] = (await ctx.db.insert(sitemaps).values({ siteId: site.id, url }).returning()) as [SitemapRow];
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`The sitemap ${url} is already registered for this site.`);
+    throw error;
+  }
+  await sendJob("sitemap.process", { sitemapId: row.id });
+  return row;
+}
+
+export async function listSitemaps(ctx: AccountContext, siteId: number, page: Page) {
+  await getSite(ctx, siteId);
+  const where = eq(sitemaps.siteId, siteId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(sitemaps).where(where).orderBy(desc(sitemaps.id)).limit(page.limit).offset(page.offset),
+    ctx.db.select({ n: count() }).from(sitemaps).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** This site's sitemaps among `ids`; every id must be one of them. */
+export async function requireSiteSitemaps(ctx: AccountContext, siteId: number, ids: number[]) {
+  await getSite(ctx, siteId);
+  const rows = await ctx.db.select({ id: sitemaps.id }).from(sitemaps).where(eq(sitemaps.siteId, siteId));
+  const known = new Set(rows.map((r) => r.id));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) throw notFound(`Sitemap ${missing.join(", ")} of site ${siteId}`);
+}
+
+export async function deleteSitemap(ctx: AccountContext, siteId: number, sitemapId: number): Promise<void> {
+  await getSite(ctx, siteId);
+  const deleted = await ctx.db
+    .delete(sitemaps)
+    .where(and(eq(sitemaps.id, sitemapId), eq(sitemaps.siteId, siteId)))
+    .returning({ id: sitemaps.id });
+  if (!deleted.length) throw notFound("Sitemap");
+}
+
+export async function getSitemap(ctx: AccountContext, siteId: number, sitemapId: number): Promise<SitemapRow> {
+  await getSite(ctx, siteId);
+  const [row] = await ctx.db
+    .select()
+    .from(sitemaps)
+    .where(and(eq(sitemaps.id, sitemapId), eq(sitemaps.siteId, siteId)));
+  if (!row) throw notFound("Sitemap");
+  return row;
+}

@@ -1,0 +1,57 @@
+import { InvalidError } from "@/lib/errors";
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/**
+ * Turns what a user typed (`https://Example.com/`) into the stored domain (`example.com`):
+ * a host name with an optional port, nothing else.
+ */
+export function normaliseDomain(input: string): string {
+  let value = input.trim().replace(/^https?:\/\//i, "");
+  value = value.replace(/\/$/, "");
+  if (!value) throw new InvalidError("domain: is required, e.g. example.com.");
+  if (/[/?#@\s\\]/.test(value)) {
+    throw new InvalidError(`domain: ${JSON.stringify(input)} must be a bare host name such as example.com, without a path, query, credentials or spaces.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    throw new InvalidError(`domain: ${JSON.stringify(input)} is not a valid host name.`);
+  }
+  const host = url.hostname; // lower-cased, IDNs in punycode
+  const labels = host.split(".");
+  const valid =
+    host.length <= 253 && labels.length >= 2 && labels.every((label) => LABEL.test(label)) && TOP_LEVEL.test(labels[labels.length - 1]!);
+  if (!valid) throw new InvalidError(`domain: ${JSON.stringify(input)} is not a valid host name (IP addresses are not accepted).`);
+  const port = value.match(/:(\d+)$/)?.[1];
+  if (value.includes(":") && !port) throw new InvalidError(`domain: ${JSON.stringify(input)} has an invalid port.`);
+  if (port && (Number(port) < 1 || Number(port) > 65535)) throw new InvalidError(`domain: port ${port} is out of range.`);
+  return url.port ? `${host}:${url.port}` : host;
+}
+
+function withoutWww(host: string): string {
+  return host.startsWith("www.") ? host.slice(4) : host;
+}
+
+/** True when `url` is an http(s) URL on the site's domain; `www.` variants of the same domain count. */
+export function isOnDomain(url: URL, domain: string): boolean {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  return withoutWww(url.host) === withoutWww(domain);
+}
+
+/** Parses an absolute http(s) URL on the site's domain, or explains why it is not one. */
+export function parseSiteUrl(input: string, domain: string): { url: URL } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return { problem: `${JSON.stringify(input)} is not an absolute URL` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { problem: `${input} must use http or https` };
+  if (url.username || url.password) return { problem: `${input} must not contain credentials` };
+  if (!isOnDomain(url, domain)) return { problem: `${input} is not on the site's domain ${domain}` };
+  url.hash = "";
+  return { url };
+}

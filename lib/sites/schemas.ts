@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/schemas";
+
+export const createSiteBody = z
+  .object({
+    domain: z.string().meta({ description: "Host name with an optional port; a leading https:// or http:// and a trailing slash are stripped.", example: "www.example.com" }),
+  })
+  .meta({ id: "CreateSiteRequest" });
+
+export const validationMethodSchema = z.enum(["html_file", "meta_tag"]).meta({ id: "ValidationMethod", description: "`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name=\"service-token\">` in the homepage head." });
+
+export const siteSchema = z
+  .object({
+    id: z.number().int(),
+    domain: z.string(),
+    validated: z.boolean(),
+    validation_token: z.string().meta({ description: "Publish it as /{validation_token}.html or as `<meta name=\"service-token\" content=\"…\">`." }),
+    validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
+    validated_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "Site" });
+
+export type SitePayload = z.infer<typeof siteSchema>;
+
+export const validateSiteResponse = z
+  .object({
+    validated: z.literal(true),
+    already_validated: z.boolean().optional(),
+    method: validationMethodSchema.optional(),
+    validated_at: timestamp.optional(),
+  })
+  .meta({ id: "SiteValidated" });
+
+export const validationFailedResponse = z
+  .object({ validated: z.literal(false), error: z.string() })
+  .meta({ id: "SiteValidationFailed", description: "Neither ownership proof was found; `error` says why." });

@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq } from "drizzle-orm";
+import { sites } from "@/drizzle/schema";
+import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/api/pagination";
+import type { AccountContext } from "@/lib/context";
+import { isUniqueViolation } from "@/lib/db";
+import { ConflictError, notFound } from "@/lib/errors";
+import { normaliseDomain } from "./domain-name";
+import type { SitePayload } from "./schemas";
+
+export type SiteRow = typeof sites.$inferSelect;
+
+export function toSite(row: SiteRow): SitePayload {
+  return {
+    id: row.id,
+    domain: row.domain,
+    validated: row.validated,
+    validation_token: row.validationToken,
+    validation_method: (row.validationMethod as SitePayload["validation_method"]) ?? null,
+    validated_at: iso(row.validatedAt),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function createSite(ctx: AccountContext, input: { domain: string }): Promise<SiteRow> {
+  const domain = normaliseDomain(input.domain);
+  try {
+    const [row] = await ctx.db
+      .insert(sites)
+      .values({ accountId: ctx.accountId, domain, validationToken: `preheat-${randomBytes(16).toString("hex")}` })
+      .returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`The site ${domain} is already registered in this account.`);
+    throw error;
+  }
+}
+
+export async function listSites(ctx: AccountContext, page: Page) {
+  const where = eq(sites.accountId, ctx.accountId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(sites).where(where).orderBy(desc(sites.id)).limit(page.limit).offset(page.offset),
+    ctx.db.select({ n: count() }).from(sites).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** The site if it belongs to the caller's account; another account's site is "not found". */
+export async function getSite(ctx: AccountContext, siteId: number): Promise<SiteRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)));
+  if (!row) throw notFound("Site");
+  return row;
+}
+
+/** Deletes the site with its sitemaps, boosts and runs (foreign keys cascade). */
+export async function deleteSite(ctx: AccountContext, siteId: number): Promise<void> {
+  const deleted = await ctx.db
+    .delete(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)))
+    .returning({ id: sites.id });
+  if (!deleted.length) throw notFound("Site");
+}

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import { sites } from "@/drizzle/schema";
+import type { AccountContext } from "@/lib/context";
+import { checkOwnership } from "./ownership";
+import { getSite } from "./service";
+
+export type ValidationResult =
+  | { validated: true; already_validated?: true; method: "html_file" | "meta_tag"; validated_at: string }
+  | { validated: false; error: string };
+
+/** Looks for the ownership proof now (synchronously) and records which method succeeded. */
+export async function validateSite(ctx: AccountContext, siteId: number): Promise<ValidationResult> {
+  const site = await getSite(ctx, siteId);
+  if (site.validated) {
+    return {
+      validated: true,
+      already_validated: true,
+      method: (site.validationMethod ?? "html_file") as "html_file" | "meta_tag",
+      validated_at: (site.validatedAt ?? site.createdAt).toISOString(),
+    };
+  }
+  const check = await checkOwnership(site.domain, site.validationToken);
+  if ("problem" in check) return { validated: false, error: check.problem };
+  const validatedAt = new Date();
+  await ctx.db.update(sites).set({ validated: true, validatedAt, validationMethod: check.proof.method }).where(eq(sites.id, site.id));
+  return { validated: true, method: check.proof.method, validated_at: validatedAt.toISOString() };
+}

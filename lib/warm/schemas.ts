@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { variationsSchema } from "@/lib/boosts/schemas";
+import { regionListSchema } from "@/lib/regions";
+
+export const MAX_WARM_URLS = 5000;
+
+export const warmBody = z
+  .object({
+    urls: z
+      .array(z.string().max(8192, "must be at most 8192 characters"))
+      .min(1, "must list at least one URL")
+      .max(MAX_WARM_URLS, `must list at most ${MAX_WARM_URLS} URLs`)
+      .meta({ description: `Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.` }),
+    region: regionListSchema.optional().meta({ description: "Default [\"fr\"]; `uk` is accepted for `gb`." }),
+    variations: variationsSchema.nullable().optional(),
+  })
+  .meta({ id: "WarmRequest" });
+
+export type WarmInput = z.output<typeof warmBody>;
+
+export const warmQueuedSchema = z
+  .object({ run_id: z.number().int(), url_count: z.number().int(), status: z.literal("pending") })
+  .meta({ id: "WarmQueued", description: "Poll GET /v1/runs/{run_id}." });

@@ -1,0 +1,72 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { runs } from "@/drizzle/schema";
+import type { Page } from "@/lib/api/pagination";
+import { assertQuotaCovers } from "@/lib/accounts/quota";
+import type { Variations } from "@/lib/boosts/schemas";
+import type { AccountContext } from "@/lib/context";
+import { isUniqueViolation } from "@/lib/db";
+import { ConflictError, InvalidError } from "@/lib/errors";
+import { sendJob } from "@/lib/jobs";
+import type { RegionCode } from "@/lib/regions";
+import { toWarmRuns } from "@/lib/runs/service";
+import { parseSiteUrl } from "@/lib/sites/domain-name";
+import { getSite } from "@/lib/sites/service";
+import type { WarmInput } from "./schemas";
+
+export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
+
+/** URL × user agent × language × region: what a run of these URLs costs against the quota. */
+export function countCalls(urls: number, variations: Variations | null | undefined, regions: number): number {
+  const agents = Math.max(1, variations?.user_agents?.length ?? 0);
+  const languages = Math.max(1, variations?.languages?.length ?? 0);
+  return urls * agents * languages * regions;
+}
+
+function siteUrls(urls: string[], domain: string): string[] {
+  const accepted = new Set<string>();
+  urls.forEach((input, index) => {
+    const parsed = parseSiteUrl(input, domain);
+    if ("problem" in parsed) throw new InvalidError(`urls[${index}]: ${parsed.problem}.`, [{ field: `urls[${index}]`, message: parsed.problem }]);
+    accepted.add(parsed.url.toString());
+  });
+  return [...accepted];
+}
+
+/** Queues an on-demand warm of the given URLs for a validated site. */
+export async function queueWarm(ctx: AccountContext, siteId: number, input: WarmInput) {
+  const site = await getSite(ctx, siteId);
+  const urls = siteUrls(input.urls, site.domain);
+  if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`);
+  const regions = input.region ?? DEFAULT_WARM_REGIONS;
+  const variations = input.variations ?? null;
+  const plannedCalls = countCalls(urls.length, variations, regions.length);
+  const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.");
+  const run = await ctx.db
+    .transaction(async (tx) => {
+      const [active] = await tx
+        .select({ id: runs.id })
+        .from(runs)
+        .where(and(eq(runs.siteId, site.id), eq(runs.kind, "warm"), inArray(runs.status, ["pending", "running"])))
+        .limit(1);
+      if (active) throw conflict();
+      await assertQuotaCovers(tx, ctx.accountId, plannedCalls);
+      const [created] = await tx.insert(runs).values({ kind: "warm", siteId: site.id, sourceUrls: urls, regions, variations, plannedCalls }).returning();
+      return created!;
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw conflict();
+      throw error;
+    });
+  await sendJob("run.plan", { runId: run.id });
+  return { run, urlCount: urls.length };
+}
+
+export async function listWarmRuns(ctx: AccountContext, siteId: number, page: Page) {
+  const site = await getSite(ctx, siteId);
+  const where = and(eq(runs.siteId, site.id), eq(runs.kind, "warm"));
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(runs).where(where).orderBy(desc(runs.id)).limit(page.limit).offset(page.offset),
+    ctx.db.select({ n: count() }).from(runs).where(where),
+  ]);
+  return { data: await toWarmRuns(ctx.db, rows), total: total?.n ?? 0 };
+}
