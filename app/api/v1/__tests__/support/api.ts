@@ -1,0 +1,90 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
+import { inject } from "vitest";
+import type { OriginHost } from "./origin";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../../../../..");
+
+export const baseUrl = inject("baseUrl");
+export const originUrl = inject("originUrl");
+
+export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
+
+export type RequestOptions = { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+
+/** One HTTP request to the running server, as an integrator makes it. */
+export async function api<T = any>(method: string, pathname: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await fetch(`${baseUrl}${pathname}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = null;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+/** The operator CLI, against the running server's shared embedded database. */
+export async function cli(...args: string[]) {
+  const result = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, PREHEAT_DATA_DIR: inject("dataDir"), DATABASE_URL: "" },
+  });
+  return result.stdout;
+}
+
+export function uniqueEmail(label = "user"): string {
+  return `${label}-${randomBytes(5).toString("hex")}@example.com`;
+}
+
+export function uniqueDomain(label = "shop"): string {
+  return `${label}-${randomBytes(5).toString("hex")}.test`;
+}
+
+/** A new account with one key carrying `scopes` (`all` by default). */
+export async function newKey(scopes = "all", email = uniqueEmail()): Promise<string> {
+  return (await cli("keys", "create", "--email", email, "--scopes", scopes)).trim();
+}
+
+/** Describes what the local origin answers for `host`. */
+export async function serveSite(host: string, site: OriginHost): Promise<void> {
+  const response = await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}`, { method: "PUT", body: JSON.stringify(site) });
+  if (response.status !== 204) throw new Error(`origin refused the site description (${response.status})`);
+}
+
+export async function originLog(host: string): Promise<string[]> {
+  return (await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}`)).json() as Promise<string[]>;
+}
+
+export async function createSite(key: string, domain = uniqueDomain()) {
+  const response = await api("POST", "/v1/sites", { key, body: { domain } });
+  if (response.status !== 201) throw new Error(`site creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { id: number; domain: string; validation_token: string; validated: boolean };
+}
+
+/** A site whose ownership proof (the token file) is served by the local origin and checked. */
+export async function createValidatedSite(key: string, domain = uniqueDomain()) {
+  const site = await createSite(key, domain);
+  await serveSite(site.domain, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token } } });
+  const validation = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+  if (validation.status !== 200) throw new Error(`validation failed: ${JSON.stringify(validation.body)}`);
+  return { ...site, validated: true };
+}
+
+export async function addSitemap(key: string, siteId: number, url: string) {
+  const response = await api("POST", `/v1/sites/${siteId}/sitemaps`, { key, body: { url } });
+  if (response.status !== 201) throw new Error(`sitemap creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { id: number };
+}

@@ -1,0 +1,47 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A local origin standing in for customers' sites. Tests describe per host what each path answers
+ * (PUT /__origin/hosts/{host}); the service reaches it through PREHEAT_CONNECT_TO.
+ */
+export type OriginResponse = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: OriginResponse };
+
+export async function startOrigin() {
+  const hosts = new Map<string, OriginHost>();
+  const log = new Map<string, string[]>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://origin");
+    if (url.pathname.startsWith("/__origin/hosts/")) {
+      const host = decodeURIComponent(url.pathname.slice("/__origin/hosts/".length));
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(log.get(host) ?? []));
+        return;
+      }
+      let raw = "";
+      req.on("data", (chunk) => (raw += chunk));
+      req.on("end", () => {
+        hosts.set(host, JSON.parse(raw) as OriginHost);
+        log.set(host, []);
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+    const list = log.get(host) ?? [];
+    list.push(`${req.method} ${url.pathname}${url.search}`);
+    log.set(host, list);
+    const site = hosts.get(host);
+    const answer = site?.routes[url.pathname] ?? site?.fallback ?? { status: 404, body: "not found" };
+    setTimeout(() => {
+      res.writeHead(answer.status ?? 200, { "content-type": "text/html; charset=utf-8", ...answer.headers });
+      res.end(answer.body ?? "");
+    }, answer.delayMs ?? 0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
