@@ -29,11 +29,13 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 
 function createConnector(): buildConnector.connector {
   const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: guardedLookup } as buildConnector.BuildOptions);
+  const trustedConnect = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
     const target = connectTarget(options.hostname, port);
     const hostname = target?.address ?? options.hostname;
-    if (net.isIP(hostname)) {
+    // An address the operator named in PREHEAT_CONNECT_TO is trusted; every other one is checked.
+    if (!target && net.isIP(hostname)) {
       try {
         checkAddress(hostname);
       } catch (error) {
@@ -41,7 +43,7 @@ function createConnector(): buildConnector.connector {
       }
     }
     const servername = options.servername ?? (net.isIP(options.hostname) ? undefined : options.hostname);
-    connect({ ...options, hostname, port: String(target?.port ?? port), servername }, callback);
+    (target ? trustedConnect : connect)({ ...options, hostname, port: String(target?.port ?? port), servername }, callback);
   };
 }
 
@@ -52,4 +54,12 @@ export function outboundAgent(): Agent {
   const g = globalThis as Global;
   g.__preheatAgent ??= new Agent({ connect: createConnector(), connections: 64, keepAliveTimeout: 10_000 });
   return g.__preheatAgent;
+}
+
+/** Closes pooled connections; the next request opens new ones (their addresses checked again). */
+export async function closeOutboundAgent(): Promise<void> {
+  const g = globalThis as Global;
+  const agent = g.__preheatAgent;
+  g.__preheatAgent = undefined;
+  await agent?.destroy();
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { blockedReason } from "./address-guard";
+import { closeOutboundAgent } from "./agent";
 import { guardedFetch } from "./index";
 
 let server: http.Server;
@@ -14,6 +15,8 @@ beforeAll(async () => {
     const hops = Number(url.searchParams.get("hops") ?? 0);
     if (url.pathname === "/redirect") {
       res.writeHead(302, { location: hops > 1 ? `/redirect?hops=${hops - 1}` : "/hello" }).end();
+    } else if (url.pathname === "/to-private") {
+      res.writeHead(301, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hello` }).end();
     } else if (url.pathname === "/hello") {
       res.end(`hello from ${req.headers.host}`);
     } else if (url.pathname === "/big") {
@@ -32,9 +35,11 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
-afterEach(() => {
+afterEach(async () => {
   delete process.env.PREHEAT_ALLOW_PRIVATE_NETWORK;
   delete process.env.PREHEAT_CONNECT_TO;
+  // Pooled connections were checked when opened: start each test with none.
+  await closeOutboundAgent();
 });
 
 const allowLoopback = () => (process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true");
@@ -69,9 +74,10 @@ describe("the address guard", () => {
     expect((await guardedFetch(`${origin}/hello`)).status).toBe(200);
   });
 
-  it("checks the address PREHEAT_CONNECT_TO points to", async () => {
+  it("trusts the address PREHEAT_CONNECT_TO names, but not a redirect to a private address", async () => {
     process.env.PREHEAT_CONNECT_TO = `shop.test:80:127.0.0.1:${new URL(origin).port}`;
-    await expect(guardedFetch("http://shop.test/hello")).rejects.toMatchObject({ kind: "blocked_address" });
+    expect((await guardedFetch("http://shop.test/hello")).status).toBe(200);
+    await expect(guardedFetch("http://shop.test/to-private")).rejects.toMatchObject({ kind: "blocked_address" });
   });
 });
 
