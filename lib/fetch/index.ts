@@ -56,7 +56,7 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
   }
 }
 
-function sizeCap(maxBytes: number, url: string): Transform {
+export function sizeCap(maxBytes: number, url: string): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {

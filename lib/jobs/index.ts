@@ -1,22 +1,31 @@
 import { z } from "zod";
 
-/** The units of background work and their payloads (DESIGN.md, "Units of work"). */
-export const jobPayloads = {
-  "sitemap.process": z.object({ sitemapId: z.number().int().positive() }),
-  "run.plan": z.object({ runId: z.number().int().positive() }),
+const id = z.number().int().positive();
+
+/** The units of background work (DESIGN.md, "Units of work"): payloads and retry policy, for both drivers. */
+export const jobDefinitions = {
+  "sitemap.process": { payload: z.object({ sitemapId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
+  "run.plan": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
+  "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
 } as const;
 
-export type JobName = keyof typeof jobPayloads;
-export type JobPayload<N extends JobName> = z.output<(typeof jobPayloads)[N]>;
+export type JobName = keyof typeof jobDefinitions;
+export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N]["payload"]>;
+
+/** One job per record at a time: the key pg-boss deduplicates on, and Inngest's idempotency key. */
+export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): string {
+  const record = "sitemapId" in payload ? payload.sitemapId : "runId" in payload ? payload.runId : "tick";
+  return `${name}:${record}`;
+}
 
 export interface JobDriver {
   send<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void>;
 }
 
 /**
- * Until a driver is installed (embedded pg-boss or Inngest, chosen at start-up), events are not
- * delivered anywhere: the records they are about (a `waiting` sitemap, a `pending` run) are
- * durable, and a starting worker picks up every such record, so nothing accepted is lost.
+ * Before a driver is installed (the CLI, tests of the domain alone), events are not delivered:
+ * the records they are about (a `waiting` sitemap, a `pending` run) are durable, and a starting
+ * worker queues every such record again, so nothing accepted is lost.
  */
 const recordOnlyDriver: JobDriver = {
   async send() {},
@@ -24,11 +33,11 @@ const recordOnlyDriver: JobDriver = {
 
 type Global = typeof globalThis & { __preheatJobDriver?: JobDriver };
 
-export function installJobDriver(driver: JobDriver): void {
+export function installJobDriver(driver: JobDriver | undefined): void {
   (globalThis as Global).__preheatJobDriver = driver;
 }
 
 export async function sendJob<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
-  const parsed = jobPayloads[name].parse(payload) as JobPayload<N>;
+  const parsed = jobDefinitions[name].payload.parse(payload) as JobPayload<N>;
   await ((globalThis as Global).__preheatJobDriver ?? recordOnlyDriver).send(name, parsed);
 }

@@ -7,7 +7,7 @@ import type { Database } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, notFound } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
-import { getBoostRow, hasActiveRun } from "@/lib/boosts/service";
+import { type BoostRow, getBoostRow, hasActiveRun } from "@/lib/boosts/service";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
 import { EMPTY_SUMMARY, summariseRuns } from "./summary";
@@ -98,26 +98,34 @@ export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<
   }));
 }
 
-/** Queues a run of the boost; one run per boost may be pending or running at a time. */
+/**
+ * Creates a pending run of the boost (inside the caller's transaction, with the boost row locked)
+ * and marks the boost running; a paused boost is resumed by this. One active run per boost.
+ */
+export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<RunRow> {
+  const [created] = await tx
+    .insert(runs)
+    .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations })
+    .returning();
+  await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));
+  return created!;
+}
+
+const runInProgress = () => new ConflictError("A run of this boost is already pending or running.");
+
+/** Queues a run of the boost now; 409 while one is pending or running. */
 export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow> {
-  const conflict = () => new ConflictError("A run of this boost is already pending or running.");
   let run: RunRow;
   try {
     run = await ctx.db.transaction(async (tx) => {
       const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
-      if (await hasActiveRun(tx, boost.id)) throw conflict();
-      const [created] = await tx
-        .insert(runs)
-        .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations })
-        .returning();
-      // Triggering is also how an owner resumes a paused boost.
-      await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));
-      return created!;
+      if (await hasActiveRun(tx, boost.id)) throw runInProgress();
+      return insertBoostRun(tx, boost);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict();
+    if (isUniqueViolation(error)) throw runInProgress();
     throw error;
   }
-  await sendJob("run.plan", { runId: run.id });
+  await sendJob("run.plan", { runId: run.id, siteId: run.siteId });
   return run;
 }

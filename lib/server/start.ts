@@ -1,6 +1,8 @@
 import { count } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
+import { embeddedWorkerEnabled } from "@/lib/jobs/config";
+import { startJobs, stopJobs } from "@/lib/jobs/start";
 
 function baseUrl(): string {
   return process.env.PREHEAT_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
@@ -28,7 +30,8 @@ function closeOnExit(): void {
     if (closing) return;
     closing = true;
     // Close PGlite cleanly so the data directory is consistent on the next start.
-    closeDatabase()
+    stopJobs()
+      .then(closeDatabase)
       .catch((error) => console.error("[preheat] closing the database failed", error))
       .finally(() => process.exit(signal === "SIGINT" ? 130 : 0));
   };
@@ -41,8 +44,10 @@ export async function startServer(): Promise<void> {
   try {
     const handle = await getDatabaseHandle();
     console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${process.env.PREHEAT_DATA_DIR || ".data"}`})`);
+    const jobs = await startJobs(handle);
+    console.log(`[preheat] background jobs: ${jobs ? (embeddedWorkerEnabled() ? "embedded worker (pg-boss)" : "pg-boss, worked by npm run worker") : "Inngest"}`);
   } catch (error) {
-    console.error(`[preheat] cannot open the database: ${(error as Error).message}`);
+    console.error(`[preheat] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
   closeOnExit();

@@ -38,7 +38,7 @@ export async function addSitemap(ctx: AccountContext, siteId: number, input: { u
     if (isUniqueViolation(error)) throw new ConflictError(`The sitemap ${url} is already registered for this site.`);
     throw error;
   }
-  await sendJob("sitemap.process", { sitemapId: row.id });
+  await sendJob("sitemap.process", { sitemapId: row.id, siteId: site.id });
   return row;
 }
 

@@ -57,7 +57,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
       if (isUniqueViolation(error)) throw conflict();
       throw error;
     });
-  await sendJob("run.plan", { runId: run.id });
+  await sendJob("run.plan", { runId: run.id, siteId: site.id });
   return { run, urlCount: urls.length };
 }
 

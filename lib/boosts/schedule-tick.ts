@@ -1,0 +1,34 @@
+import { and, eq, isNotNull, lte, ne } from "drizzle-orm";
+import { boosts } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import { sendJob } from "@/lib/jobs";
+import { insertBoostRun } from "@/lib/runs/service";
+import { hasActiveRun } from "./service";
+import { nextRunAt } from "./schedule";
+
+/**
+ * The cron tick: starts every scheduled boost whose next_run_at has come (UTC) and moves
+ * next_run_at past now, so that ticks missed while the service was down start one run, not one
+ * per missed tick. A boost with a run in progress, or paused, is not started.
+ */
+export async function startDueBoosts(db: Database, now = new Date()): Promise<{ started: number[] }> {
+  const due = await db
+    .select({ id: boosts.id })
+    .from(boosts)
+    .where(and(isNotNull(boosts.schedule), lte(boosts.nextRunAt, now), ne(boosts.status, "paused")));
+  const started: number[] = [];
+  for (const { id } of due) {
+    const run = await db.transaction(async (tx) => {
+      const [boost] = await tx.select().from(boosts).where(eq(boosts.id, id)).for("update");
+      if (!boost?.schedule || !boost.nextRunAt || boost.nextRunAt > now || boost.status === "paused") return undefined;
+      await tx.update(boosts).set({ nextRunAt: nextRunAt(boost.schedule, now) }).where(eq(boosts.id, id));
+      if (await hasActiveRun(tx, id)) return undefined;
+      return insertBoostRun(tx, boost);
+    });
+    if (run) {
+      started.push(run.id);
+      await sendJob("run.plan", { runId: run.id, siteId: run.siteId });
+    }
+  }
+  return { started };
+}

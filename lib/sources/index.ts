@@ -1,0 +1,72 @@
+import { FetchError, guardedRequest } from "@/lib/fetch";
+import { readCsvUrls } from "./csv-urls";
+import { gunzipIfCompressed } from "./gzip";
+import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
+import { readXmlUrls, SourceFormatError, type XmlUrlSource } from "./xml-urls";
+
+export { SourceFormatError } from "./xml-urls";
+
+/** The sitemaps protocol's own limits: 50,000 URLs and 50 MB (uncompressed) per file. */
+export const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
+export const MAX_ENTRIES_PER_FILE = 50_000;
+export const MAX_CSV_ROWS = 500_000;
+const SOURCE_TIMEOUT_MS = 60_000;
+
+/** An HTTP answer that is not the document; 5xx and 429 may pass, the rest will not. */
+export class SourceHttpError extends Error {
+  constructor(
+    readonly status: number,
+    url: string,
+  ) {
+    super(`${url} answered HTTP ${status}`);
+  }
+}
+
+export function isTransient(error: unknown): boolean {
+  if (error instanceof SourceHttpError) return error.status >= 500 || error.status === 429;
+  if (error instanceof FetchError) return error.kind === "network" || error.kind === "timeout";
+  return false;
+}
+
+async function openSource(url: string) {
+  const response = await guardedRequest(url, {
+    timeoutMs: SOURCE_TIMEOUT_MS,
+    maxBytes: MAX_SOURCE_BYTES,
+    headers: { accept: "application/xml, text/xml, application/rss+xml, application/atom+xml, text/csv, */*;q=0.5" },
+  });
+  if (response.status >= 400) {
+    response.body.destroy();
+    throw new SourceHttpError(response.status, url);
+  }
+  return gunzipIfCompressed(response.body, MAX_SOURCE_BYTES, url);
+}
+
+/** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
+export async function fetchXmlSource(url: string): Promise<XmlUrlSource> {
+  const body = await openSource(url);
+  try {
+    return await readXmlUrls(body, MAX_ENTRIES_PER_FILE);
+  } finally {
+    body.destroy();
+  }
+}
+
+/** Fetches a CSV file of URLs and keeps the valid ones on the site's domain. */
+export async function fetchCsvUrls(url: string, domain: string): Promise<UrlTally & { rows: number }> {
+  const body = await openSource(url);
+  try {
+    const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS);
+    const tally = emptyTally();
+    for (const value of urls) tallyUrl(tally, value, null, domain);
+    tally.invalid += rows - urls.length;
+    return { ...tally, rows };
+  } finally {
+    body.destroy();
+  }
+}
+
+export function describeSourceError(error: unknown): string {
+  if (error instanceof SourceFormatError) return `The document is ${error.message}.`;
+  if (error instanceof SourceHttpError || error instanceof FetchError) return `${error.message}.`;
+  return "Unexpected error while reading the source.";
+}

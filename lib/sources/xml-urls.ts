@@ -1,0 +1,109 @@
+import type { Readable } from "node:stream";
+import { SaxesParser } from "saxes";
+
+export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
+export type UrlEntry = { loc: string; lastmod: Date | null };
+export type XmlUrlSource = { kind: XmlSourceKind; entries: UrlEntry[] };
+
+/** The document is not one we can read; retrying will not help. */
+export class SourceFormatError extends Error {}
+
+const KIND_BY_ROOT: Record<string, XmlSourceKind> = { urlset: "urlset", sitemapindex: "sitemapindex", rss: "rss", RDF: "rss", feed: "atom" };
+
+/** Where the URL of each entry lives: the parent element's local name and the element's. */
+const ENTRY_ELEMENT: Record<XmlSourceKind, { entry: string; url: string }> = {
+  urlset: { entry: "url", url: "loc" },
+  sitemapindex: { entry: "sitemap", url: "loc" },
+  rss: { entry: "item", url: "link" }, // Google Merchant feeds use g:link: same local name
+  atom: { entry: "entry", url: "link" },
+};
+
+const localName = (name: string) => name.slice(name.indexOf(":") + 1);
+
+function parseLastmod(value: string): Date | null {
+  const date = new Date(value.trim());
+  return value.trim() && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+/**
+ * Reads the URLs of a sitemap, sitemap index, RSS or Atom feed from a stream, without ever holding
+ * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
+ * passed over; entities and CDATA in values are decoded.
+ */
+export async function readXmlUrls(stream: Readable, maxEntries: number): Promise<XmlUrlSource> {
+  const parser = new SaxesParser({ position: true });
+  const stack: string[] = [];
+  const entries: UrlEntry[] = [];
+  let kind: XmlSourceKind | undefined;
+  let current: { loc: string | null; lastmod: string | null } | undefined;
+  let field: "loc" | "lastmod" | undefined;
+  let text = "";
+  let failure: Error | undefined;
+
+  parser.on("error", (error) => {
+    failure ??= new SourceFormatError(`not valid XML (${error.message.replace(/^undefined:/, "line ")})`);
+  });
+  parser.on("opentag", (tag) => {
+    const attributes = tag.attributes as Record<string, string>;
+    const name = localName(tag.name);
+    if (!stack.length) {
+      kind = KIND_BY_ROOT[name];
+      if (!kind) failure ??= new SourceFormatError(`not a sitemap, sitemap index, RSS or Atom feed (its root element is <${tag.name}>)`);
+    }
+    const parent = stack[stack.length - 1];
+    stack.push(name);
+    if (!kind) return;
+    const shape = ENTRY_ELEMENT[kind];
+    if (name === shape.entry) current = { loc: null, lastmod: null };
+    if (!current || parent !== shape.entry) return;
+    if (kind === "atom" && name === "link") {
+      const rel = attributes.rel ?? "alternate";
+      if (rel === "alternate" && !current.loc && attributes.href) current.loc = attributes.href;
+    } else if (name === shape.url && !current.loc) {
+      field = "loc";
+      text = "";
+    } else if (name === "lastmod" || name === "updated") {
+      field = "lastmod";
+      text = "";
+    }
+  });
+  const collect = (value: string) => {
+    if (field) text += value;
+  };
+  parser.on("text", collect);
+  parser.on("cdata", collect);
+  parser.on("closetag", () => {
+    const name = stack.pop();
+    if (field && current) {
+      current[field] = text.trim();
+      field = undefined;
+    }
+    if (kind && name === ENTRY_ELEMENT[kind].entry && current) {
+      if (current.loc) {
+        if (entries.length >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
+        else entries.push({ loc: current.loc, lastmod: current.lastmod ? parseLastmod(current.lastmod) : null });
+      }
+      current = undefined;
+    }
+  });
+
+  const decoder = new TextDecoder("utf-8");
+  let first = true;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let piece = decoder.decode(chunk, { stream: true });
+    if (first) {
+      // A BOM or blank lines before the XML declaration are common; strict parsers reject them.
+      piece = piece.replace(/^\uFEFF?\s+/, "").replace(/^\uFEFF/, "");
+      first = !piece;
+    }
+    if (piece) parser.write(piece);
+    if (failure) break;
+  }
+  if (!failure) {
+    parser.write(decoder.decode());
+    parser.close();
+  }
+  if (failure) throw failure;
+  if (!kind) throw new SourceFormatError("empty document");
+  return { kind, entries };
+}
