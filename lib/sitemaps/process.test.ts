@@ -1,0 +1,116 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sitemaps, sitemapUrls } from "@/drizzle/schema";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import type { AccountContext } from "@/lib/context";
+import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { fetchCsvUrls } from "@/lib/sources";
+import { createSite } from "@/lib/sites/service";
+import { processSitemap } from "./process";
+import { addSitemap } from "./service";
+
+type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
+const routes = new Map<string, Route>();
+let server: http.Server;
+let handle: DatabaseHandle;
+let ctx: AccountContext;
+
+const urlset = (urls: string[]) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc><lastmod>2026-05-01</lastmod></url>`).join("")}</urlset>`;
+const index = (children: string[]) => `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.map((c) => `<sitemap><loc>${c}</loc></sitemap>`).join("")}</sitemapindex>`;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
+    if (!route) return void res.writeHead(404).end();
+    res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
+  delete process.env.DATABASE_URL;
+  handle = await openDatabase({ dataDir: "memory://" });
+  const { user } = await findOrCreateUser(handle.db, "sources@example.com");
+  ctx = { db: handle.db, accountId: user.accountId };
+}, 60_000);
+
+afterAll(async () => {
+  await handle?.close();
+  await new Promise((resolve) => server.close(resolve));
+  delete process.env.PREHEAT_CONNECT_TO;
+});
+
+/** Each test uses domains of its own: the site is created for `domain` and the sitemap processed. */
+async function processed(domain: string, path: string) {
+  const site = await createSite(ctx, { domain });
+  const sitemap = await addSitemap(ctx, site.id, { url: `http://${site.domain}${path}` });
+  const outcome = await processSitemap(handle.db, sitemap.id);
+  const [row] = await handle.db.select().from(sitemaps).where(eq(sitemaps.id, sitemap.id));
+  const urls = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, sitemap.id));
+  return { outcome, row: row!, urls: urls.map((u) => u.url).sort(), site, sitemap };
+}
+
+const serve = (url: string, body: string | Buffer, headers?: Record<string, string>) => routes.set(url, { body, headers });
+
+describe("processSitemap", () => {
+  it("follows an index, skips children outside the domain, detects a cycle, keeps lastmod", async () => {
+    serve("idx.test/index.xml", index(["http://idx.test/a.xml", "http://idx.test/nested.xml", "http://evil.test/x.xml"]));
+    serve("idx.test/nested.xml", index(["http://idx.test/index.xml", "http://idx.test/b.xml", "http://idx.test/a.xml"]));
+    serve("idx.test/a.xml", urlset(["http://idx.test/1", "http://idx.test/2", "http://other.test/3"]));
+    serve("idx.test/b.xml", urlset(["http://idx.test/2", "http://www.idx.test/4"]));
+    const { row, urls } = await processed("idx.test", "/index.xml");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(["http://idx.test/1", "http://idx.test/2", "http://www.idx.test/4"].sort());
+    expect(row.urlCount).toBe(3);
+    expect(row.statusMessage).toContain("3 URLs from 4 documents");
+    expect(row.statusMessage).toContain("1 URL outside");
+    expect(row.statusMessage).toContain("1 child sitemap skipped");
+    expect(row.statusMessage).toContain("repeated child sitemaps ignored");
+    expect(row.lastProcessedAt).toBeInstanceOf(Date);
+  });
+
+  it("reads a .xml.gz file and a gzip-encoded response", async () => {
+    serve("gz.test/sitemap.xml.gz", gzipSync(urlset(["http://gz.test/a", "http://gz.test/b"])), { "content-type": "application/x-gzip" });
+    expect((await processed("gz.test", "/sitemap.xml.gz")).urls).toEqual(["http://gz.test/a", "http://gz.test/b"]);
+    serve("enc.test/sitemap.xml", gzipSync(urlset(["http://enc.test/a"])), { "content-type": "application/xml", "content-encoding": "gzip" });
+    expect((await processed("enc.test", "/sitemap.xml")).urls).toEqual(["http://enc.test/a"]);
+  });
+
+  it("reads RSS and Atom feeds", async () => {
+    serve("feed.test/rss.xml", `<rss version="2.0"><channel><item><link>http://feed.test/p/1</link></item><item><link>http://feed.test/p/2</link></item></channel></rss>`);
+    expect((await processed("feed.test", "/rss.xml")).urls).toEqual(["http://feed.test/p/1", "http://feed.test/p/2"]);
+    serve("atom.test/atom.xml", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://atom.test/post"/></entry></feed>`);
+    expect((await processed("atom.test", "/atom.xml")).urls).toEqual(["http://atom.test/post"]);
+  });
+
+  it("ends in error with a readable message for broken XML and for a missing file", async () => {
+    serve("broken.test/sitemap.xml", `<urlset><url><loc>http://broken.test/a</loc></url>`);
+    const broken = await processed("broken.test", "/sitemap.xml");
+    expect(broken.row.status).toBe("error");
+    expect(broken.row.statusMessage).toMatch(/^The document is not valid XML/);
+    expect(broken.urls).toEqual([]);
+    const missing = await processed("missing.test", "/nope.xml");
+    expect(missing.row).toMatchObject({ status: "error" });
+    expect(missing.row.statusMessage).toMatch(/answered HTTP 404\.$/);
+  });
+
+  it("replaces the URL set when processed again", async () => {
+    serve("again.test/sitemap.xml", urlset(["http://again.test/a", "http://again.test/b"]));
+    const first = await processed("again.test", "/sitemap.xml");
+    expect(first.urls).toEqual(["http://again.test/a", "http://again.test/b"]);
+    serve("again.test/sitemap.xml", urlset(["http://again.test/c"]));
+    await processSitemap(handle.db, first.sitemap.id);
+    const rows = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, first.sitemap.id));
+    expect(rows.map((r) => r.url)).toEqual(["http://again.test/c"]);
+  });
+});
+
+describe("fetchCsvUrls", () => {
+  it("keeps the valid URLs on the site's domain and counts the others", async () => {
+    serve("csv.test/urls.csv", "url\nhttp://csv.test/a\nhttp://csv.test/a\nnot a url\nhttp://elsewhere.test/b\n,\n", { "content-type": "text/csv" });
+    const result = await fetchCsvUrls("http://csv.test/urls.csv", "csv.test");
+    expect([...result.urls.keys()]).toEqual(["http://csv.test/a"]);
+    expect(result).toMatchObject({ invalid: 1, offDomain: 1, duplicates: 1, rows: 4 });
+  });
+});

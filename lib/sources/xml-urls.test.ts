@@ -1,0 +1,72 @@
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readXmlUrls, SourceFormatError } from "./xml-urls";
+
+const read = (xml: string, chunk = 7) => {
+  // Small chunks: values and tags split across writes must still be read whole.
+  const pieces: Buffer[] = [];
+  const bytes = Buffer.from(xml);
+  for (let i = 0; i < bytes.length; i += chunk) pieces.push(bytes.subarray(i, i + chunk));
+  return readXmlUrls(Readable.from(pieces), 50_000);
+};
+
+describe("readXmlUrls", () => {
+  it("reads a urlset with lastmod, BOM, comments, processing instructions and extensions", async () => {
+    const xml = `\uFEFF
+<?xml version="1.0" encoding="UTF-8"?>
+<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>
+<!-- generated -->
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
+        xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <url>
+    <loc>
+      https://example.com/a?x=1&amp;y=2
+    </loc>
+    <lastmod>2026-11-01T10:00:00+00:00</lastmod>
+    <image:image><image:loc>https://cdn.example.com/a.jpg</image:loc></image:image>
+    <xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr/a"/>
+  </url>
+  <url><loc><![CDATA[https://example.com/b]]></loc><news:news><news:title>T</news:title></news:news></url>
+</urlset>`;
+    const source = await read(xml);
+    expect(source.kind).toBe("urlset");
+    expect(source.entries).toEqual([
+      { loc: "https://example.com/a?x=1&y=2", lastmod: new Date("2026-11-01T10:00:00Z") },
+      { loc: "https://example.com/b", lastmod: null },
+    ]);
+  });
+
+  it("reads a sitemap index", async () => {
+    const source = await read(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/s1.xml.gz</loc><lastmod>2026-01-02</lastmod></sitemap></sitemapindex>`);
+    expect(source).toEqual({ kind: "sitemapindex", entries: [{ loc: "https://example.com/s1.xml.gz", lastmod: new Date("2026-01-02") }] });
+  });
+
+  it("reads an RSS 2.0 feed and a Google Merchant feed", async () => {
+    const rss = await read(`<rss version="2.0"><channel><title>Shop</title><link>https://example.com/</link><item><title>A</title><link>https://example.com/p/a</link></item></channel></rss>`);
+    expect(rss.entries.map((e) => e.loc)).toEqual(["https://example.com/p/a"]);
+    const merchant = await read(
+      `<rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><item><g:id>1</g:id><g:link>https://example.com/p/1</g:link><g:image_link>https://example.com/1.jpg</g:image_link></item></channel></rss>`,
+    );
+    expect(merchant.entries.map((e) => e.loc)).toEqual(["https://example.com/p/1"]);
+  });
+
+  it("reads an Atom feed's alternate links", async () => {
+    const atom = await read(
+      `<feed xmlns="http://www.w3.org/2005/Atom"><link href="https://example.com/"/><entry><link rel="self" href="https://example.com/feed/1"/><link href="https://example.com/post/1"/><updated>2026-03-04T05:06:07Z</updated></entry></feed>`,
+    );
+    expect(atom.entries).toEqual([{ loc: "https://example.com/post/1", lastmod: new Date("2026-03-04T05:06:07Z") }]);
+  });
+
+  it.each([
+    ["a truncated document", `<urlset><url><loc>https://example.com/</loc>`],
+    ["mismatched tags", `<urlset><url><loc>https://example.com/</url></loc></urlset>`],
+    ["an undefined entity", `<urlset><url><loc>https://example.com/&nbsp;</loc></url></urlset>`],
+    ["not XML at all", `{"urls": []}`],
+  ])("refuses %s with a readable reason", async (_label, xml) => {
+    await expect(read(xml)).rejects.toBeInstanceOf(SourceFormatError);
+  });
+
+  it("refuses an HTML page", async () => {
+    await expect(read("<html><head></head><body></body></html>")).rejects.toThrow("root element is <html>");
+  });
+});
