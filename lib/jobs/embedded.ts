@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { eq, inArray, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { runs, sitemaps } from "@/drizzle/schema";
+import { rowsOf } from "@/lib/runs/summary";
 import type { Database, DatabaseHandle } from "@/lib/db";
 import { handledJobs, runJob } from "./handlers";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobKey, sendJob } from "./index";
@@ -33,18 +34,28 @@ const queueName = (name: JobName) => `preheat.${name}`;
  */
 async function failOrphans(boss: PgBoss, db: Database) {
   const orphans = await db.execute<{ id: string; name: string }>(sql`select id, name from pgboss.job where state = 'active'`);
-  const rows = Array.isArray(orphans) ? orphans : ((orphans as { rows: { id: string; name: string }[] }).rows ?? []);
-  for (const { id, name } of rows) await boss.fail(name, id, { message: "The worker stopped during this job; it is retried." });
+  for (const { id, name } of rowsOf<{ id: string; name: string }>(orphans)) await boss.fail(name, id, { message: "The worker stopped during this job; it is retried." });
 }
 
-/** Queues again the records whose job may have been lost (sent before a crash, or never sent). */
-async function requeueRecords(db: Database, soleWorker: boolean) {
-  // With other workers about (a Postgres server), a `processing` sitemap may be theirs right now.
-  const statuses = soleWorker ? ["waiting", "processing"] : ["waiting"];
-  const waiting = await db.select({ id: sitemaps.id, siteId: sitemaps.siteId }).from(sitemaps).where(inArray(sitemaps.status, statuses));
-  for (const s of waiting) await sendJob("sitemap.process", { sitemapId: s.id, siteId: s.siteId });
+/** Keys of the jobs pg-boss still holds (queued, waiting for a retry, or running). */
+async function liveJobKeys(db: Database): Promise<Set<string>> {
+  const result = await db.execute<{ key: string }>(sql`select singleton_key as key from pgboss.job where state in ('created', 'retry', 'active') and singleton_key is not null`);
+  return new Set(rowsOf<{ key: string }>(result).map((r) => r.key));
+}
+
+/** Queues again the records whose job was lost (sent before a crash, or never sent). */
+async function requeueRecords(db: Database) {
+  const live = await liveJobKeys(db);
+  const open = await db.select({ id: sitemaps.id, siteId: sitemaps.siteId }).from(sitemaps).where(inArray(sitemaps.status, ["waiting", "processing"]));
+  for (const s of open) {
+    const payload = { sitemapId: s.id, siteId: s.siteId };
+    if (!live.has(jobKey("sitemap.process", payload))) await sendJob("sitemap.process", payload);
+  }
   const pending = await db.select({ id: runs.id, siteId: runs.siteId }).from(runs).where(eq(runs.status, "pending"));
-  for (const r of pending) await sendJob("run.plan", { runId: r.id, siteId: r.siteId });
+  for (const r of pending) {
+    const payload = { runId: r.id, siteId: r.siteId };
+    if (!live.has(jobKey("run.plan", payload))) await sendJob("run.plan", payload);
+  }
 }
 
 export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
@@ -93,7 +104,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       });
     }
     await boss.schedule(queueName("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
-    await requeueRecords(handle.db, handle.kind === "embedded");
+    await requeueRecords(handle.db);
   }
   return {
     boss,

@@ -1,4 +1,6 @@
+import { serveCommands } from "@/lib/cli/control-socket";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
+import { controlSocketPath } from "@/lib/db/paths";
 import { inngestConfigured } from "./config";
 import { startJobs, stopJobs } from "./start";
 
@@ -9,12 +11,15 @@ async function main() {
     process.exit(2);
   }
   const handle = await getDatabaseHandle();
+  // Without a server, this process owns the embedded database: the CLI reaches it here.
+  const stopCommands = handle.kind === "embedded" ? await serveCommands(handle.db, controlSocketPath()) : async () => {};
   await startJobs(handle, { work: true });
   console.log(`[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}); pid ${process.pid}`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await stopCommands();
     await stopJobs();
     await closeDatabase();
     process.exit(0);

@@ -1,0 +1,185 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sitemaps, sitemapUrls } from "@/drizzle/schema";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { addSitemap } from "@/lib/sitemaps/service";
+import { createSite } from "@/lib/sites/service";
+import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
+import { startEmbeddedJobs } from "./embedded";
+
+/** A local origin: each host's sitemap lists 3 URLs; `stall` hosts do not answer their first request. */
+const requests = new Map<string, number>();
+const stalled = new Set<string>();
+let origin: http.Server;
+let originPort: number;
+const root = path.resolve(import.meta.dirname, "../..");
+
+beforeAll(async () => {
+  origin = http.createServer((req, res) => {
+    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+    const count = (requests.get(host) ?? 0) + 1;
+    requests.set(host, count);
+    const answer = () =>
+      res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${["a", "b", "c"].map((p) => `<url><loc>http://${host}/${p}</loc></url>`).join("")}</urlset>`);
+    if (host.startsWith("stall") && count === 1) {
+      stalled.add(host); // never answered: the worker is killed meanwhile
+      return;
+    }
+    setTimeout(answer, 200);
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  originPort = (origin.address() as AddressInfo).port;
+});
+afterAll(() => {
+  origin.closeAllConnections();
+  return new Promise((resolve) => origin.close(resolve));
+});
+
+/** The same job settings for this process (which queues the jobs) and the workers. */
+const jobSettings = {
+  PREHEAT_JOBS_POLL_SECONDS: "0.5",
+  PREHEAT_JOB_EXPIRE_SECONDS: "3",
+  PREHEAT_JOBS_MAINTENANCE_SECONDS: "1",
+  PREHEAT_JOB_RETRY_DELAY_SECONDS: "1",
+};
+Object.assign(process.env, jobSettings);
+
+function startWorker(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/jobs/worker-main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...env,
+      ...jobSettings,
+      PREHEAT_CONNECT_TO: `:80:127.0.0.1:${originPort}`,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stderr?.on("data", (chunk) => process.env.PREHEAT_TEST_WORKER_LOG && process.stderr.write(chunk));
+  return child;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
+  if (child.exitCode !== null || child.signalCode) return;
+  child.kill(signal);
+  await new Promise((resolve) => child.once("exit", resolve));
+}
+
+async function sitemapState(handle: DatabaseHandle, id: number) {
+  const [row] = await handle.db.select().from(sitemaps).where(eq(sitemaps.id, id));
+  const urls = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, id));
+  return { row: row!, urls: urls.length };
+}
+
+/** Queues sitemap jobs from this process (send only), as the server does. */
+async function queueSitemaps(handle: DatabaseHandle, hosts: string[]) {
+  const jobs = await startEmbeddedJobs(handle, { work: false });
+  const { user } = await findOrCreateUser(handle.db, `worker-${Date.now()}@example.com`);
+  const ctx = { db: handle.db, accountId: user.accountId };
+  const ids: number[] = [];
+  for (const host of hosts) {
+    const site = await createSite(ctx, { domain: host });
+    ids.push((await addSitemap(ctx, site.id, { url: `http://${host}/sitemap.xml` })).id);
+  }
+  return { ids, jobs };
+}
+
+const installed = Boolean(postgresBinDir());
+
+describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
+  let server: Awaited<ReturnType<typeof startPostgresServer>>;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+    process.env.DATABASE_URL = server.url;
+    handle = await openDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await handle?.close();
+    delete process.env.DATABASE_URL;
+    await server?.stop();
+  });
+
+  it("a worker killed mid-job: another finishes the job and its effect is recorded once", async () => {
+    const { ids, jobs } = await queueSitemaps(handle, ["stall-pg.test"]);
+    const first = startWorker({ DATABASE_URL: server.url });
+    await until("the first worker to fetch the sitemap", () => stalled.has("stall-pg.test"));
+    await stop(first, "SIGKILL");
+    const second = startWorker({ DATABASE_URL: server.url });
+    try {
+      const state = await until("the sitemap to be processed", async () => {
+        const s = await sitemapState(handle, ids[0]!);
+        return s.row.status === "done" ? s : undefined;
+      });
+      expect(state.row.urlCount).toBe(3);
+      expect(state.urls).toBe(3);
+      expect(requests.get("stall-pg.test")).toBe(2);
+    } finally {
+      await stop(second);
+      await jobs.stop();
+    }
+  }, 90_000);
+
+  it("two workers never run the same job at once", async () => {
+    const hosts = Array.from({ length: 12 }, (_, i) => `pair-${i}.test`);
+    const workers = [startWorker({ DATABASE_URL: server.url }), startWorker({ DATABASE_URL: server.url })];
+    const { ids, jobs } = await queueSitemaps(handle, hosts);
+    try {
+      await until("every sitemap to be processed", async () => {
+        const states = await Promise.all(ids.map((id) => sitemapState(handle, id)));
+        return states.every((s) => s.row.status === "done") || undefined;
+      });
+      for (const host of hosts) expect(requests.get(host), host).toBe(1);
+    } finally {
+      await Promise.all(workers.map((w) => stop(w)));
+      await jobs.stop();
+    }
+  }, 90_000);
+});
+
+describe("a worker on the embedded database", () => {
+  it("killed mid-job and restarted, finishes the job once", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-worker-"));
+    const previous = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    try {
+      let handle = await openDatabase({ dataDir });
+      const { ids, jobs } = await queueSitemaps(handle, ["stall-embedded.test"]);
+      await jobs.stop();
+      await handle.close();
+      const first = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
+      await until("the worker to fetch the sitemap", () => stalled.has("stall-embedded.test"));
+      await stop(first, "SIGKILL");
+      const second = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
+      await until("the restarted worker to finish", () => (requests.get("stall-embedded.test") ?? 0) >= 2 || undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await stop(second);
+      handle = await openDatabase({ dataDir });
+      const state = await sitemapState(handle, ids[0]!);
+      await handle.close();
+      expect(state.row.status).toBe("done");
+      expect(state.urls).toBe(3);
+      expect(requests.get("stall-embedded.test")).toBe(2);
+    } finally {
+      if (previous !== undefined) process.env.DATABASE_URL = previous;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
