@@ -1,16 +1,25 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+const alias = { "@": path.resolve(import.meta.dirname) };
+
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: { alias },
   test: {
-    include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
-    globalSetup: ["./app/api/v1/__tests__/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // One server and one database for the whole run: test files share them, each with its own accounts.
-    fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["lib/**/*.test.ts", "inngest/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        // Drives the production build over HTTP: one server and one database for every file,
+        // each file with accounts of its own.
+        test: { name: "api", include: ["app/**/*.test.ts"], globalSetup: ["./app/api/v1/__tests__/support/global-setup.ts"] },
+      },
+    ],
   },
 });

@@ -30,6 +30,19 @@ export function validationFailed(error: z.ZodError, prefix?: string): RequestErr
   return new RequestError(422, summarise(details), details);
 }
 
+/** The path of the first string holding NUL, which PostgreSQL text cannot store; undefined if none. */
+function pathOfNul(value: unknown, path = ""): string | undefined {
+  if (typeof value === "string") return value.includes("\0") ? path : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (key.includes("\0")) return itemPath;
+    const found = pathOfNul(item, itemPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 export async function parseBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
   const text = await readBodyText(request, MAX_BODY_BYTES);
   let data: unknown = {};
@@ -41,6 +54,8 @@ export async function parseBody<T extends z.ZodType>(request: Request, schema: T
     }
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new RequestError(422, "Request body must be a JSON object.");
+  const withNul = text.includes("\\u0000") ? pathOfNul(data) : undefined;
+  if (withNul !== undefined) throw new RequestError(422, `${withNul || "body"}: must not contain NUL characters (\\u0000)`, [{ field: withNul, message: "must not contain NUL characters" }]);
   const result = schema.safeParse(data);
   if (!result.success) throw validationFailed(result.error);
   return result.data;

@@ -11,3 +11,6 @@ export const errorSchema = z
   .meta({ id: "Error" });
 
 export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** An id in a JSON body: a positive integer that fits the database's integer columns. */
+export const idNumber = z.number().int().positive().max(2_147_483_647, "is out of range");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/schemas";
+import { idNumber, timestamp } from "@/lib/api/schemas";
 import { regionCodeOutput, regionListSchema } from "@/lib/regions";
 import { checkCron } from "./schedule";
 
@@ -57,7 +57,7 @@ const contentTypes = z
   .array(z.enum(CONTENT_TYPES))
   .transform(uniq)
   .meta({ description: `Resource classes to warm, recognised from the URL's extension: ${CONTENT_TYPES.join(", ")} (no extension counts as html).` });
-const sitemapIds = z.array(z.number().int().positive()).min(1).max(500).transform(uniq);
+const sitemapIds = z.array(idNumber).min(1).max(500).transform(uniq);
 const sourceUrl = z
   .string()
   .url("must be an absolute http(s) URL")
@@ -100,7 +100,7 @@ function requireSource(value: { source_type: string; sitemap_ids?: number[]; sou
 export const createSiteBoostBody = z.object(boostFields).superRefine(requireSource).meta({ id: "CreateSiteBoostRequest" });
 
 export const createBoostBody = z
-  .object({ site_id: z.number().int().positive(), ...boostFields })
+  .object({ site_id: idNumber, ...boostFields })
   .superRefine(requireSource)
   .meta({ id: "CreateBoostRequest" });
 

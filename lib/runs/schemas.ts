@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { regionCodeOutput } from "@/lib/regions";
@@ -68,10 +69,7 @@ export const warmRunSchema = z
   .meta({ id: "WarmRun" });
 
 export const runsListQuery = z.object({
-  boost_id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, "must be a positive integer")
-    .transform(Number)
+  boost_id: idString
     .optional()
     .meta({ description: "Only the runs of this boost." }),
 });

@@ -1,6 +1,8 @@
 import { count } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
+import { serveCommands } from "@/lib/cli/control-socket";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
+import { controlSocketPath } from "@/lib/db/paths";
 import { embeddedWorkerEnabled } from "@/lib/jobs/config";
 import { startJobs, stopJobs } from "@/lib/jobs/start";
 
@@ -24,13 +26,14 @@ async function printFirstRunHint(): Promise<void> {
   );
 }
 
-function closeOnExit(): void {
+function closeOnExit(stopCommands: () => Promise<void>): void {
   let closing = false;
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
     // Close PGlite cleanly so the data directory is consistent on the next start.
-    stopJobs()
+    stopCommands()
+      .then(stopJobs)
       .then(closeDatabase)
       .catch((error) => console.error("[preheat] closing the database failed", error))
       .finally(() => process.exit(signal === "SIGINT" ? 130 : 0));
@@ -39,17 +42,19 @@ function closeOnExit(): void {
   process.once("SIGINT", close);
 }
 
-/** Opens and migrates the database, shares the embedded one with local tools, and says how to begin. */
+/** Opens and migrates the database, starts the jobs, takes CLI commands, and says how to begin. */
 export async function startServer(): Promise<void> {
+  let stopCommands = async () => {};
   try {
     const handle = await getDatabaseHandle();
     console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${process.env.PREHEAT_DATA_DIR || ".data"}`})`);
+    if (handle.kind === "embedded") stopCommands = await serveCommands(handle.db, controlSocketPath());
     const jobs = await startJobs(handle);
     console.log(`[preheat] background jobs: ${jobs ? (embeddedWorkerEnabled() ? "embedded worker (pg-boss)" : "pg-boss, worked by npm run worker") : "Inngest"}`);
   } catch (error) {
     console.error(`[preheat] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  closeOnExit();
+  closeOnExit(stopCommands);
   await printFirstRunHint();
 }

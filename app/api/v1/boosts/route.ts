@@ -1,5 +1,5 @@
 import { withApiKey } from "@/lib/api/handler";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { createBoostBody } from "@/lib/boosts/schemas";
 import { createBoost, toBoost } from "@/lib/boosts/service";
 
@@ -8,3 +8,5 @@ export const POST = withApiKey({ scope: "boosts:write", body: createBoostBody },
   const { site_id: siteId, ...input } = body;
   return json(toBoost(await createBoost(ctx, siteId, input)), 201);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

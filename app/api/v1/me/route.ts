@@ -1,6 +1,8 @@
 import { getMe } from "@/lib/accounts/me";
 import { withApiKey } from "@/lib/api/handler";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 
 // GET /v1/me – the caller's account, key scopes, regions and quota
 export const GET = withApiKey({}, async ({ ctx, principal }) => json(await getMe(ctx, principal)));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

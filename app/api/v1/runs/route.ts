@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { paginationQuery } from "@/lib/api/pagination";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { runsListQuery } from "@/lib/runs/schemas";
 import { listRuns } from "@/lib/runs/service";
 
@@ -11,3 +11,5 @@ export const GET = withApiKey({ scope: "runs:read", query }, async ({ ctx, query
   const { data, total } = await listRuns(ctx, { boostId: boost_id }, page);
   return json({ data, total, ...page });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { paginationQuery } from "@/lib/api/pagination";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { createSiteBody } from "@/lib/sites/schemas";
 import { createSite, listSites, toSite } from "@/lib/sites/service";
 
@@ -14,3 +14,5 @@ export const GET = withApiKey({ scope: "sites:read", query: paginationQuery }, a
 export const POST = withApiKey({ scope: "sites:write", body: createSiteBody }, async ({ ctx, body }) =>
   json(toSite(await createSite(ctx, body)), 201),
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { boostParams } from "@/lib/api/params";
-import { json, noContent } from "@/lib/api/responses";
+import { json, noContent, otherMethods } from "@/lib/api/responses";
 import { updateBoostBody } from "@/lib/boosts/schemas";
 import { deleteBoost, getBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 
@@ -22,3 +22,5 @@ export const DELETE = withApiKey({ scope: "boosts:write", params: boostParams },
   await deleteBoost(ctx, params.boostId);
   return noContent();
 });
+
+export const { POST } = otherMethods("GET", "PUT", "PATCH", "DELETE");

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteParams } from "@/lib/api/params";
-import { json, noContent } from "@/lib/api/responses";
+import { json, noContent, otherMethods } from "@/lib/api/responses";
 import { deleteSite, getSite, toSite } from "@/lib/sites/service";
 
 // GET /v1/sites/{siteId} – one site, with its validation token
@@ -13,3 +13,5 @@ export const DELETE = withApiKey({ scope: "sites:write", params: siteParams }, a
   await deleteSite(ctx, params.siteId);
   return noContent();
 });
+
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");

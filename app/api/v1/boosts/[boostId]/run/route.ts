@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { boostParams } from "@/lib/api/params";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { triggerBoostRun } from "@/lib/runs/service";
 
 // POST /v1/boosts/{boostId}/run – queue a run now (409 while one is pending or running)
@@ -8,3 +8,5 @@ export const POST = withApiKey({ scope: "boosts:write", params: boostParams }, a
   const run = await triggerBoostRun(ctx, params.boostId);
   return json({ run_id: run.id, status: "pending" }, 202);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,7 +1,7 @@
 import { withApiKey } from "@/lib/api/handler";
 import { paginationQuery } from "@/lib/api/pagination";
 import { siteParams } from "@/lib/api/params";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { createSiteBoostBody } from "@/lib/boosts/schemas";
 import { createBoost, listBoosts, toBoost } from "@/lib/boosts/service";
 
@@ -15,3 +15,5 @@ export const GET = withApiKey({ scope: "boosts:read", params: siteParams, query:
 export const POST = withApiKey({ scope: "boosts:write", params: siteParams, body: createSiteBoostBody }, async ({ ctx, params, body }) =>
   json(toBoost(await createBoost(ctx, params.siteId, body)), 201),
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,7 +1,7 @@
 import { withApiKey } from "@/lib/api/handler";
 import { paginationQuery } from "@/lib/api/pagination";
 import { siteParams } from "@/lib/api/params";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { addSitemapBody } from "@/lib/sitemaps/schemas";
 import { addSitemap, listSitemaps, toSitemap } from "@/lib/sitemaps/service";
 
@@ -15,3 +15,5 @@ export const GET = withApiKey({ scope: "sites:read", params: siteParams, query: 
 export const POST = withApiKey({ scope: "sites:write", params: siteParams, body: addSitemapBody }, async ({ ctx, params, body }) =>
   json(toSitemap(await addSitemap(ctx, params.siteId, body)), 201),
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

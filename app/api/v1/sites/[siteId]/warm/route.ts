@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteParams } from "@/lib/api/params";
-import { json } from "@/lib/api/responses";
+import { json, otherMethods } from "@/lib/api/responses";
 import { warmBody } from "@/lib/warm/schemas";
 import { queueWarm } from "@/lib/warm/service";
 
@@ -9,3 +9,5 @@ export const POST = withApiKey({ scope: "boosts:write", params: siteParams, body
   const { run, urlCount } = await queueWarm(ctx, params.siteId, body);
   return json({ run_id: run.id, url_count: urlCount, status: "pending" }, 202);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteBoostParams } from "@/lib/api/params";
-import { json, noContent } from "@/lib/api/responses";
+import { json, noContent, otherMethods } from "@/lib/api/responses";
 import { updateBoostBody } from "@/lib/boosts/schemas";
 import { deleteBoost, getBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 
@@ -19,3 +19,5 @@ export const DELETE = withApiKey({ scope: "boosts:write", params: siteBoostParam
   await deleteBoost(ctx, params.boostId, params.siteId);
   return noContent();
 });
+
+export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteSitemapParams } from "@/lib/api/params";
-import { json, noContent } from "@/lib/api/responses";
+import { json, noContent, otherMethods } from "@/lib/api/responses";
 import { deleteSitemap, getSitemap, toSitemap } from "@/lib/sitemaps/service";
 
 // GET /v1/sites/{siteId}/sitemaps/{sitemapId} – one sitemap and its processing status
@@ -13,3 +13,5 @@ export const DELETE = withApiKey({ scope: "sites:write", params: siteSitemapPara
   await deleteSitemap(ctx, params.siteId, params.sitemapId);
   return noContent();
 });
+
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");

@@ -9,9 +9,9 @@ export function dataDirectory(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.PREHEAT_DATA_DIR || ".data");
 }
 
-/** Where a running server shares its embedded database with other local processes (the CLI). */
-export function embeddedSocketPath(dataDir = dataDirectory()): string {
-  const inside = path.join(dataDir, ".s.PGSQL.preheat");
+/** Where a running server takes operator commands (the CLI) for the embedded database it owns. */
+export function controlSocketPath(dataDir = dataDirectory()): string {
+  const inside = path.join(dataDir, "preheat.sock");
   if (inside.length <= MAX_SOCKET_PATH) return inside;
   const digest = createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
   return path.join(tmpdir(), `preheat-${digest}.sock`);

@@ -1,0 +1,98 @@
+import { parseArgs } from "node:util";
+import { findOrCreateUser, findUserByEmail } from "@/lib/accounts/users";
+import { apiKeyState, createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { parseScopeList } from "@/lib/auth/scopes";
+import type { Database } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
+
+export const USAGE = `Usage: npm run --silent cli -- <command>
+
+  keys create --email <address> --scopes <comma list | all> [--name <name>] [--expires <ISO date | 30d>]
+      Creates the account and user if needed; prints only the key on stdout.
+  keys list --email <address> [--json]
+  keys revoke <id>
+
+The CLI works whether or not the server runs: it hands the command to a running server that owns
+the embedded database, or opens the database itself. PREHEAT_DATA_DIR (default .data) and
+DATABASE_URL choose the database, as for the server.`;
+
+export type CommandResult = { code: number; stdout: string; stderr: string };
+
+class UsageError extends Error {}
+
+function parseExpiry(value: string | undefined): Date | null {
+  if (!value) return null;
+  const days = /^(\d+)d$/.exec(value);
+  const date = days ? new Date(Date.now() + Number(days[1]) * 86_400_000) : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--expires ${value}: give an ISO date (2027-01-31) or a number of days (30d).`);
+  return date;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required.`);
+  return value;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+}
+
+async function keys(db: Database, args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { email: { type: "string" }, scopes: { type: "string" }, name: { type: "string" }, expires: { type: "string" }, json: { type: "boolean" } },
+  });
+  const [action, id] = positionals;
+  if (action === "create") {
+    let scopes;
+    try {
+      scopes = parseScopeList(required(values.scopes, "--scopes"));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const { user } = await findOrCreateUser(db, required(values.email, "--email"));
+    const { key } = await createApiKey(db, { accountId: user.accountId, userId: user.id, name: values.name ?? "CLI key", scopes, expiresAt: parseExpiry(values.expires) });
+    return `${key}\n`;
+  }
+  if (action === "list") {
+    const user = await findUserByEmail(db, required(values.email, "--email"));
+    if (!user) throw new DomainError(`No user with the e-mail address ${values.email}.`);
+    const rows = (await listApiKeys(db, user.accountId)).map((k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      scopes: k.scopes,
+      state: apiKeyState(k),
+      created_at: k.createdAt.toISOString(),
+      last_used_at: k.lastUsedAt?.toISOString() ?? null,
+      expires_at: k.expiresAt?.toISOString() ?? null,
+    }));
+    if (values.json) return `${JSON.stringify(rows, null, 2)}\n`;
+    if (!rows.length) return "No API keys.\n";
+    const cells = rows.map((r) => [String(r.id), r.name, `${r.prefix}…`, r.scopes.join(","), r.state, r.created_at, r.last_used_at ?? "never", r.expires_at ?? "never"]);
+    return `${table(["ID", "NAME", "PREFIX", "SCOPES", "STATE", "CREATED", "LAST USED", "EXPIRES"], cells)}\n`;
+  }
+  if (action === "revoke") {
+    if (!id || !/^\d+$/.test(id)) throw new UsageError("keys revoke needs the key's numeric id (see keys list).");
+    const key = await revokeApiKey(db, Number(id));
+    return `Revoked key ${key.id} (${key.prefix}…).\n`;
+  }
+  throw new UsageError(`Unknown keys command ${JSON.stringify(action ?? "")}.`);
+}
+
+/** Runs one CLI command against a database; the same code serves the CLI process and a running server. */
+export async function runCommand(db: Database, argv: string[]): Promise<CommandResult> {
+  const [command, ...rest] = argv;
+  try {
+    if (command !== "keys") throw new UsageError(`Unknown command ${JSON.stringify(command ?? "")}.`);
+    return { code: 0, stdout: await keys(db, rest), stderr: "" };
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      return { code: 2, stdout: "", stderr: `${(error as Error).message}\n\n${USAGE}\n` };
+    }
+    if (error instanceof DomainError) return { code: 1, stdout: "", stderr: `Error: ${error.message}\n` };
+    throw error;
+  }
+}
