@@ -15,7 +15,11 @@ const typeNames: Record<string, string> = {
   object: "an object",
 };
 
+/** zod's own messages start like this; anything else was written by us for the field, and wins. */
+const DEFAULT_MESSAGE = /^(Too (big|small)|Invalid|Unrecognized)/;
+
 function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "invalid_type" && !DEFAULT_MESSAGE.test(issue.message)) return issue.message;
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return "is required";

@@ -31,7 +31,8 @@ beforeAll(async () => {
 describe("authentication, on every operation", () => {
   it.each(operations.map((op) => [label(op), op] as const))("%s: no key, a malformed key or an unknown key → 401", async (_name, op) => {
     const path = pathOf(op.path, ids);
-    for (const headers of [{}, { authorization: "Basic dXNlcjpwYXNz" }, { authorization: "Bearer" }, { authorization: "Bearer phk_not-a-real-key" }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Basic dXNlcjpwYXNz" }, { authorization: "Bearer" }, { authorization: "Bearer phk_not-a-real-key" }];
+    for (const headers of attempts) {
       const response = await api(op.method.toUpperCase(), path, { headers, body: op.body ? {} : undefined });
       expect(response.status, JSON.stringify(headers)).toBe(401);
       expect(response.body).toEqual(INVALID);
