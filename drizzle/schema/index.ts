@@ -4,3 +4,4 @@ export * from "./boosts";
 export * from "./runs";
 export * from "./sitemaps";
 export * from "./sites";
+export * from "./email-outbox";
