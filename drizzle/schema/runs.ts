@@ -26,6 +26,8 @@ export const runs = pgTable(
     /** Calls this run is expected to make; counted against the monthly quota. */
     plannedCalls: integer("planned_calls").notNull().default(0),
     failureSamples: jsonb("failure_samples").$type<FailureSample[]>().notNull().default([]),
+    /** Outcomes of the latest calls, oldest first (`1` failed, `0` succeeded): the auto-pause window. */
+    recentOutcomes: text("recent_outcomes").notNull().default(""),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -56,10 +58,18 @@ export const runBatches = pgTable(
     /** pending → done | failed; a batch's statistics are written once, with its status. */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    /**
+     * Calls handed to the network. Written before a wave of calls is sent, so that after a crash the
+     * calls that were in flight are counted once (as interrupted) and never sent again.
+     */
+    dispatchedCalls: integer("dispatched_calls").notNull().default(0),
+    /** Calls whose outcome is recorded below; the batch resumes from here. */
     totalCalls: integer("total_calls").notNull().default(0),
     successfulCalls: integer("successful_calls").notNull().default(0),
     failedCalls: integer("failed_calls").notNull().default(0),
     cacheHits: integer("cache_hits").notNull().default(0),
+    /** Answers the CDN did not cache at all (BYPASS, DYNAMIC): kept apart from misses. */
+    bypassedCalls: integer("bypassed_calls").notNull().default(0),
     responseTimeMsTotal: bigint("response_time_ms_total", { mode: "number" }).notNull().default(0),
     pops: jsonb("pops").$type<Record<string, number>>().notNull().default({}),
     lastError: text("last_error"),

@@ -1,7 +1,7 @@
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import { request } from "undici";
+import { type Dispatcher, request } from "undici";
 import { outboundAgent } from "./agent";
 import { FetchError } from "./errors";
 
@@ -18,6 +18,10 @@ export type GuardedRequestOptions = {
   /** Cap on the decoded body: a gzip bomb is cut off here. */
   maxBytes?: number;
   maxRedirects?: number;
+  /** Another egress (a region's proxy); the default is the guarded direct agent. */
+  dispatcher?: Dispatcher;
+  /** false: the body is passed on as sent (warming only counts it), no Accept-Encoding is added. */
+  decode?: boolean;
 };
 
 export type GuardedResponse = {
@@ -96,8 +100,8 @@ export async function guardedRequest(input: string | URL, options: GuardedReques
     for (let redirects = 0; ; redirects++) {
       const response = await request(url, {
         method: "GET",
-        dispatcher: outboundAgent(),
-        headers: { "accept-encoding": "gzip, deflate, br", ...options.headers },
+        dispatcher: options.dispatcher ?? outboundAgent(),
+        headers: options.decode === false ? options.headers : { "accept-encoding": "gzip, deflate, br", ...options.headers },
         signal: controller.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -109,7 +113,7 @@ export async function guardedRequest(input: string | URL, options: GuardedReques
         url = parseHttpUrl(new URL(location, url));
         continue;
       }
-      const decoder = decoderFor(response.headers["content-encoding"] as string | undefined);
+      const decoder = options.decode === false ? undefined : decoderFor(response.headers["content-encoding"] as string | undefined);
       const cap = sizeCap(maxBytes, url.toString());
       const body = decoder ? response.body.pipe(decoder).pipe(cap) : response.body.pipe(cap);
       if (decoder) decoder.on("error", (error) => cap.destroy(new FetchError("network", `${url}: invalid compressed body (${error.message})`)));

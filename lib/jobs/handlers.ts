@@ -1,7 +1,10 @@
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import type { Database } from "@/lib/db";
 import { processSitemap } from "@/lib/sitemaps/process";
-import { type JobName, type JobPayload, jobDefinitions } from "./index";
+import { finishRun } from "@/lib/runs/finish";
+import { planRunOrFail } from "@/lib/runs/plan";
+import { warmNextBatch } from "@/lib/runs/warm-batch";
+import { type JobName, type JobPayload, jobDefinitions, sendJob } from "./index";
 
 /** Thrown so that the driver retries the job later; the record already shows why. */
 export class RetryLaterError extends Error {}
@@ -16,6 +19,17 @@ export const jobHandlers: { [N in JobName]?: Handler<N> } = {
     const outcome = await processSitemap(db, sitemapId, { final });
     if (outcome.status === "retry") throw new RetryLaterError(outcome.message);
     return outcome;
+  },
+  "run.plan": async (payload, ctx) => {
+    const outcome = await planRunOrFail(ctx.db, payload.runId, ctx.final);
+    if (outcome.status === "planned") await sendJob("run.batch", payload);
+    return outcome;
+  },
+  "run.batch": async (payload, { db }) => {
+    const next = await warmNextBatch(db, payload.runId);
+    if (next === "more") await sendJob("run.batch", payload);
+    if (next === "finished") await finishRun(db, payload.runId);
+    return { next };
   },
   "schedule.tick": async (_payload, { db }) => startDueBoosts(db),
 };

@@ -6,6 +6,8 @@ const id = z.number().int().positive();
 export const jobDefinitions = {
   "sitemap.process": { payload: z.object({ sitemapId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   "run.plan": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
+  /** Warms the run's next batch, then queues itself again until the run is done: one batch per job. */
+  "run.batch": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
 } as const;
 

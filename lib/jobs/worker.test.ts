@@ -4,9 +4,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sitemaps, sitemapUrls } from "@/drizzle/schema";
+import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
+import { createBoost } from "@/lib/boosts/service";
+import { getRun, triggerBoostRun } from "@/lib/runs/service";
+import { processSitemap } from "@/lib/sitemaps/process";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { addSitemap } from "@/lib/sitemaps/service";
@@ -14,9 +17,15 @@ import { createSite } from "@/lib/sites/service";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 import { startEmbeddedJobs } from "./embedded";
 
+function answerSitemap(res: http.ServerResponse, host: string, pages: number) {
+  const locs = Array.from({ length: pages }, (_, i) => `<url><loc>http://${host}/p/${i}</loc></url>`).join("");
+  res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${locs}</urlset>`);
+}
+
 /** A local origin: each host's sitemap lists 3 URLs; `stall` hosts do not answer their first request. */
 const requests = new Map<string, number>();
 const stalled = new Set<string>();
+const pageHits = new Map<string, number>();
 let origin: http.Server;
 let originPort: number;
 const root = path.resolve(import.meta.dirname, "../..");
@@ -28,6 +37,13 @@ beforeAll(async () => {
     requests.set(host, count);
     const answer = () =>
       res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${["a", "b", "c"].map((p) => `<url><loc>http://${host}/${p}</loc></url>`).join("")}</urlset>`);
+    if (host.startsWith("run-")) {
+      if (req.url !== "/sitemap.xml") pageHits.set(host, (pageHits.get(host) ?? 0) + 1);
+      // A slow site: each page answers after 150 ms, so a worker can be killed with calls in flight.
+      if (req.url === "/sitemap.xml") return answerSitemap(res, host, 40);
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("page"), 150);
+      return;
+    }
     if (host.startsWith("stall") && count === 1) {
       stalled.add(host); // never answered: the worker is killed meanwhile
       return;
@@ -63,6 +79,7 @@ function startWorker(env: Record<string, string>): ChildProcess {
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr?.on("data", (chunk) => process.env.PREHEAT_TEST_WORKER_LOG && process.stderr.write(chunk));
+  child.stdout?.on("data", (chunk) => process.env.PREHEAT_TEST_WORKER_LOG && process.stderr.write(chunk));
   return child;
 }
 
@@ -182,4 +199,59 @@ describe("a worker on the embedded database", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe("a boost run on the embedded database", () => {
+  it("killed mid-way, resumes, and its totals equal the origin's request count", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-run-"));
+    const previous = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    const host = "run-kill.test";
+    try {
+      let handle = await openDatabase({ dataDir });
+      const jobs = await startEmbeddedJobs(handle, { work: false });
+      const { user } = await findOrCreateUser(handle.db, "run-kill@example.com");
+      const ctx = { db: handle.db, accountId: user.accountId };
+      const site = await createSite(ctx, { domain: host });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const sitemap = await addSitemap(ctx, site.id, { url: `http://${host}/sitemap.xml` });
+      process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${originPort}`;
+      await processSitemap(handle.db, sitemap.id);
+      delete process.env.PREHEAT_CONNECT_TO;
+      const boost = await createBoost(ctx, site.id, { name: "Kill", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr", "de"] });
+      const run = await triggerBoostRun(ctx, boost.id);
+      await jobs.stop();
+      await handle.close();
+
+      const sitemapRequests = requests.get(host) ?? 0;
+      // Pages only: the workers may read the sitemap again (its job is still queued), at most once each.
+      const pageRequests = () => pageHits.get(host) ?? 0;
+      const first = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
+      await until("the first worker to be mid-run", () => pageRequests() >= 25 || undefined).catch(async (e) => {
+        if (process.env.PREHEAT_TEST_WORKER_LOG) console.error("page requests", pageRequests(), "sitemap", sitemapRequests);
+        throw e;
+      });
+      await stop(first, "SIGKILL");
+      const second = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
+      await until("the run's 80 calls to be made", () => pageRequests() >= 80 || undefined).catch(async (e) => {
+        await stop(second);
+        const h = await openDatabase({ dataDir });
+        console.error("page requests", pageRequests(), await getRun({ db: h.db, accountId: user.accountId }, run.id));
+        console.error(await h.db.execute(sql`select name, state, retry_count, output from pgboss.job order by created_on`));
+        await h.close();
+        throw e;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await stop(second);
+      handle = await openDatabase({ dataDir });
+      const ended = await getRun({ db: handle.db, accountId: user.accountId }, run.id);
+      await handle.close();
+      expect(ended.status).toBe("done");
+      expect(ended.summary.total_calls).toBe(pageRequests());
+      expect(ended.summary.total_calls).toBe(80);
+    } finally {
+      if (previous !== undefined) process.env.DATABASE_URL = previous;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

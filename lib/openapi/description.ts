@@ -44,6 +44,15 @@ Unknown body fields are ignored.
 - **Runs**: \`GET /v1/runs\` lists boost runs; on-demand warm runs are listed by \`GET /v1/sites/{siteId}/warm-runs\`.
   \`GET /v1/runs/{runId}\` serves both (\`type\`, with \`boost_id\` and \`boost_name\` null for warm runs).
   Every run carries \`progress\` (\`planned_calls\`, \`completed_calls\`) and a \`summary\` whose \`pops\` is always present (possibly empty).
+- **Warming**: one GET per URL × user agent × language × region (no \`variations\`: one desktop call without
+  \`Accept-Language\` per region), with a realistic \`User-Agent\` per class, the body read to the end. A call succeeds when
+  its final status (after at most 5 redirects) is below 400. Boost runs warm the URLs of the boost's sitemaps (or CSV file)
+  under \`url_root\`, without \`exclude_ext\`, of the \`content_types\` asked for, at most 10 URLs on a site that is not
+  validated, and stop at \`call_limit\`. \`cache_hits\` counts answers the CDN served from its cache; \`pops\` maps the CDN's
+  point of presence (IATA-style code) to calls.
+- **Auto-pause**: a boost run stops as \`paused\` when at least 50 % of its last 100 calls failed (after 20 calls), unless
+  \`ignore_errors\` is true; the boost becomes \`paused\` and its schedule stops firing until it is triggered or updated.
+  A run whose every call failed ends \`failed\`.
 - **Quota**: calls per account per calendar month (UTC), ${DEFAULT_MONTHLY_CALL_QUOTA.toLocaleString("en")} by default.
   A run's planned calls (URLs × user agents × languages × regions) are counted when it is queued. A warm that does not fit is 403.
 - **Updates**: \`PUT /v1/boosts/{boostId}\`, \`PATCH /v1/boosts/{boostId}\` and \`PATCH /v1/sites/{siteId}/boosts/{boostId}\`

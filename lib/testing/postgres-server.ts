@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./ports";
 
 /** Debian's PostgreSQL binaries, whatever the major version. */
 export function postgresBinDir(): string | undefined {
@@ -11,14 +11,6 @@ export function postgresBinDir(): string | undefined {
   const version = readdirSync(base).sort((a, b) => Number(b) - Number(a))[0];
   const dir = version ? path.join(base, version, "bin") : undefined;
   return dir && existsSync(path.join(dir, "initdb")) ? dir : undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** PostgreSQL refuses to run as root: run it as the `postgres` user the Debian package creates. */

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startOrigin } from "./origin";
+import { freePort } from "@/lib/testing/ports";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,14 +17,6 @@ declare module "vitest" {
 
 const root = path.resolve(import.meta.dirname, "../../../../..");
 export const MONTHLY_QUOTA = 50_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitForServer(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 90_000;

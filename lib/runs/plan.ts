@@ -1,0 +1,137 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
+import { getQuota } from "@/lib/accounts/quota";
+import type { Database } from "@/lib/db";
+import { FetchError } from "@/lib/fetch";
+import { describeSourceError, fetchCsvUrls, isTransient, SourceFormatError, SourceHttpError } from "@/lib/sources";
+import { normaliseUrl } from "@/lib/sources/site-urls";
+import { keepsUrl } from "@/lib/warm/url-filters";
+import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
+
+/** Calls per stored batch: the unit of progress, statistics and retry. */
+export const BATCH_SIZE = 50;
+/** The spec's cap for boosts of a site whose ownership is not proven. */
+export const UNVALIDATED_URL_CAP = 10;
+
+export type PlanOutcome = { status: "planned" | "done" | "failed" | "skipped"; calls: number; message: string | null };
+
+type Run = typeof runs.$inferSelect;
+type Boost = typeof boosts.$inferSelect;
+
+async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ urls: string[]; note?: string }> {
+  if (boost.sourceType === "csv") {
+    const csv = await fetchCsvUrls(boost.sourceUrl!, domain);
+    const skipped = csv.invalid + csv.offDomain;
+    return { urls: [...csv.urls.keys()], note: skipped ? `${skipped} CSV rows skipped (invalid or outside ${domain})` : undefined };
+  }
+  const links = await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
+  const ids = links.map((l) => l.id);
+  if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
+  const rows = await db.select({ url: sitemapUrls.url }).from(sitemapUrls).where(inArray(sitemapUrls.sitemapId, ids)).orderBy(asc(sitemapUrls.id));
+  const urls = [...new Set(rows.map((r) => r.url))];
+  if (!urls.length) {
+    const states = await db.select({ status: sitemaps.status }).from(sitemaps).where(inArray(sitemaps.id, ids));
+    const unready = states.filter((s) => s.status !== "done").length;
+    return { urls, note: unready ? `${unready} of the boost's sitemaps are not processed yet` : "the boost's sitemaps list no URLs" };
+  }
+  return { urls };
+}
+
+/** URL × user agent × language × region, URL by URL, stopping at the call limit. */
+export function expandCalls(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null) {
+  const agents = run.variations?.user_agents?.length ? run.variations.user_agents : [DEFAULT_USER_AGENT];
+  const languages: (string | null)[] = run.variations?.languages?.length ? run.variations.languages : [null];
+  const byRegion = new Map<string, PlannedCall[]>(run.regions.map((r) => [r, []]));
+  let total = 0;
+  outer: for (const url of urls) {
+    for (const region of run.regions) {
+      for (const user_agent of agents) {
+        for (const language of languages) {
+          if (callLimit !== null && total >= callLimit) break outer;
+          byRegion.get(region)!.push({ url, user_agent, language });
+          total++;
+        }
+      }
+    }
+  }
+  return { byRegion, total };
+}
+
+async function end(db: Database, run: Run, status: "done" | "failed", message: string): Promise<PlanOutcome> {
+  const now = new Date();
+  await db.update(runs).set({ status, statusMessage: message, startedAt: run.startedAt ?? now, finishedAt: now }).where(eq(runs.id, run.id));
+  if (run.boostId) await db.update(boosts).set({ status: "active" }).where(and(eq(boosts.id, run.boostId), eq(boosts.status, "running")));
+  return { status, calls: 0, message };
+}
+
+/**
+ * Turns a pending run into stored batches and marks it running. Idempotent: a run that is no
+ * longer pending is left as it is. Network failures (a CSV source) are thrown for the job to retry.
+ */
+export async function planRun(db: Database, runId: number): Promise<PlanOutcome> {
+  const [found] = await db
+    .select({ run: runs, site: sites, boost: boosts })
+    .from(runs)
+    .innerJoin(sites, eq(sites.id, runs.siteId))
+    .leftJoin(boosts, eq(boosts.id, runs.boostId))
+    .where(eq(runs.id, runId));
+  if (!found || found.run.status !== "pending") return { status: "skipped", calls: 0, message: null };
+  const { run, site, boost } = found;
+
+  const notes: string[] = [];
+  let urls: string[];
+  if (boost) {
+    const source = await boostUrls(db, boost, site.domain);
+    if (source.note) notes.push(source.note);
+    urls = source.urls.filter((u) => {
+      const url = normaliseUrl(u);
+      return url && keepsUrl(url, { urlRoot: boost.urlRoot, excludeExt: boost.excludeExt, contentTypes: boost.contentTypes });
+    });
+    if (urls.length < source.urls.length) notes.push(`${source.urls.length - urls.length} URLs left out by url_root, exclude_ext or content_types`);
+    if (!site.validated && urls.length > UNVALIDATED_URL_CAP) {
+      urls = urls.slice(0, UNVALIDATED_URL_CAP);
+      notes.push(`the site is not validated, so only its first ${UNVALIDATED_URL_CAP} URLs are warmed`);
+    }
+  } else {
+    urls = run.sourceUrls ?? [];
+  }
+  const { byRegion, total } = expandCalls(urls, run, boost?.callLimit ?? null);
+  if (boost?.callLimit != null && total === boost.callLimit && total < urls.length * run.regions.length) notes.push(`stopped at the call limit of ${boost.callLimit}`);
+  if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
+
+  if (boost) {
+    // Warm runs reserved their calls when queued; a boost run learns its size only now.
+    const quota = await getQuota(db, site.accountId);
+    if (total > quota.remaining) {
+      return end(db, run, "failed", `Monthly call quota exceeded: this run needs ${total} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`);
+    }
+  }
+
+  await db.transaction(async (tx) => {
+    let seq = 0;
+    for (const [region, calls] of byRegion) {
+      for (let i = 0; i < calls.length; i += BATCH_SIZE) {
+        await tx.insert(runBatches).values({ runId: run.id, seq: seq++, region, calls: calls.slice(i, i + BATCH_SIZE) });
+      }
+    }
+    await tx
+      .update(runs)
+      .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
+      .where(and(eq(runs.id, run.id), eq(runs.status, "pending")));
+  });
+  return { status: "planned", calls: total, message: notes.join("; ") || null };
+}
+
+/** planRun for the job runner: a source that cannot be read fails the run on the last attempt (or at once when retrying cannot help). */
+export async function planRunOrFail(db: Database, runId: number, final: boolean): Promise<PlanOutcome> {
+  try {
+    return await planRun(db, runId);
+  } catch (error) {
+    const sourceError = error instanceof SourceFormatError || error instanceof SourceHttpError || error instanceof FetchError;
+    if (!final && (!sourceError || isTransient(error))) throw error;
+    const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+    if (!run || run.status !== "pending") return { status: "skipped", calls: 0, message: null };
+    if (!(error instanceof Error) || describeSourceError(error).startsWith("Unexpected")) console.error("[runs] planning failed", error);
+    return end(db, run, "failed", `The URL source could not be read: ${describeSourceError(error)}`);
+  }
+}

@@ -1,0 +1,160 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { boosts, sites } from "@/drizzle/schema";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import { startDueBoosts } from "@/lib/boosts/schedule-tick";
+import { createBoost, getBoost } from "@/lib/boosts/service";
+import type { AccountContext } from "@/lib/context";
+import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/jobs/embedded";
+import { processSitemap } from "@/lib/sitemaps/process";
+import { addSitemap } from "@/lib/sitemaps/service";
+import { createSite } from "@/lib/sites/service";
+import { USER_AGENTS } from "@/lib/warm/user-agents";
+import { queueWarm } from "@/lib/warm/service";
+import { getRun, triggerBoostRun } from "./service";
+
+type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
+type Behaviour = { pages: number; status?: number; headers?: Record<string, string> };
+const behaviours = new Map<string, Behaviour>();
+const seen = new Map<string, Seen[]>();
+let server: http.Server;
+let handle: DatabaseHandle;
+let jobs: EmbeddedJobs;
+let ctx: AccountContext;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+    const site = behaviours.get(host) ?? { pages: 0 };
+    if (req.url === "/sitemap.xml") {
+      const locs = Array.from({ length: site.pages }, (_, i) => `<url><loc>http://${host}/p/${i}</loc></url>`).join("");
+      return void res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${locs}</urlset>`);
+    }
+    const list = seen.get(host) ?? [];
+    list.push({ path: req.url ?? "", ua: String(req.headers["user-agent"]), lang: req.headers["accept-language"] as string | undefined, pragma: req.headers.pragma as string | undefined });
+    seen.set(host, list);
+    res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
+  delete process.env.DATABASE_URL;
+  handle = await openDatabase({ dataDir: "memory://" });
+  jobs = await startEmbeddedJobs(handle, { work: true });
+  const { user } = await findOrCreateUser(handle.db, "runs@example.com");
+  ctx = { db: handle.db, accountId: user.accountId };
+}, 60_000);
+
+afterAll(async () => {
+  await jobs?.stop();
+  await handle?.close();
+  await new Promise((resolve) => server.close(resolve));
+  delete process.env.PREHEAT_CONNECT_TO;
+});
+
+/** A site served by the local origin with `pages` URLs in its sitemap, processed and ready. */
+async function siteWithSitemap(domain: string, behaviour: Behaviour, validated = true) {
+  behaviours.set(domain, behaviour);
+  const site = await createSite(ctx, { domain });
+  if (validated) await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+  const sitemap = await addSitemap(ctx, site.id, { url: `http://${domain}/sitemap.xml` });
+  await processSitemap(handle.db, sitemap.id);
+  return { site, sitemapId: sitemap.id };
+}
+
+async function ended(runId: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(ctx, runId);
+    if (["done", "failed", "paused"].includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe("boost runs", () => {
+  it("make exactly URL × user agent × language × region requests, with the right headers", async () => {
+    const { site, sitemapId } = await siteWithSitemap("variations.test", { pages: 3 });
+    const boost = await createBoost(ctx, site.id, {
+      name: "All",
+      source_type: "sitemap",
+      sitemap_ids: [sitemapId],
+      region: ["fr", "us"],
+      variations: { user_agents: ["mobile", "bot"], languages: ["fr-FR", "en-US"] },
+    });
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    const requests = seen.get("variations.test")!;
+    expect(requests).toHaveLength(3 * 2 * 2 * 2);
+    expect(run).toMatchObject({ status: "done", progress: { planned_calls: 24, completed_calls: 24 } });
+    expect(run.summary).toMatchObject({ total_calls: 24, successful_calls: 24, failed_calls: 0, cache_hits: 0 });
+    expect(run.started_at).not.toBeNull();
+    expect(run.finished_at).not.toBeNull();
+    expect(new Set(requests.map((r) => r.ua))).toEqual(new Set([USER_AGENTS.mobile, USER_AGENTS.bot]));
+    expect(new Set(requests.map((r) => r.lang?.split(",")[0]))).toEqual(new Set(["fr-FR", "en-US"]));
+    expect(requests.every((r) => r.pragma === "akamai-x-cache-on")).toBe(true);
+    for (const path of ["/p/0", "/p/1", "/p/2"]) expect(requests.filter((r) => r.path === path)).toHaveLength(8);
+    expect((await getBoost(ctx, boost.id)).status).toBe("active");
+  });
+
+  it("count cache hits and points of presence", async () => {
+    const { site, sitemapId } = await siteWithSitemap("hits.test", { pages: 4, headers: { "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b-CDG" } });
+    const boost = await createBoost(ctx, site.id, { name: "Hits", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    expect(run.summary).toMatchObject({ total_calls: 4, cache_hits: 4, pops: { CDG: 4 } });
+  });
+
+  it("pause the boost when most calls fail, unless ignore_errors", async () => {
+    const { site, sitemapId } = await siteWithSitemap("failing.test", { pages: 40, status: 500 });
+    const boost = await createBoost(ctx, site.id, { name: "Failing", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], schedule: "0 * * * *" });
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    expect(run.status).toBe("paused");
+    expect(run.status_message).toMatch(/^Paused: \d+ of the last \d+ calls failed/);
+    expect(run.summary.total_calls).toBeLessThan(40);
+    expect(run.summary.total_calls).toBeGreaterThanOrEqual(20);
+    expect((await getBoost(ctx, boost.id)).status).toBe("paused");
+    // A paused boost's schedule does not fire.
+    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 60_000) }).where(eq(boosts.id, boost.id));
+    expect((await startDueBoosts(handle.db)).started).toEqual([]);
+
+    const tolerant = await createBoost(ctx, site.id, { name: "Tolerant", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], ignore_errors: true });
+    const full = await ended((await triggerBoostRun(ctx, tolerant.id)).id);
+    expect(full.status).toBe("failed");
+    expect(full.summary).toMatchObject({ total_calls: 40, failed_calls: 40 });
+  });
+
+  it("stop at the call limit, and at 10 URLs on a site that is not validated", async () => {
+    const limited = await siteWithSitemap("limit.test", { pages: 30 });
+    const boost = await createBoost(ctx, limited.site.id, { name: "Limit", source_type: "sitemap", sitemap_ids: [limited.sitemapId], region: ["fr", "de"], call_limit: 7 });
+    expect((await ended((await triggerBoostRun(ctx, boost.id)).id)).summary.total_calls).toBe(7);
+
+    const unvalidated = await siteWithSitemap("unvalidated.test", { pages: 30 }, false);
+    const capped = await createBoost(ctx, unvalidated.site.id, { name: "Cap", source_type: "sitemap", sitemap_ids: [unvalidated.sitemapId], region: ["fr"] });
+    const run = await ended((await triggerBoostRun(ctx, capped.id)).id);
+    expect(run.summary.total_calls).toBe(10);
+    expect(run.status_message).toMatch(/not validated/);
+  });
+
+  it("start on the schedule's tick", async () => {
+    const { site, sitemapId } = await siteWithSitemap("scheduled.test", { pages: 2 });
+    const boost = await createBoost(ctx, site.id, { name: "Tick", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], schedule: "*/5 * * * *" });
+    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 1000) }).where(eq(boosts.id, boost.id));
+    const { started } = await startDueBoosts(handle.db);
+    expect(started).toHaveLength(1);
+    expect((await ended(started[0]!)).summary.total_calls).toBe(2);
+  });
+});
+
+describe("warm runs", () => {
+  it("warm the submitted URLs and end done", async () => {
+    behaviours.set("warm.test", { pages: 0, headers: { "x-vercel-cache": "HIT", "x-vercel-id": "cdg1::iad1::abc" } });
+    const site = await createSite(ctx, { domain: "warm.test" });
+    await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+    const { run } = await queueWarm(ctx, site.id, { urls: ["http://warm.test/a", "http://warm.test/b"], region: ["fr", "gb"] });
+    const done = await ended(run.id);
+    expect(done).toMatchObject({ status: "done", summary: { total_calls: 4, cache_hits: 4, pops: { CDG: 4 } } });
+    expect(seen.get("warm.test")).toHaveLength(4);
+  });
+});

@@ -1,0 +1,68 @@
+import { pipeline } from "node:stream/promises";
+import { Writable } from "node:stream";
+import type { PlannedCall } from "@/drizzle/schema";
+import { FetchError, guardedRequest } from "@/lib/fetch";
+import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
+import { checkProxiedTarget, regionDispatcher } from "./egress";
+import { USER_AGENTS, type UserAgentClass } from "./user-agents";
+
+export const CALL_TIMEOUT_MS = 30_000;
+/** Bodies are read to the end (a CDN must see a complete response) and discarded, up to this size. */
+export const MAX_WARM_BODY_BYTES = 100 * 1024 * 1024;
+
+export type CallOutcome = {
+  ok: boolean;
+  status: number | null;
+  ms: number;
+  cache: CacheReading | null;
+  error: string | null;
+  /** Seconds the site asked us to wait (429/503 with Retry-After). */
+  retryAfter: number | null;
+};
+
+function retryAfterSeconds(value: string | string[] | undefined): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
+
+const discard = () =>
+  new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
+
+/** One warming call: a GET as the user-agent class and language would send it, from the region's egress. */
+export async function warmCall(call: PlannedCall, region: string): Promise<CallOutcome> {
+  const started = performance.now();
+  const headers: Record<string, string> = {
+    "user-agent": USER_AGENTS[call.user_agent as UserAgentClass] ?? USER_AGENTS.desktop,
+    accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+    "accept-encoding": "gzip, deflate, br",
+    pragma: PRAGMA_AKAMAI,
+  };
+  if (call.language) headers["accept-language"] = `${call.language},${call.language.split("-")[0]};q=0.9`;
+  try {
+    const dispatcher = regionDispatcher(region);
+    if (dispatcher) await checkProxiedTarget(new URL(call.url));
+    const response = await guardedRequest(call.url, { headers, dispatcher, decode: false, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
+    await pipeline(response.body, discard());
+    const ms = performance.now() - started;
+    const throttled = response.status === 429 || response.status === 503;
+    return {
+      ok: response.status < 400,
+      status: response.status,
+      ms,
+      cache: readCacheStatus(response.headers),
+      error: response.status < 400 ? null : `HTTP ${response.status}`,
+      retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
+    };
+  } catch (error) {
+    const message = error instanceof FetchError ? error.message : (error as Error).message;
+    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: message, retryAfter: null };
+  }
+}
