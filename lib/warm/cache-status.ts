@@ -1,153 +1,288 @@
 /**
- * Reads a CDN's cache verdict and point of presence from response headers. One table of detectors,
- * tried in order: CDN edges first (nearest the client), origin caches (nginx, Varnish) after, then
- * RFC 9211 Cache-Status, then Age.
+ * Reads a CDN's cache verdict and point of presence (PoP) from the response headers of a warming call.
+ *
+ * One table of detectors, tried in order, first match wins. A response can carry the headers of
+ * several caches (a CDN in front of an nginx or Varnish origin cache, a CDN behind another CDN); the
+ * cache that answered us is the one nearest the client, so CDN edges come before origin caches.
+ *
+ * Lists follow one rule throughout: a hop that adds to a header appends, so the LAST entry of a list
+ * (or of repeated headers, joined with ", ") is the cache nearest the client, and it decides.
  */
 export type CacheVerdict = "hit" | "miss" | "bypass" | "dynamic" | "expired" | "stale" | "revalidated" | "unknown";
 export type CacheReading = { cdn: string | null; verdict: CacheVerdict; pop: string | null; raw: string | null };
-type Headers = Record<string, string | string[] | undefined>;
 
-/** Send as `Pragma` so that Akamai reports its cache status in x-cache. */
+type RawHeaders = Record<string, string | string[] | undefined>;
+type Detection = { verdict: CacheVerdict; pop: string | null; raw: string | null; cdn?: string };
+type Detector = { cdn: string; detect: (headers: HeaderMap) => Detection | null };
+
+/** Send as `Pragma`: Akamai only reports x-cache when asked to. */
 export const PRAGMA_AKAMAI = "akamai-x-cache-on";
 
-function header(headers: Headers, name: string): string | null {
-  const value = headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
+class HeaderMap {
+  private readonly values = new Map<string, string>();
+
+  constructor(headers: RawHeaders) {
+    // Callers promise lower-case names, but a stray capital must not hide a CDN.
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (value === undefined || value === null) continue;
+      const joined = Array.isArray(value) ? value.map(String).join(", ") : String(value);
+      const key = name.toLowerCase();
+      const previous = this.values.get(key);
+      this.values.set(key, previous === undefined ? joined : `${previous}, ${joined}`);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.values.get(name) ?? null;
+  }
+
+  hasPrefix(prefix: string): boolean {
+    for (const name of this.values.keys()) if (name.startsWith(prefix)) return true;
+    return false;
+  }
 }
 
-const lastEntry = (value: string) => value.split(",").map((v) => v.trim()).filter(Boolean).pop() ?? "";
+/** Splits on `separator` outside double quotes, so that `"Netlify Edge"; detail="a, b"` stays whole. */
+function splitOutsideQuotes(value: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i]!;
+    if (quoted && char === "\\") {
+      current += char + (value[i + 1] ?? "");
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+      current += char;
+    } else if (char === separator && !quoted) {
+      parts.push(current.trim());
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  parts.push(current.trim());
+  // An unterminated quote would swallow the rest of the value: read it as if there were no quotes.
+  if (quoted) return value.split(separator).map((part) => part.trim()).filter(Boolean);
+  return parts.filter(Boolean);
+}
 
+const lastEntry = (value: string): string => splitOutsideQuotes(value, ",").pop() ?? "";
+const unquote = (value: string): string => {
+  const trimmed = value.trim();
+  if (/^".*"$/.test(trimmed)) return trimmed.slice(1, -1).replace(/\\(.)/g, "$1");
+  return trimmed.replace(/^"|"$/g, "");
+};
+
+// The one-word vocabulary shared by cf-cache-status, x-vercel-cache, cdn-cache, x-cache-status and Fastly's x-cache.
 const WORDS: Record<string, CacheVerdict> = {
-  HIT: "hit", MISS: "miss", EXPIRED: "expired", STALE: "stale", UPDATING: "stale", REVALIDATED: "revalidated",
-  BYPASS: "bypass", DYNAMIC: "dynamic", PRERENDER: "hit", NONE: "unknown", UNKNOWN: "unknown",
+  HIT: "hit",
+  MISS: "miss",
+  EXPIRED: "expired",
+  STALE: "stale",
+  // Cloudflare and nginx say UPDATING while they serve the stale copy and refresh it behind.
+  UPDATING: "stale",
+  REVALIDATED: "revalidated",
+  BYPASS: "bypass",
+  // Varnish and Fastly's word for a response they never cache.
+  PASS: "bypass",
+  DYNAMIC: "dynamic",
+  // Vercel serves a prerendered page from its cache on the first request after a deploy.
+  PRERENDER: "hit",
 };
-const word = (value: string | null): CacheVerdict => WORDS[(value ?? "").trim().toUpperCase()] ?? "unknown";
-const iata = (value: string | null | undefined) => {
-  const code = value?.match(/[A-Za-z]{3}/)?.[0];
+/** Own keys only: a header saying `constructor` must not find Object.prototype's. */
+const lookup = (table: Record<string, CacheVerdict>, key: string): CacheVerdict => (Object.hasOwn(table, key) ? table[key]! : "unknown");
+const word = (value: string): CacheVerdict => lookup(WORDS, lastEntry(value).toUpperCase());
+
+/** An IATA-style code at the start of a PoP name: `CDG50-P1`, `cdg1`, `CDG`. */
+function iata(value: string | null | undefined): string | null {
+  const code = value?.trim().match(/^([a-z]{3})(?![a-z])/i)?.[1];
   return code ? code.toUpperCase() : null;
+}
+
+/** RFC 9211: `hit` means served from this cache; `fwd` says why the request went on to the next hop. */
+function rfc9211Verdict(entry: string): CacheVerdict {
+  const params = new Map<string, string>();
+  for (const param of splitOutsideQuotes(entry, ";").slice(1)) {
+    const [key = "", ...value] = param.split("=");
+    params.set(key.trim().toLowerCase(), value.length ? unquote(value.join("=")).toLowerCase() : "?1");
+  }
+  if (params.get("hit") === "?1") {
+    // A negative ttl is the RFC's way of saying the stored response was already stale.
+    return Number(params.get("ttl")) < 0 ? "stale" : "hit";
+  }
+  const fwd = params.get("fwd");
+  if (fwd === undefined) return "unknown";
+  if (fwd === "bypass" || fwd === "method") return "bypass";
+  if (fwd === "stale") return params.get("fwd-status") === "304" ? "revalidated" : "stale";
+  // miss, uri-miss, vary-miss, request, partial, and any later reason: forwarded means not served from here.
+  return "miss";
+}
+
+const rfc9211CacheName = (entry: string): string => unquote(splitOutsideQuotes(entry, ";")[0] ?? "");
+
+const CLOUDFRONT: Record<string, CacheVerdict> = {
+  hit: "hit",
+  miss: "miss",
+  // CloudFront had the object, asked the origin, and was told it had not changed.
+  refreshhit: "revalidated",
+  // Built at the edge by a function, never stored.
+  lambdageneratedresponse: "dynamic",
+  functiongeneratedresponse: "dynamic",
 };
 
-type Detector = { cdn: string; detect: (h: Headers) => Omit<CacheReading, "cdn"> | undefined };
+const AKAMAI: Record<string, CacheVerdict> = {
+  TCP_HIT: "hit",
+  TCP_MEM_HIT: "hit",
+  TCP_IMS_HIT: "hit",
+  TCP_NEGATIVE_HIT: "hit",
+  TCP_REFRESH_HIT: "revalidated",
+  // The origin could not be reached to refresh, so the stale copy was served.
+  TCP_REFRESH_FAIL_HIT: "stale",
+  TCP_MISS: "miss",
+  // The stored copy had changed at the origin: the client waited for the origin.
+  TCP_REFRESH_MISS: "miss",
+  TCP_CLIENT_REFRESH_MISS: "miss",
+};
 
 const DETECTORS: Detector[] = [
+  // Cloudflare first: it is most often the outermost layer, in front of Vercel, Netlify or an origin cache.
   {
     cdn: "cloudflare",
     detect: (h) => {
-      const raw = header(h, "cf-cache-status");
-      if (!raw) return undefined;
-      return { verdict: word(raw), pop: iata(header(h, "cf-ray")?.split("-").pop()), raw };
+      const raw = h.get("cf-cache-status");
+      if (raw === null) return null;
+      const suffix = h.get("cf-ray")?.split("-").pop();
+      return { verdict: word(raw), pop: suffix && /^[a-z]{3}$/i.test(suffix.trim()) ? suffix.trim().toUpperCase() : null, raw };
     },
   },
+  // x-cache is shared by CloudFront, Akamai and Fastly: whoever wrote its last entry answered the client.
   {
     cdn: "cloudfront",
     detect: (h) => {
-      const raw = header(h, "x-cache");
-      if (!raw || !/cloudfront/i.test(raw) && !header(h, "x-amz-cf-pop")) return undefined;
-      const status = raw.trim().split(/\s+/)[0]!.toLowerCase();
-      const verdict: CacheVerdict = status === "hit" ? "hit" : status === "refreshhit" ? "revalidated" : status === "miss" ? "miss" : "unknown";
-      return { verdict, pop: iata(header(h, "x-amz-cf-pop")), raw };
+      const raw = h.get("x-cache");
+      const pop = iata(h.get("x-amz-cf-pop"));
+      const status = raw === null ? null : lastEntry(raw).match(/^(\S+)\s+from\s+cloudfront$/i)?.[1];
+      if (status) return { verdict: lookup(CLOUDFRONT, status.toLowerCase()), pop, raw };
+      // Without x-cache the PoP header still names CloudFront; with someone else's x-cache it came from behind them.
+      return raw === null && h.get("x-amz-cf-pop") !== null ? { verdict: "unknown", pop, raw } : null;
     },
   },
   {
     cdn: "akamai",
     detect: (h) => {
-      const raw = header(h, "x-cache");
-      if (!raw || !/^TCP_/i.test(raw.trim())) return undefined;
-      const code = raw.trim().split(/\s+/)[0]!.toUpperCase();
-      let verdict: CacheVerdict = "unknown";
-      if (code === "TCP_REFRESH_HIT") verdict = "revalidated";
-      else if (code.endsWith("_HIT")) verdict = "hit";
-      else if (code.endsWith("_MISS")) verdict = "miss";
-      else if (code === "TCP_DENIED") verdict = "bypass";
-      return { verdict, pop: null, raw };
+      const raw = h.get("x-cache");
+      // The parent tier reports in x-cache-remote, so x-cache is the edge the client talked to.
+      const code = raw === null ? null : lastEntry(raw).match(/^TCP_[A-Z_]+/i)?.[0];
+      if (!code) return null;
+      // The edge's host name is an IP address, not a location: Akamai gives no PoP here.
+      return { verdict: lookup(AKAMAI, code.toUpperCase()), pop: null, raw };
     },
   },
   {
     cdn: "fastly",
     detect: (h) => {
-      const servedBy = header(h, "x-served-by");
-      const raw = header(h, "x-cache");
-      if (!raw || !servedBy?.includes("cache-")) return undefined;
-      // Shielding lists shield first, edge last: the edge nearest the client decides.
-      return { verdict: word(lastEntry(raw)), pop: iata(lastEntry(servedBy).split("-").pop()), raw };
+      const servedBy = h.get("x-served-by");
+      const fastlyCache = servedBy !== null && splitOutsideQuotes(servedBy, ",").some((node) => /^cache-/i.test(node));
+      const varnishWithNode = servedBy !== null && /varnish/i.test(h.get("via") ?? "");
+      if (!fastlyCache && !varnishWithNode && !h.hasPrefix("fastly-")) return null;
+      const raw = h.get("x-cache");
+      // With shielding both lists run shield first, edge last (`HIT, MISS`: the shield had it, the edge did not).
+      const node = servedBy === null ? null : lastEntry(servedBy).split("-").pop();
+      return { verdict: raw === null ? "unknown" : word(raw), pop: iata(node), raw };
     },
   },
   {
     cdn: "vercel",
     detect: (h) => {
-      const raw = header(h, "x-vercel-cache");
-      if (!raw) return undefined;
-      return { verdict: word(raw), pop: iata(header(h, "x-vercel-id")?.split("::")[0]), raw };
-    },
-  },
-  {
-    cdn: "bunny",
-    detect: (h) => {
-      const raw = header(h, "cdn-cache");
-      if (!raw) return undefined;
-      const pop = header(h, "server")?.match(/^BunnyCDN-([A-Za-z0-9]+)/i)?.[1]?.toUpperCase() ?? null;
-      return { verdict: word(raw), pop, raw };
+      const raw = h.get("x-vercel-cache");
+      if (raw === null) return null;
+      // x-vercel-id reads edge::function-region::request-id; the edge region comes first.
+      return { verdict: word(raw), pop: iata(h.get("x-vercel-id")?.split("::")[0]), raw };
     },
   },
   {
     cdn: "netlify",
     detect: (h) => {
-      const raw = header(h, "cache-status");
-      if (!raw || !/netlify/i.test(raw)) return undefined;
-      return { verdict: rfc9211(raw), pop: null, raw };
+      const raw = h.get("cache-status");
+      // Netlify lists "Netlify Durable" then "Netlify Edge"; it only answered if its entry is the last one.
+      if (raw === null || !/^netlify/i.test(rfc9211CacheName(lastEntry(raw)))) return null;
+      return { verdict: rfc9211Verdict(lastEntry(raw)), pop: null, raw };
+    },
+  },
+  {
+    cdn: "bunny",
+    detect: (h) => {
+      const raw = h.get("cdn-cache");
+      const server = h.get("server");
+      if (raw === null && !/^BunnyCDN-/i.test(server ?? "")) return null;
+      // Bunny names its PoPs by region (`DE1`), not by airport; cdn-requestcountrycode is the visitor's country.
+      const pop = server?.match(/^BunnyCDN-([a-z0-9]+)(?:-|$)/i)?.[1]?.toUpperCase() ?? null;
+      return { verdict: raw === null ? "unknown" : word(raw), pop, raw };
+    },
+  },
+  // Before nginx and Varnish: Cache-Status is built for chains, so its last entry is nearest the client
+  // by definition, whereas x-cache-status and x-varnish are usually an origin's own cache.
+  {
+    cdn: "cache-status",
+    detect: (h) => {
+      const raw = h.get("cache-status");
+      if (raw === null) return null;
+      const entry = lastEntry(raw);
+      return { verdict: rfc9211Verdict(entry), pop: null, raw, cdn: rfc9211CacheName(entry) || undefined };
     },
   },
   {
     cdn: "nginx",
     detect: (h) => {
-      const raw = header(h, "x-cache-status");
-      return raw ? { verdict: word(raw), pop: null, raw } : undefined;
+      const raw = h.get("x-cache-status");
+      return raw === null ? null : { verdict: word(raw), pop: null, raw };
     },
   },
   {
     cdn: "varnish",
     detect: (h) => {
-      const raw = header(h, "x-varnish");
-      if (!raw) return undefined;
-      // Two transaction ids: this request and the one that stored the object, i.e. a hit.
-      const ids = raw.trim().split(/\s+/).filter((id) => /^\d+$/.test(id));
-      return { verdict: ids.length >= 2 ? "hit" : "miss", pop: null, raw };
-    },
-  },
-  {
-    cdn: "cache-status",
-    detect: (h) => {
-      const raw = header(h, "cache-status");
-      return raw ? { verdict: rfc9211(raw), pop: null, raw } : undefined;
+      const xVarnish = h.get("x-varnish");
+      const via = h.get("via");
+      if (xVarnish === null && !/varnish/i.test(via ?? "")) return null;
+      // A hit carries two transaction ids: this request's and the one that stored the object.
+      const ids = xVarnish === null ? [] : lastEntry(xVarnish).split(/\s+/);
+      if (ids.every((id) => /^\d+$/.test(id)) && (ids.length === 1 || ids.length === 2)) {
+        return { verdict: ids.length === 2 ? "hit" : "miss", pop: null, raw: xVarnish };
+      }
+      // No usable ids: a stored age is the only sign that this Varnish answered from cache.
+      return { verdict: positiveAge(h) ? "hit" : "unknown", pop: null, raw: xVarnish ?? via };
     },
   },
 ];
 
-/** RFC 9211: caches are listed from the origin to the client; the last one answered the client. */
-function rfc9211(value: string): CacheVerdict {
-  const params = lastEntry(value).split(";").slice(1).map((p) => p.trim().toLowerCase());
-  if (params.includes("hit")) return "hit";
-  const fwd = params.find((p) => p.startsWith("fwd="))?.slice(4).replace(/"/g, "");
-  if (fwd === "stale") return "stale";
-  if (fwd === "bypass") return "bypass";
-  if (fwd) return "miss";
-  return "unknown";
+/** Age is delta-seconds; anything else (negative, fractional, garbage) is no evidence at all. */
+function positiveAge(h: HeaderMap): boolean {
+  const age = h.get("age");
+  return age !== null && splitOutsideQuotes(age, ",").some((value) => /^\d+$/.test(value) && Number(value) > 0);
 }
 
-export function readCacheStatus(headers: Headers): CacheReading {
-  for (const { cdn, detect } of DETECTORS) {
+export function readCacheStatus(headers: RawHeaders): CacheReading {
+  let h: HeaderMap;
+  try {
+    h = new HeaderMap(headers);
+  } catch {
+    return { cdn: null, verdict: "unknown", pop: null, raw: null };
+  }
+  for (const detector of DETECTORS) {
     try {
-      const reading = detect(headers);
-      if (reading) return { cdn, ...reading };
+      const found = detector.detect(h);
+      if (found) return { cdn: found.cdn ?? detector.cdn, verdict: found.verdict, pop: found.pop, raw: found.raw };
     } catch {
-      // An odd header never fails a call: try the next detector.
+      // A header we did not foresee never fails a warming call: the next detector may still read it.
     }
   }
-  const age = Number(header(headers, "age"));
-  return { cdn: null, verdict: age > 0 ? "hit" : "unknown", pop: null, raw: header(headers, "age") };
+  // No cache named itself, but a stored age means some cache answered.
+  return { cdn: null, verdict: positiveAge(h) ? "hit" : "unknown", pop: null, raw: h.get("age") };
 }
 
+/** Whether the client was answered from cache: a stale copy and a revalidated one were, without a full origin fetch. */
 export function isCacheHit(reading: CacheReading): boolean {
   return reading.verdict === "hit" || reading.verdict === "stale" || reading.verdict === "revalidated";
 }

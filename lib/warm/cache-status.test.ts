@@ -1,0 +1,247 @@
+import { describe, expect, it } from "vitest";
+import { type CacheReading, type CacheVerdict, isCacheHit, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
+
+type Headers = Record<string, string | string[] | undefined>;
+type Row = [label: string, headers: Headers, verdict: CacheVerdict, pop: string | null];
+
+const reading = (cdn: string | null, verdict: CacheVerdict, pop: string | null, raw: string | null): CacheReading => ({ cdn, verdict, pop, raw });
+
+describe("Cloudflare", () => {
+  const ray = "8f1b2c3d4e5f6a7b-CDG";
+  it.each<Row>([
+    ["HIT", { "cf-cache-status": "HIT", "cf-ray": ray, server: "cloudflare" }, "hit", "CDG"],
+    ["MISS", { "cf-cache-status": "MISS", "cf-ray": "8f1b2c3d4e5f6a7c-FRA" }, "miss", "FRA"],
+    ["EXPIRED", { "cf-cache-status": "EXPIRED", "cf-ray": ray }, "expired", "CDG"],
+    ["STALE", { "cf-cache-status": "STALE", "cf-ray": ray }, "stale", "CDG"],
+    ["UPDATING is a stale copy being refreshed", { "cf-cache-status": "UPDATING", "cf-ray": ray }, "stale", "CDG"],
+    ["REVALIDATED", { "cf-cache-status": "REVALIDATED", "cf-ray": ray }, "revalidated", "CDG"],
+    ["BYPASS", { "cf-cache-status": "BYPASS", "cf-ray": ray }, "bypass", "CDG"],
+    ["DYNAMIC", { "cf-cache-status": "DYNAMIC", "cf-ray": ray }, "dynamic", "CDG"],
+    ["NONE", { "cf-cache-status": "NONE", "cf-ray": ray }, "unknown", "CDG"],
+    ["UNKNOWN", { "cf-cache-status": "UNKNOWN", "cf-ray": ray }, "unknown", "CDG"],
+    ["lower case", { "cf-cache-status": "hit", "cf-ray": "8f1b2c3d4e5f6a7b-sjc" }, "hit", "SJC"],
+    ["no cf-ray", { "cf-cache-status": "HIT" }, "hit", null],
+    ["a cf-ray without a PoP suffix", { "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b" }, "hit", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("cloudflare", verdict, pop, headers["cf-cache-status"] as string));
+  });
+});
+
+describe("Fastly", () => {
+  const shielded = "cache-iad-kiad7000039-IAD, cache-cdg20741-CDG";
+  it.each<Row>([
+    ["HIT", { "x-cache": "HIT", "x-served-by": "cache-cdg20741-CDG", "x-cache-hits": "3", via: "1.1 varnish" }, "hit", "CDG"],
+    ["MISS", { "x-cache": "MISS", "x-served-by": "cache-fra-eddf8230062-FRA", via: "1.1 varnish" }, "miss", "FRA"],
+    ["shield hit, edge miss: the edge (last) decides", { "x-cache": "HIT, MISS", "x-served-by": shielded }, "miss", "CDG"],
+    ["shield miss, edge hit: the edge (last) decides", { "x-cache": "MISS, HIT", "x-served-by": shielded }, "hit", "CDG"],
+    ["via varnish with an x-served-by node", { "x-cache": "HIT", "x-served-by": "cache-lcy19243-LCY", via: "1.1 varnish, 1.1 varnish" }, "hit", "LCY"],
+    ["a fastly-* header without x-served-by", { "x-cache": "MISS", "fastly-restarts": "1" }, "miss", null],
+    ["no x-cache", { "x-served-by": "cache-cdg20741-CDG" }, "unknown", "CDG"],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("fastly", verdict, pop, headers["x-cache"] === undefined ? null : String(headers["x-cache"])));
+  });
+});
+
+describe("CloudFront", () => {
+  it.each<Row>([
+    ["Hit", { "x-cache": "Hit from cloudfront", "x-amz-cf-pop": "CDG50-P1", "x-amz-cf-id": "kx1Yz0Qn3lq_example==" }, "hit", "CDG"],
+    ["Miss", { "x-cache": "Miss from cloudfront", "x-amz-cf-pop": "FRA56-C1" }, "miss", "FRA"],
+    ["RefreshHit is a revalidation", { "x-cache": "RefreshHit from cloudfront", "x-amz-cf-pop": "IAD89-P2" }, "revalidated", "IAD"],
+    ["Error", { "x-cache": "Error from cloudfront", "x-amz-cf-pop": "CDG50-P1" }, "unknown", "CDG"],
+    ["a response built by a function", { "x-cache": "FunctionGeneratedResponse from cloudfront", "x-amz-cf-pop": "CDG50-P1" }, "dynamic", "CDG"],
+    ["an unknown result", { "x-cache": "Teapot from cloudfront", "x-amz-cf-pop": "CDG50-P1" }, "unknown", "CDG"],
+    ["a result named like an Object property", { "x-cache": "constructor from cloudfront", "x-amz-cf-pop": "CDG50-P1" }, "unknown", "CDG"],
+    ["no x-cache, only the PoP", { "x-amz-cf-pop": "NRT57-P3" }, "unknown", "NRT"],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("cloudfront", verdict, pop, (headers["x-cache"] as string | undefined) ?? null));
+  });
+});
+
+describe("Akamai", () => {
+  const from = "from a23-1-2-3.deploy.akamaitechnologies.com (AkamaiGHost/22.1.2-12345678) (-)";
+  it.each<Row>([
+    ["TCP_HIT", { "x-cache": `TCP_HIT ${from}`, "x-cache-remote": `TCP_MISS ${from}` }, "hit", null],
+    ["TCP_MEM_HIT", { "x-cache": `TCP_MEM_HIT ${from}` }, "hit", null],
+    ["TCP_IMS_HIT", { "x-cache": `TCP_IMS_HIT ${from}` }, "hit", null],
+    ["TCP_REFRESH_HIT is a revalidation", { "x-cache": `TCP_REFRESH_HIT ${from}` }, "revalidated", null],
+    ["TCP_MISS", { "x-cache": `TCP_MISS ${from}` }, "miss", null],
+    ["TCP_REFRESH_MISS", { "x-cache": `TCP_REFRESH_MISS ${from}` }, "miss", null],
+    ["TCP_DENIED says nothing about the cache", { "x-cache": `TCP_DENIED ${from}` }, "unknown", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("akamai", verdict, pop, headers["x-cache"] as string));
+  });
+
+  it("exports the Pragma value that makes Akamai report x-cache", () => {
+    expect(PRAGMA_AKAMAI).toBe("akamai-x-cache-on");
+  });
+});
+
+describe("Vercel", () => {
+  it.each<Row>([
+    ["HIT", { "x-vercel-cache": "HIT", "x-vercel-id": "cdg1::iad1::abcd-1700000000000-0123456789ab", server: "Vercel" }, "hit", "CDG"],
+    ["MISS", { "x-vercel-cache": "MISS", "x-vercel-id": "fra1::fra1::wxyz-1700000000000-ba9876543210" }, "miss", "FRA"],
+    ["STALE", { "x-vercel-cache": "STALE", "x-vercel-id": "cdg1::iad1::abcd-123" }, "stale", "CDG"],
+    ["PRERENDER is served from cache", { "x-vercel-cache": "PRERENDER", "x-vercel-id": "hnd1::abcd-123" }, "hit", "HND"],
+    ["REVALIDATED", { "x-vercel-cache": "REVALIDATED", "x-vercel-id": "cdg1::iad1::abcd-123" }, "revalidated", "CDG"],
+    ["BYPASS (e.g. a crawler user agent) is not a miss", { "x-vercel-cache": "BYPASS", "x-vercel-id": "cdg1::iad1::abcd-123" }, "bypass", "CDG"],
+    ["no x-vercel-id", { "x-vercel-cache": "HIT" }, "hit", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("vercel", verdict, pop, headers["x-vercel-cache"] as string));
+  });
+});
+
+describe("Netlify", () => {
+  const nf = { "x-nf-request-id": "01JD5Q2ZB6V7J6X3N4K8M9P0QR", server: "Netlify" };
+  it.each<Row>([
+    ["edge hit", { ...nf, "cache-status": '"Netlify Edge"; hit' }, "hit", null],
+    ["edge miss", { ...nf, "cache-status": '"Netlify Edge"; fwd=miss' }, "miss", null],
+    ["durable cache hit, edge miss: the edge (last) decides", { ...nf, "cache-status": '"Netlify Durable"; hit; ttl=3000, "Netlify Edge"; fwd=miss' }, "miss", null],
+    ["durable miss, edge hit", { ...nf, "cache-status": '"Netlify Durable"; fwd=uri-miss; stored, "Netlify Edge"; hit' }, "hit", null],
+    ["as repeated headers", { ...nf, "cache-status": ['"Netlify Durable"; fwd=uri-miss; stored', '"Netlify Edge"; fwd=stale'] }, "stale", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    const raw = headers["cache-status"]!;
+    expect(readCacheStatus(headers)).toEqual(reading("netlify", verdict, pop, Array.isArray(raw) ? raw.join(", ") : raw));
+  });
+});
+
+describe("Varnish", () => {
+  it.each<Row>([
+    ["two transaction ids are a hit", { "x-varnish": "32771 32770", age: "118", via: "1.1 varnish (Varnish/7.4)" }, "hit", null],
+    ["one transaction id is a miss", { "x-varnish": "32772", age: "0", via: "1.1 varnish (Varnish/7.4)" }, "miss", null],
+    ["via varnish alone, with a stored age", { via: "1.1 varnish (Varnish/7.4)", age: "42" }, "hit", null],
+    ["via varnish alone, without age", { via: "1.1 varnish" }, "unknown", null],
+    ["garbage ids fall back on age", { "x-varnish": "abc def ghi", age: "0" }, "unknown", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toMatchObject({ cdn: "varnish", verdict, pop });
+  });
+
+  it("keeps x-varnish as the raw value", () => {
+    expect(readCacheStatus({ "x-varnish": "32771 32770" }).raw).toBe("32771 32770");
+  });
+});
+
+describe("nginx", () => {
+  it.each<Row>([
+    ["HIT", { "x-cache-status": "HIT", server: "nginx" }, "hit", null],
+    ["MISS", { "x-cache-status": "MISS" }, "miss", null],
+    ["EXPIRED", { "x-cache-status": "EXPIRED" }, "expired", null],
+    ["STALE", { "x-cache-status": "STALE" }, "stale", null],
+    ["UPDATING is a stale copy being refreshed", { "x-cache-status": "UPDATING" }, "stale", null],
+    ["REVALIDATED", { "x-cache-status": "REVALIDATED" }, "revalidated", null],
+    ["BYPASS", { "x-cache-status": "BYPASS" }, "bypass", null],
+    ["an unknown word", { "x-cache-status": "SOMETIMES" }, "unknown", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("nginx", verdict, pop, headers["x-cache-status"] as string));
+  });
+});
+
+describe("Bunny CDN", () => {
+  const bunny = { "cdn-pullzone": "123456", "cdn-requestcountrycode": "FR" };
+  it.each<Row>([
+    ["HIT", { ...bunny, "cdn-cache": "HIT", server: "BunnyCDN-DE1-1049" }, "hit", "DE1"],
+    ["MISS", { ...bunny, "cdn-cache": "MISS", server: "BunnyCDN-FR1-722" }, "miss", "FR1"],
+    ["EXPIRED", { ...bunny, "cdn-cache": "EXPIRED", server: "BunnyCDN-DE1-1049" }, "expired", "DE1"],
+    ["BYPASS", { ...bunny, "cdn-cache": "BYPASS", server: "BunnyCDN-DE1-1049" }, "bypass", "DE1"],
+    ["the visitor's country is not a PoP", { ...bunny, "cdn-cache": "HIT", server: "nginx" }, "hit", null],
+  ])("%s", (_label, headers, verdict, pop) => {
+    expect(readCacheStatus(headers)).toEqual(reading("bunny", verdict, pop, headers["cdn-cache"] as string));
+  });
+});
+
+describe("RFC 9211 Cache-Status", () => {
+  it.each<[label: string, value: string, cdn: string, verdict: CacheVerdict]>([
+    ["hit", "ExampleCache; hit", "ExampleCache", "hit"],
+    ["hit with a negative ttl served stale", "ExampleCache; hit; ttl=-30", "ExampleCache", "stale"],
+    ["hit=?0 is not a hit", "ExampleCache; hit=?0; fwd=miss", "ExampleCache", "miss"],
+    ["uri-miss", "ExampleCache; fwd=uri-miss; stored", "ExampleCache", "miss"],
+    ["vary-miss", "ExampleCache; fwd=vary-miss", "ExampleCache", "miss"],
+    ["request", "ExampleCache; fwd=request; fwd-status=200", "ExampleCache", "miss"],
+    ["stale", "ExampleCache; fwd=stale; fwd-status=200", "ExampleCache", "stale"],
+    ["stale answered with a 304 is a revalidation", "ExampleCache; fwd=stale; fwd-status=304", "ExampleCache", "revalidated"],
+    ["bypass", "ExampleCache; fwd=bypass", "ExampleCache", "bypass"],
+    ["origin miss, CDN hit: the last (client-side) entry decides", "Origin; fwd=miss, CDN; hit", "CDN", "hit"],
+    ["origin hit, CDN miss", "Origin; hit, CDN; fwd=uri-miss", "CDN", "miss"],
+    ["a quoted name and detail holding separators", '"Edge, Paris"; detail="a; b, c"; hit', "Edge, Paris", "hit"],
+    ["neither hit nor fwd", "ExampleCache; stored", "ExampleCache", "unknown"],
+  ])("%s", (_label, value, cdn, verdict) => {
+    expect(readCacheStatus({ "cache-status": value })).toEqual(reading(cdn, verdict, null, value));
+  });
+});
+
+describe("fallback on Age", () => {
+  it.each<[label: string, headers: Headers, expected: CacheReading]>([
+    ["age > 0 is a hit from some cache", { age: "120", "content-type": "text/html" }, reading(null, "hit", null, "120")],
+    ["age 0", { age: "0" }, reading(null, "unknown", null, "0")],
+    ["no age", { "content-type": "text/html" }, reading(null, "unknown", null, null)],
+    ["no headers", {}, reading(null, "unknown", null, null)],
+    ["a negative age", { age: "-5" }, reading(null, "unknown", null, "-5")],
+    ["a garbage age", { age: "soon" }, reading(null, "unknown", null, "soon")],
+    ["an unrecognised x-cache", { "x-cache": "HIT", age: "0" }, reading(null, "unknown", null, "0")],
+  ])("%s", (_label, headers, expected) => {
+    expect(readCacheStatus(headers)).toEqual(expected);
+  });
+});
+
+describe("precedence: the cache nearest the client wins", () => {
+  it.each<[label: string, headers: Headers, cdn: string, verdict: CacheVerdict, pop: string | null]>([
+    ["Cloudflare in front of an nginx cache", { "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b-CDG", "x-cache-status": "MISS" }, "cloudflare", "hit", "CDG"],
+    ["Cloudflare in front of Varnish", { "cf-cache-status": "MISS", "x-varnish": "32771 32770", age: "50" }, "cloudflare", "miss", null],
+    ["Cloudflare in front of Vercel", { "cf-cache-status": "DYNAMIC", "x-vercel-cache": "HIT", "x-vercel-id": "fra1::abcd-1" }, "cloudflare", "dynamic", null],
+    ["Fastly in front of an nginx cache", { "x-cache": "HIT", "x-served-by": "cache-cdg20741-CDG", "x-cache-status": "MISS" }, "fastly", "hit", "CDG"],
+    ["Vercel in front of a Varnish origin", { "x-vercel-cache": "MISS", "x-vercel-id": "cdg1::abcd-1", via: "1.1 varnish" }, "vercel", "miss", "CDG"],
+    ["Fastly appending to CloudFront's x-cache", { "x-cache": "Hit from cloudfront, MISS", "x-amz-cf-pop": "CDG50-P1", "x-served-by": "cache-cdg20741-CDG" }, "fastly", "miss", "CDG"],
+    ["CloudFront replacing Fastly's x-cache", { "x-cache": "Miss from cloudfront", "x-amz-cf-pop": "CDG50-P1", "x-served-by": "cache-iad-kiad7000039-IAD" }, "cloudfront", "miss", "CDG"],
+    ["Cache-Status from an edge in front of nginx", { "cache-status": "Edge; hit", "x-cache-status": "MISS" }, "Edge", "hit", null],
+    ["Bunny in front of Varnish", { "cdn-cache": "MISS", server: "BunnyCDN-DE1-1049", "x-varnish": "32771 32770" }, "bunny", "miss", "DE1"],
+  ])("%s", (_label, headers, cdn, verdict, pop) => {
+    expect(readCacheStatus(headers)).toMatchObject({ cdn, verdict, pop });
+  });
+});
+
+describe("odd input", () => {
+  it("joins array-valued headers with a comma", () => {
+    expect(readCacheStatus({ "x-cache": ["HIT", "MISS"], "x-served-by": ["cache-iad-kiad7000039-IAD", "cache-cdg20741-CDG"] })).toEqual(
+      reading("fastly", "miss", "CDG", "HIT, MISS"),
+    );
+    expect(readCacheStatus({ "cf-cache-status": ["HIT"], "cf-ray": ["8f1b2c3d4e5f6a7b-CDG"] })).toEqual(reading("cloudflare", "hit", "CDG", "HIT"));
+    expect(readCacheStatus({ age: ["0", "30"] })).toEqual(reading(null, "hit", null, "0, 30"));
+  });
+
+  it("skips undefined values and reads names in any case", () => {
+    expect(readCacheStatus({ "cf-cache-status": undefined, "X-Vercel-Cache": "HIT", "x-vercel-id": "cdg1::abcd-1" })).toEqual(reading("vercel", "hit", "CDG", "HIT"));
+  });
+
+  it.each<[label: string, headers: Headers]>([
+    ["empty values", { "cf-cache-status": "", "cf-ray": "", "x-cache": "", "x-served-by": "", "cache-status": "", age: "" }],
+    ["separators only", { "x-cache": ",,, ,", "x-served-by": "cache-, ,", "cache-status": ';;, "";=' }],
+    ["an empty array", { "x-cache": [], "x-served-by": ["cache-"] }],
+    ["a huge value", { "x-cache-status": "HIT, ".repeat(10_000) }],
+  ])("never throws on %s", (_label, headers) => {
+    const result = readCacheStatus(headers);
+    expect(["hit", "miss", "bypass", "dynamic", "expired", "stale", "revalidated", "unknown"]).toContain(result.verdict);
+  });
+
+  it("reads a Cache-Status with an unterminated quote as if unquoted", () => {
+    expect(readCacheStatus({ "cache-status": '"Netlify Edge; hit' })).toEqual(reading("netlify", "hit", null, '"Netlify Edge; hit'));
+  });
+
+  it("does not throw on input that breaks the type", () => {
+    expect(readCacheStatus(null as unknown as Headers)).toEqual(reading(null, "unknown", null, null));
+    expect(readCacheStatus({ age: 30 as unknown as string, "cf-cache-status": null as unknown as string })).toEqual(reading(null, "hit", null, "30"));
+  });
+});
+
+describe("isCacheHit", () => {
+  it.each<[CacheVerdict, boolean]>([
+    ["hit", true],
+    ["stale", true],
+    ["revalidated", true],
+    ["miss", false],
+    ["expired", false],
+    ["bypass", false],
+    ["dynamic", false],
+    ["unknown", false],
+  ])("%s → %s", (verdict, expected) => {
+    expect(isCacheHit(reading("cloudflare", verdict, null, null))).toBe(expected);
+  });
+});
