@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boosts, sites } from "@/drizzle/schema";
@@ -156,5 +156,41 @@ describe("warm runs", () => {
     const done = await ended(run.id);
     expect(done).toMatchObject({ status: "done", summary: { total_calls: 4, cache_hits: 4, pops: { CDG: 4 } } });
     expect(seen.get("warm.test")).toHaveLength(4);
+  });
+});
+
+describe("regions", () => {
+  it("send a region's calls through its proxy, PREHEAT_REGION_PROXY_<CODE>", async () => {
+    // A CONNECT proxy that tunnels every request to the local origin, counting them.
+    const tunnels: string[] = [];
+    const proxy = http.createServer();
+    proxy.on("connect", (req, client, head) => {
+      tunnels.push(req.url ?? "");
+      const upstream = net.connect((server.address() as AddressInfo).port, "127.0.0.1", () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    process.env.PREHEAT_REGION_PROXY_DE = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      behaviours.set("proxied.test", { pages: 0 });
+      const site = await createSite(ctx, { domain: "proxied.test" });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const { run } = await queueWarm(ctx, site.id, { urls: ["http://proxied.test/a", "http://proxied.test/b"], region: ["fr", "de"] });
+      const done = await ended(run.id);
+      expect(done.summary).toMatchObject({ total_calls: 4, successful_calls: 4 });
+      expect(seen.get("proxied.test")).toHaveLength(4);
+      expect(tunnels.length).toBeGreaterThanOrEqual(1);
+      expect(tunnels.every((t) => t === "proxied.test:80")).toBe(true);
+    } finally {
+      delete process.env.PREHEAT_REGION_PROXY_DE;
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
