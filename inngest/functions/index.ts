@@ -1,5 +1,5 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { planRunFunction, warmBatchFunction } from "./runs";
+import { deliverEmailFunction, planRunFunction, warmBatchFunction } from "./runs";
 import { scheduleTickFunction } from "./schedule-tick";
 
-export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, scheduleTickFunction];
+export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, scheduleTickFunction];

@@ -1,7 +1,9 @@
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import type { Database } from "@/lib/db";
 import { processSitemap } from "@/lib/sitemaps/process";
+import { deliverEmail } from "@/lib/email/send";
 import { finishRun } from "@/lib/runs/finish";
+import { reportRunEnd } from "@/lib/runs/report";
 import { planRunOrFail } from "@/lib/runs/plan";
 import { warmNextBatch } from "@/lib/runs/warm-batch";
 import { type JobName, type JobPayload, jobDefinitions, sendJob } from "./index";
@@ -23,13 +25,20 @@ export const jobHandlers: { [N in JobName]?: Handler<N> } = {
   "run.plan": async (payload, ctx) => {
     const outcome = await planRunOrFail(ctx.db, payload.runId, ctx.final);
     if (outcome.status === "planned") await sendJob("run.batch", payload);
+    if (outcome.status === "done" || outcome.status === "failed") await reportRunEnd(ctx.db, payload.runId);
     return outcome;
   },
   "run.batch": async (payload, { db }) => {
     const next = await warmNextBatch(db, payload.runId);
     if (next === "more") await sendJob("run.batch", payload);
     if (next === "finished") await finishRun(db, payload.runId);
+    // Ended here (done, failed) or paused: the boost's report, once (the outbox dedupes per run).
+    if (next !== "more") await reportRunEnd(db, payload.runId);
     return { next };
+  },
+  "email.deliver": async ({ emailId }, { db, final }) => {
+    const email = await deliverEmail(db, emailId, { final });
+    return { status: email?.status };
   },
   "schedule.tick": async (_payload, { db }) => startDueBoosts(db),
 };

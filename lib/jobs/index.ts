@@ -8,6 +8,8 @@ export const jobDefinitions = {
   "run.plan": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   /** Warms the run's next batch, then queues itself again until the run is done: one batch per job. */
   "run.batch": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
+  /** Sends one report e-mail; its failures are retried and never touch the run. */
+  "email.deliver": { payload: z.object({ emailId: id, siteId: id }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
 } as const;
 
@@ -16,7 +18,7 @@ export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N][
 
 /** One job per record at a time: the key pg-boss deduplicates on, and Inngest's idempotency key. */
 export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): string {
-  const record = "sitemapId" in payload ? payload.sitemapId : "runId" in payload ? payload.runId : "tick";
+  const record = "sitemapId" in payload ? payload.sitemapId : "runId" in payload ? payload.runId : "emailId" in payload ? payload.emailId : "tick";
   return `${name}:${record}`;
 }
 

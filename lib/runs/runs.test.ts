@@ -2,7 +2,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boosts, sites } from "@/drizzle/schema";
+import { boosts, emailOutbox, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost, getBoost } from "@/lib/boosts/service";
@@ -14,6 +14,7 @@ import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { queueWarm } from "@/lib/warm/service";
+import { reportRunEnd } from "./report";
 import { getRun, triggerBoostRun } from "./service";
 
 type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
@@ -192,5 +193,55 @@ describe("regions", () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+});
+
+describe("report e-mails", () => {
+  it("reach Resend once per ended boost run, with the figures", async () => {
+    const received: { auth: string; body: { from: string; to: string | string[]; subject: string; html: string } }[] = [];
+    const resend = http.createServer((req, res) => {
+      let raw = "";
+      req.on("data", (chunk) => (raw += chunk));
+      req.on("end", () => {
+        received.push({ auth: String(req.headers.authorization), body: JSON.parse(raw) });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: `email-${received.length}` }));
+      });
+    });
+    await new Promise<void>((resolve) => resend.listen(0, "127.0.0.1", resolve));
+    Object.assign(process.env, { RESEND_API_KEY: "re_test", RESEND_BASE_URL: `http://127.0.0.1:${(resend.address() as AddressInfo).port}`, EMAIL_FROM: "Preheat <reports@preheat.test>" });
+    try {
+      const { site, sitemapId } = await siteWithSitemap("report.test", { pages: 2, headers: { "cf-cache-status": "HIT", "cf-ray": "1-FRA" } });
+      const boost = await createBoost(ctx, site.id, { name: "Reported", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
+      const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+      const deadline = Date.now() + 15_000;
+      while (!received.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      await reportRunEnd(handle.db, run.id); // a second end signal must not send a second report
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(received).toHaveLength(1);
+      const [email] = received;
+      expect(email!.auth).toBe("Bearer re_test");
+      expect(email!.body).toMatchObject({ from: "Preheat <reports@preheat.test>", to: "runs@example.com" });
+      expect(email!.body.subject).toBe('Boost "Reported" on report.test: done — 100% success, 100% cache hits');
+      expect(email!.body.html).toContain("FRA");
+      expect(email!.body.html).toContain(`/runs/${run.id}`);
+      const [row] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
+      expect(row).toMatchObject({ status: "sent", providerId: "email-1", attempts: 1 });
+    } finally {
+      for (const name of ["RESEND_API_KEY", "RESEND_BASE_URL", "EMAIL_FROM"]) delete process.env[name];
+      await new Promise((resolve) => resend.close(resolve));
+    }
+  });
+
+  it("stay in the outbox without RESEND_API_KEY, and are not sent for boosts that opted out", async () => {
+    const { site, sitemapId } = await siteWithSitemap("outbox.test", { pages: 1 });
+    const boost = await createBoost(ctx, site.id, { name: "Outboxed", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    await reportRunEnd(handle.db, run.id);
+    const [row] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
+    expect(row).toMatchObject({ status: "outbox", toAddress: "runs@example.com" });
+    const quiet = await createBoost(ctx, site.id, { name: "Quiet", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], report_email_enabled: false });
+    const quietRun = await ended((await triggerBoostRun(ctx, quiet.id)).id);
+    await reportRunEnd(handle.db, quietRun.id);
+    expect(await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${quietRun.id}`))).toEqual([]);
   });
 });

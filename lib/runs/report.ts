@@ -1,0 +1,50 @@
+import { asc, eq } from "drizzle-orm";
+import { boosts, runs, sites, users } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import { queueRunReport } from "@/lib/email/send";
+import { sendJob } from "@/lib/jobs";
+import { summariseRuns } from "./summary";
+
+const ENDED = ["done", "failed", "paused"];
+
+function dashboardUrl(path: string): string {
+  const base = process.env.PREHEAT_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  return `${base.replace(/\/$/, "")}${path}`;
+}
+
+/**
+ * When a boost run has ended and its boost asks for reports, queues one report e-mail to the
+ * account's owner (the outbox row is unique per run, so this may be called more than once).
+ */
+export async function reportRunEnd(db: Database, runId: number): Promise<void> {
+  const [found] = await db
+    .select({ run: runs, boost: boosts, site: sites })
+    .from(runs)
+    .innerJoin(sites, eq(sites.id, runs.siteId))
+    .innerJoin(boosts, eq(boosts.id, runs.boostId))
+    .where(eq(runs.id, runId));
+  if (!found || !ENDED.includes(found.run.status) || !found.boost.reportEmailEnabled) return;
+  const { run, boost, site } = found;
+  const [owner] = await db.select().from(users).where(eq(users.accountId, site.accountId)).orderBy(asc(users.id)).limit(1);
+  if (!owner) return;
+  const summary = (await summariseRuns(db, [run.id])).get(run.id);
+  const email = await queueRunReport(db, {
+    accountId: site.accountId,
+    to: owner.email,
+    runId: run.id,
+    props: {
+      boostName: boost.name,
+      siteDomain: site.domain,
+      runId: run.id,
+      status: run.status as "done" | "failed" | "paused",
+      statusMessage: run.statusMessage,
+      startedAt: run.startedAt?.toISOString() ?? null,
+      finishedAt: run.finishedAt?.toISOString() ?? null,
+      summary: summary ?? { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} },
+      regions: run.regions,
+      failureSamples: run.failureSamples.slice(0, 5),
+      runUrl: dashboardUrl(`/runs/${run.id}`),
+    },
+  });
+  if (email.status === "pending") await sendJob("email.deliver", { emailId: email.id, siteId: site.id });
+}
