@@ -1,22 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addSitemap, api, createSite, newKey, uniqueEmail } from "./support/api";
 
-/**
- * `newKey`, retried. The CLI reaches the running server's embedded database over its socket, and a
- * server query at the same moment can break the CLI's (a bug of the shared embedded database, not of
- * the API under test); the other test file keeps the server busy meanwhile.
- */
-async function createKey(scopes = "all", email = uniqueEmail()): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await newKey(scopes, email);
-    } catch (error) {
-      if (attempt === 10) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
-}
-
 const CSV_URL = "https://files.example.org/urls.csv";
 
 let key: string;
@@ -28,9 +12,9 @@ let sitemapId: number;
 beforeAll(async () => {
   // Every key this file needs, made once: each is a CLI process.
   const email = uniqueEmail();
-  key = await createKey("all", email);
-  reader = await createKey("boosts:read,sites:read", email);
-  stranger = await createKey();
+  key = await newKey("all", email);
+  reader = await newKey("boosts:read,sites:read", email);
+  stranger = await newKey();
   site = await createSite(key);
   sitemapId = (await addSitemap(key, site.id, `https://${site.domain}/sitemap.xml`)).id;
 });

@@ -1,26 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSite, createValidatedSite, newKey, uniqueEmail } from "./support/api";
 
-/**
- * `newKey`, retried. The CLI reaches the running server's embedded database over its socket, and a
- * server query at the same moment can break the CLI's (a bug of the shared embedded database, not of
- * the API under test); the other test file keeps the server busy meanwhile.
- */
-async function createKey(scopes = "all", email = uniqueEmail()): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await newKey(scopes, email);
-    } catch (error) {
-      if (attempt === 10) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
-}
-
 const EMPTY_SUMMARY = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
-/** Creates a CSV boost on the site and queues a run of it (runs stay pending: no worker in this build). */
+/** Creates a CSV boost on the site and queues a run of it (its CSV cannot be fetched here, so the run stays pending while the planning job retries). */
 async function boostWithRun(key: string, siteId: number, name = "Nightly", region = ["fr"]) {
   const boost = await api("POST", `/v1/sites/${siteId}/boosts`, {
     key,
@@ -51,11 +35,11 @@ let ownerWarmRunId: number;
 beforeAll(async () => {
   // Every key this file needs, made once: each is a CLI process.
   const email = uniqueEmail();
-  owner = await createKey("all", email);
-  writer = await createKey("boosts:read,boosts:write", email);
-  empty = await createKey();
-  stranger = await createKey();
-  key = await createKey();
+  owner = await newKey("all", email);
+  writer = await newKey("boosts:read,boosts:write", email);
+  empty = await newKey();
+  stranger = await newKey();
+  key = await newKey();
 
   const site = await createValidatedSite(owner);
   runs = [await boostWithRun(owner, site.id, "first")];
