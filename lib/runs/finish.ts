@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { boosts, runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { summariseRuns } from "./summary";
+import { plural } from "@/lib/format";
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.

@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db";
 import { isOnDomain } from "@/lib/sites/domain-name";
 import { describeSourceError, fetchXmlSource, isTransient } from "@/lib/sources";
 import { emptyTally, normaliseUrl, tallyUrl, type UrlTally } from "@/lib/sources/site-urls";
+import { plural } from "@/lib/format";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
 export const MAX_INDEX_DEPTH = 3;
@@ -48,9 +49,6 @@ async function crawl(rootUrl: string, domain: string): Promise<Crawl> {
   return state;
 }
 
-function plural(n: number, one: string, many = `${one}s`) {
-  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
-}
 
 function summary(result: Crawl, domain: string): string {
   const parts = [`${plural(result.urls.size, "URL")} from ${plural(result.documents, "document")}`];
