@@ -32,11 +32,15 @@ export function lockEmbeddedDatabase(dataDir: string): () => void {
       writeSync(fd, String(process.pid));
       closeSync(fd);
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
+        process.off("exit", release);
         rmSync(lockPath, { force: true });
       };
+      // Next's own signal handlers may exit before ours have closed the database: still free the lock.
+      process.on("exit", release);
+      return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const pid = Number(readFileSync(lockPath, "utf8").trim());
