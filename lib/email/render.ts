@@ -1,26 +1,27 @@
 import { render } from "@react-email/render";
 import { createElement } from "react";
-import { RunReportEmail, type RunReportProps, runReportFigures, runReportProps } from "./templates/run-report";
+import type { z } from "zod";
+import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
-/** The templates this service sends, each with its props schema and subject line. */
+/** The templates this service sends: each with its props schema, subject line and component. */
 export const templates = {
-  "run-report": {
-    props: runReportProps,
-    subject: (props: RunReportProps) => {
-      const { successRate, hitRatio } = runReportFigures(props);
-      return `Boost "${props.boostName}" on ${props.siteDomain}: ${props.status} — ${successRate} success, ${hitRatio} cache hits`;
-    },
-    component: RunReportEmail,
-  },
+  "run-report": { props: runReportProps, subject: runReportSubject, component: RunReportEmail },
 } as const;
 
 export type TemplateName = keyof typeof templates;
+export type TemplateProps<T extends TemplateName> = z.input<(typeof templates)[T]["props"]>;
 
-export async function renderEmail(name: TemplateName, input: unknown): Promise<RenderedEmail> {
+/**
+ * Renders an e-mail from props that are parsed first: they come from stored rows (JSON), and a
+ * template must never render half an e-mail from a missing field.
+ */
+export async function renderEmail<T extends TemplateName>(name: T, input: TemplateProps<T>): Promise<RenderedEmail> {
   const template = templates[name];
   const props = template.props.parse(input);
   const element = createElement(template.component, props);
-  return { subject: template.subject(props), html: await render(element), text: await render(element, { plainText: true }) };
+  // The plain-text part is rendered from the same element, so both parts always say the same thing.
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject: template.subject(props), html, text };
 }

@@ -1,20 +1,30 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { emailOutbox } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { renderEmail, type TemplateName } from "./render";
+import { renderEmail, type TemplateName, type TemplateProps } from "./render";
 import type { RunReportProps } from "./templates/run-report";
-import { emailSender, resendConfigured, sendWithResend } from "./transport";
+import { currentTransport, type EmailTransport, emailSender } from "./transport";
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 
+async function findByDedupeKey(db: Database, dedupeKey: string): Promise<OutboxRow | undefined> {
+  const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, dedupeKey));
+  return row;
+}
+
 /**
- * Renders and stores an e-mail, once per dedupe key: `pending` when Resend will send it,
- * `outbox` when no transport is configured (the dashboard shows it there).
+ * Renders and stores an e-mail, once per dedupe key: `pending` when the transport will send it,
+ * `outbox` when none is configured (the dashboard shows it there). A second call with the same key
+ * returns the first row unchanged.
  */
-export async function queueEmail(
+export async function queueEmail<T extends TemplateName>(
   db: Database,
-  input: { accountId: number; dedupeKey: string; to: string; template: TemplateName; props: Record<string, unknown> },
+  input: { accountId: number; dedupeKey: string; to: string; template: T; props: TemplateProps<T> },
+  transport: EmailTransport = currentTransport(),
 ): Promise<OutboxRow> {
+  // Run endings are signalled more than once: skip rendering when the e-mail is already there.
+  const existing = await findByDedupeKey(db, input.dedupeKey);
+  if (existing) return existing;
   const rendered = await renderEmail(input.template, input.props);
   const [inserted] = await db
     .insert(emailOutbox)
@@ -26,36 +36,64 @@ export async function queueEmail(
       fromAddress: emailSender(),
       ...rendered,
       props: input.props,
-      status: resendConfigured() ? "pending" : "outbox",
+      status: transport.queuedStatus,
     })
+    // Two signals at once: the unique dedupe key lets one insert win, the other reads its row.
     .onConflictDoNothing({ target: emailOutbox.dedupeKey })
     .returning();
-  if (inserted) return inserted;
-  const [existing] = await db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, input.dedupeKey));
-  return existing!;
+  return inserted ?? (await findByDedupeKey(db, input.dedupeKey))!;
 }
 
-export function queueRunReport(db: Database, input: { accountId: number; to: string; runId: number; props: RunReportProps }) {
-  return queueEmail(db, { accountId: input.accountId, dedupeKey: `run-report:${input.runId}`, to: input.to, template: "run-report", props: input.props });
+/** The report of one run: at most one per run, whoever asks and however often. */
+export function queueRunReport(db: Database, input: { accountId: number; to: string; runId: number; props: RunReportProps }, transport?: EmailTransport) {
+  return queueEmail(db, { accountId: input.accountId, dedupeKey: `run-report:${input.runId}`, to: input.to, template: "run-report", props: input.props }, transport);
 }
 
-/** Sends a pending e-mail; a failure is recorded and rethrown for a retry, and is final on the last attempt. */
-export async function deliverEmail(db: Database, id: number, attempt: { final: boolean }): Promise<OutboxRow | undefined> {
+/** Updates only a row still `pending`: a delivery that raced this one and sent it wins. */
+function whilePending(id: number) {
+  return and(eq(emailOutbox.id, id), eq(emailOutbox.status, "pending"));
+}
+
+/**
+ * Sends a `pending` e-mail. A failure is recorded (attempts, last_error) and rethrown so that the
+ * job runner retries; on the `final` attempt the e-mail becomes `failed`. Any other status (sent,
+ * failed, outbox) is returned as is, so a repeated job never sends twice.
+ */
+export async function deliverEmail(db: Database, id: number, options: { final: boolean; transport?: EmailTransport }): Promise<OutboxRow | undefined> {
+  const transport = options.transport ?? currentTransport();
   const [email] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
-  if (!email || email.status !== "pending") return email; // sent already, or kept in the outbox
+  if (!email || email.status !== "pending") return email;
+  if (transport.queuedStatus === "outbox") {
+    // RESEND_API_KEY was removed after the e-mail was queued: keep it for the dashboard instead of
+    // spending its attempts on a transport that cannot send.
+    const [kept] = await db.update(emailOutbox).set({ status: "outbox" }).where(whilePending(id)).returning();
+    return kept ?? email;
+  }
+  let providerId: string;
   try {
-    const providerId = await sendWithResend({ from: email.fromAddress, to: email.toAddress, subject: email.subject, html: email.html, text: email.text });
-    const [sent] = await db
-      .update(emailOutbox)
-      .set({ status: "sent", providerId, sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1`, lastError: null })
-      .where(eq(emailOutbox.id, id))
-      .returning();
-    return sent;
+    providerId = await transport.send({
+      from: email.fromAddress,
+      to: email.toAddress,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      // Stable across retries, so a send whose answer was lost is not sent again. created_at is in
+      // it because dedupe keys repeat across databases (run ids restart), and Resend remembers keys for 24 h.
+      idempotencyKey: `${email.dedupeKey}/${email.createdAt.getTime()}`,
+    });
   } catch (error) {
     await db
       .update(emailOutbox)
-      .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: (error as Error).message, ...(attempt.final ? { status: "failed" } : {}) })
-      .where(eq(emailOutbox.id, id));
+      .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: error instanceof Error ? error.message : String(error), ...(options.final ? { status: "failed" } : {}) })
+      .where(whilePending(id));
     throw error;
   }
+  // Outside the try: if recording fails, the retry sends again with the same idempotency key, and
+  // Resend answers with the first e-mail's id instead of sending a second one.
+  const [sent] = await db
+    .update(emailOutbox)
+    .set({ status: "sent", providerId, sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1`, lastError: null })
+    .where(whilePending(id))
+    .returning();
+  return sent ?? (await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)))[0];
 }

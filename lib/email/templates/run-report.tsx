@@ -1,98 +1,141 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import { z } from "zod";
 
+const count = z.number().nonnegative();
+
 export const runReportProps = z.object({
   boostName: z.string(),
   siteDomain: z.string(),
-  runId: z.number().int(),
+  runId: z.number().int().positive(),
   status: z.enum(["done", "failed", "paused"]),
   statusMessage: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
+  startedAt: z.iso.datetime({ offset: true }).nullable(),
+  finishedAt: z.iso.datetime({ offset: true }).nullable(),
   summary: z.object({
-    total_calls: z.number(),
-    successful_calls: z.number(),
-    failed_calls: z.number(),
-    cache_hits: z.number(),
-    average_response_time_ms: z.number(),
-    pops: z.record(z.string(), z.number()),
+    total_calls: count,
+    successful_calls: count,
+    failed_calls: count,
+    cache_hits: count,
+    average_response_time_ms: count,
+    pops: z.record(z.string(), count),
   }),
   regions: z.array(z.string()),
   failureSamples: z.array(
-    z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().nullable(), error: z.string() }),
+    z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().int().nullable(), error: z.string() }),
   ),
-  runUrl: z.string(),
+  // Absolute: a relative link means nothing in a mail client.
+  runUrl: z.url({ protocol: /^https?$/ }),
 });
 
 export type RunReportProps = z.infer<typeof runReportProps>;
 
-export function percent(part: number, whole: number): string {
-  return whole ? `${Math.round((part / whole) * 100)}%` : "–";
+/** A rounded percentage, or null when nothing was called (0 of 0 is not 0 %). */
+export function percent(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
+/** The figures the subject and the body share, computed once so that they always agree. */
 export function runReportFigures(props: RunReportProps) {
   const { summary } = props;
   const topPops = Object.entries(summary.pops)
-    .sort((a, b) => b[1] - a[1])
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, 5);
   return {
     successRate: percent(summary.successful_calls, summary.total_calls),
     hitRatio: percent(summary.cache_hits, summary.total_calls),
+    averageMs: Math.round(summary.average_response_time_ms),
     topPops,
   };
 }
 
-const headline = { done: "finished", failed: "failed", paused: "was paused" } as const;
-const text = { color: "#334155", fontSize: "14px", lineHeight: "22px", margin: "4px 0" };
-const figure = { ...text, fontSize: "16px" };
+export function runReportSubject(props: RunReportProps): string {
+  const { successRate, hitRatio } = runReportFigures(props);
+  const outcome = successRate === null ? "no calls made" : `${successRate}% success, ${hitRatio}% cache hits`;
+  return `Boost "${props.boostName}" on ${props.siteDomain}: ${props.status} — ${outcome}`;
+}
 
-/** The report sent when a boost run ends: figures first, then what went wrong, then a link to the run. */
+const headline = { done: "finished", failed: "failed", paused: "was paused" } as const;
+const statusColour = { done: "#15803d", failed: "#b91c1c", paused: "#b45309" } as const;
+const text = { color: "#334155", fontSize: "14px", lineHeight: "22px", margin: "4px 0" };
+const strong = { ...text, fontWeight: "bold" };
+const n = (value: number) => value.toLocaleString("en");
+const shown = (value: number | null) => (value === null ? "–" : `${value}%`);
+
+function duration(startedAt: string | null, finishedAt: string | null): string | null {
+  if (!startedAt || !finishedAt) return null;
+  const seconds = Math.max(0, Math.round((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** "fr, mobile, fr-FR, HTTP 500": where a sampled call went wrong. */
+function sampleContext(sample: RunReportProps["failureSamples"][number]): string {
+  return [sample.region, sample.user_agent, sample.language, sample.status === null ? null : `HTTP ${sample.status}`].filter(Boolean).join(", ");
+}
+
+/** "Label: value" in one line, so that the plain-text part reads as well as the HTML one. */
+function Figure({ name, value }: { name: string; value: string }) {
+  return (
+    <Text style={text}>
+      <span style={{ color: "#64748b" }}>{`${name}:`}</span> <strong>{value}</strong>
+    </Text>
+  );
+}
+
+/**
+ * The report sent when a boost run ends: figures first, then what went wrong, then a link to the run.
+ * Mixed text is joined into one string: React would put `<!-- -->` between the parts, which some
+ * clients show in previews and which breaks searching the HTML.
+ */
 export function RunReportEmail(props: RunReportProps) {
   const { summary } = props;
-  const { successRate, hitRatio, topPops } = runReportFigures(props);
+  const { successRate, hitRatio, averageMs, topPops } = runReportFigures(props);
+  const took = duration(props.startedAt, props.finishedAt);
+  const samples = props.failureSamples.slice(0, 5);
   return (
     <Html lang="en">
       <Head />
-      <Preview>{`${props.boostName} on ${props.siteDomain} ${headline[props.status]}: ${successRate} success, ${hitRatio} cache hits`}</Preview>
-      <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Helvetica, Arial, sans-serif" }}>
-        <Container style={{ backgroundColor: "#ffffff", padding: "24px", maxWidth: "560px" }}>
-          <Heading as="h1" style={{ fontSize: "20px", color: "#0f172a" }}>
-            Boost “{props.boostName}” on {props.siteDomain} {headline[props.status]}
+      <Preview>{runReportSubject(props)}</Preview>
+      <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Helvetica, Arial, sans-serif", margin: "0", padding: "16px 0" }}>
+        <Container style={{ backgroundColor: "#ffffff", padding: "24px", maxWidth: "560px", borderRadius: "8px" }}>
+          <Heading as="h1" style={{ fontSize: "20px", color: statusColour[props.status], margin: "0 0 8px" }}>
+            {`Boost “${props.boostName}” on ${props.siteDomain} ${headline[props.status]}`}
           </Heading>
           {props.statusMessage ? <Text style={text}>{props.statusMessage}</Text> : null}
-          <Section>
-            <Text style={figure}>Calls: {summary.total_calls} ({summary.successful_calls} succeeded, {summary.failed_calls} failed)</Text>
-            <Text style={figure}>Success rate: {successRate}</Text>
-            <Text style={figure}>Cache-hit ratio: {hitRatio}</Text>
-            <Text style={figure}>Average response time: {Math.round(summary.average_response_time_ms)} ms</Text>
-            <Text style={text}>Regions: {props.regions.join(", ")}</Text>
+          <Section style={{ marginTop: "12px" }}>
+            <Figure name="Success rate" value={shown(successRate)} />
+            <Figure name="Cache-hit ratio" value={shown(hitRatio)} />
+            <Figure name="Average response time" value={`${n(averageMs)} ms`} />
+            <Figure name="Calls" value={`${n(summary.total_calls)} (${n(summary.successful_calls)} succeeded, ${n(summary.failed_calls)} failed)`} />
+            {props.regions.length ? <Figure name="Regions" value={props.regions.join(", ")} /> : null}
+            {took ? <Figure name="Duration" value={took} /> : null}
           </Section>
           {topPops.length ? (
             <Section>
               <Hr />
-              <Text style={{ ...text, fontWeight: "bold" }}>Top points of presence</Text>
+              <Text style={strong}>Top points of presence</Text>
               {topPops.map(([pop, calls]) => (
-                <Text key={pop} style={text}>
-                  {pop}: {calls} calls
-                </Text>
+                <Figure key={pop} name={pop} value={`${n(calls)} calls`} />
               ))}
             </Section>
           ) : null}
-          {props.failureSamples.length ? (
+          {samples.length ? (
             <Section>
               <Hr />
-              <Text style={{ ...text, fontWeight: "bold" }}>Failures (samples)</Text>
-              {props.failureSamples.slice(0, 5).map((sample, i) => (
+              <Text style={strong}>Failures (samples)</Text>
+              {samples.map((sample, i) => (
                 <Text key={i} style={text}>
-                  {sample.url} ({sample.region}, {sample.user_agent}
-                  {sample.language ? `, ${sample.language}` : ""}): {sample.error}
+                  {sample.url}
+                  <br />
+                  <span style={{ color: "#64748b" }}>
+                    {`${sampleContext(sample)}: ${sample.error}`}
+                  </span>
                 </Text>
               ))}
             </Section>
           ) : null}
           <Hr />
           <Button href={props.runUrl} style={{ backgroundColor: "#ea580c", color: "#ffffff", padding: "10px 16px", borderRadius: "6px", fontSize: "14px" }}>
-            Open run #{props.runId}
+            {`Open run #${props.runId}`}
           </Button>
         </Container>
       </Body>
