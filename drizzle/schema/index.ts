@@ -5,3 +5,4 @@ export * from "./runs";
 export * from "./sitemaps";
 export * from "./sites";
 export * from "./email-outbox";
+export * from "./auth";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
-import type { Scope } from "@/lib/auth/scopes";
+import { SCOPES, type Scope } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
 import { toErrorResponse } from "./errors";
@@ -8,8 +8,15 @@ import { parseBody, parseParams, parseQuery } from "./input";
 import { errorResponse } from "./responses";
 
 export const INVALID_KEY_MESSAGE = "Invalid or expired API key.";
+export const SESSION_EXPIRED_MESSAGE = "Your session has ended: sign in again.";
+/**
+ * The dashboard calls the same operations with its session cookie and this header. A cookie alone
+ * is never enough: a custom header cannot be sent cross-site without a CORS preflight, which this
+ * API does not grant, so another site cannot make a signed-in browser act here (CSRF).
+ */
+export const DASHBOARD_HEADER = "x-preheat-dashboard";
 
-type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 type Spec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
   /** The scope the key must carry; omitted for operations any valid key may call. */
@@ -17,9 +24,24 @@ type Spec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
   params?: P;
   query?: Q;
   body?: B;
+  /** false for operations about the API key itself (GET /v1/me): the dashboard session has none. */
+  session?: boolean;
 };
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** Path, query and body, each parsed by its schema when the operation declares one. */
+export async function parseRequest<P, Q, B>(
+  spec: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType },
+  request: Request,
+  route: RouteContext | undefined,
+): Promise<{ params: Input<P>; query: Input<Q>; body: Input<B> }> {
+  const rawParams = route?.params ? await route.params : {};
+  const params = spec.params ? parseParams(rawParams, spec.params) : undefined;
+  const query = spec.query ? parseQuery(request, spec.query) : undefined;
+  const body = spec.body ? await parseBody(request, spec.body) : undefined;
+  return { params: params as Input<P>, query: query as Input<Q>, body: body as Input<B> };
+}
 
 export type ApiHandlerArgs<P, Q, B> = {
   ctx: AccountContext;
@@ -30,10 +52,17 @@ export type ApiHandlerArgs<P, Q, B> = {
   request: Request;
 };
 
-async function authenticate(request: Request, ctxDb: AccountContext["db"]) {
-  const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? authenticateApiKey(ctxDb, match[1]!) : undefined;
+async function authenticate(request: Request, db: AccountContext["db"], sessionAllowed: boolean): Promise<ApiKeyPrincipal | undefined> {
+  const header = request.headers.get("authorization");
+  if (header !== null || !sessionAllowed || request.headers.get(DASHBOARD_HEADER) !== "1") {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+    return match ? authenticateApiKey(db, match[1]!) : undefined;
+  }
+  // Loaded here only: the API-key path must not pull next-auth into every cold start.
+  const { currentUser } = await import("@/lib/auth/next-auth");
+  const user = await currentUser();
+  // A signed-in owner may do everything with the account: the session carries every scope.
+  return user ? { keyId: 0, accountId: user.accountId, scopes: [...SCOPES], name: "dashboard session", prefix: "", expiresAt: null } : undefined;
 }
 
 /**
@@ -47,23 +76,14 @@ export function withApiKey<P extends z.ZodType | undefined = undefined, Q extend
   return async (request: Request, route: RouteContext): Promise<Response> => {
     try {
       const db = await getDb();
-      const principal = await authenticate(request, db);
-      if (!principal) return errorResponse(401, INVALID_KEY_MESSAGE);
+      const viaSession = request.headers.get(DASHBOARD_HEADER) === "1" && !request.headers.has("authorization");
+      const principal = await authenticate(request, db, spec.session !== false);
+      if (!principal) return errorResponse(401, viaSession && spec.session !== false ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
       }
-      const rawParams = route?.params ? await route.params : {};
-      const params = spec.params ? parseParams(rawParams, spec.params) : undefined;
-      const query = spec.query ? parseQuery(request, spec.query) : undefined;
-      const body = spec.body ? await parseBody(request, spec.body) : undefined;
-      return await operation({
-        ctx: { db, accountId: principal.accountId },
-        principal,
-        params: params as Input<P>,
-        query: query as Input<Q>,
-        body: body as Input<B>,
-        request,
-      });
+      const input = await parseRequest<P, Q, B>(spec, request, route);
+      return await operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
     } catch (error) {
       return toErrorResponse(error);
     }

@@ -1,13 +1,18 @@
 import { render } from "@react-email/render";
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
+import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
+type Template<S extends z.ZodType> = { props: S; subject: (props: z.output<S>) => string; component: (props: z.output<S>) => ReactElement };
+const template = <S extends z.ZodType>(definition: Template<S>) => definition;
+
 /** The templates this service sends: each with its props schema, subject line and component. */
 export const templates = {
-  "run-report": { props: runReportProps, subject: runReportSubject, component: RunReportEmail },
+  "run-report": template({ props: runReportProps, subject: runReportSubject, component: RunReportEmail }),
+  "sign-in-link": template({ props: signInLinkProps, subject: signInLinkSubject, component: SignInLinkEmail }),
 } as const;
 
 export type TemplateName = keyof typeof templates;
@@ -18,7 +23,8 @@ export type TemplateProps<T extends TemplateName> = z.input<(typeof templates)[T
  * template must never render half an e-mail from a missing field.
  */
 export async function renderEmail<T extends TemplateName>(name: T, input: TemplateProps<T>): Promise<RenderedEmail> {
-  const template = templates[name];
+  // One template at a time: its props schema, subject and component agree by construction above.
+  const template = templates[name] as unknown as Template<z.ZodType<object>>;
   const props = template.props.parse(input);
   const element = createElement(template.component, props);
   // The plain-text part is rendered from the same element, so both parts always say the same thing.

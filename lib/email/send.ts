@@ -19,7 +19,7 @@ async function findByDedupeKey(db: Database, dedupeKey: string): Promise<OutboxR
  */
 export async function queueEmail<T extends TemplateName>(
   db: Database,
-  input: { accountId: number; dedupeKey: string; to: string; template: T; props: TemplateProps<T> },
+  input: { accountId: number | null; dedupeKey: string; to: string; template: T; props: TemplateProps<T> },
   transport: EmailTransport = currentTransport(),
 ): Promise<OutboxRow> {
   // Run endings are signalled more than once: skip rendering when the e-mail is already there.

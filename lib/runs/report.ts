@@ -3,14 +3,11 @@ import { boosts, runs, sites, users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
+import { publicBaseUrl } from "@/lib/server/base-url";
 import { summariseRuns } from "./summary";
 
 const ENDED = ["done", "failed", "paused"];
 
-function dashboardUrl(path: string): string {
-  const base = process.env.PREHEAT_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-  return `${base.replace(/\/$/, "")}${path}`;
-}
 
 /**
  * When a boost run has ended and its boost asks for reports, queues one report e-mail to the
@@ -43,7 +40,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       summary: summary ?? { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} },
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),
-      runUrl: dashboardUrl(`/runs/${run.id}`),
+      runUrl: `${publicBaseUrl()}/runs/${run.id}`,
     },
   });
   if (email.status === "pending") await sendJob("email.deliver", { emailId: email.id, siteId: site.id });

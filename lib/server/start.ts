@@ -5,10 +5,7 @@ import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
 import { embeddedWorkerEnabled } from "@/lib/jobs/config";
 import { startJobs, stopJobs } from "@/lib/jobs/start";
-
-function baseUrl(): string {
-  return process.env.PREHEAT_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-}
+import { publicBaseUrl } from "./base-url";
 
 async function printFirstRunHint(): Promise<void> {
   const { db } = await getDatabaseHandle();
@@ -17,10 +14,11 @@ async function printFirstRunHint(): Promise<void> {
   console.log(
     [
       "",
-      "  Preheat is ready, with an empty database. To get an API key:",
-      "    npm run --silent cli -- keys create --email you@example.com --scopes all",
-      `  then call the API:  curl -H "Authorization: Bearer <key>" ${baseUrl()}/v1/me`,
-      `  API reference:      ${baseUrl()}/docs/api`,
+      "  Preheat is ready, with an empty database.",
+      `  Dashboard:  open ${publicBaseUrl()}/signup to create your account, then API keys → New key.`,
+      "  Or, from a terminal:  npm run --silent cli -- keys create --email you@example.com --scopes all",
+      `  then call the API:  curl -H "Authorization: Bearer <key>" ${publicBaseUrl()}/v1/me`,
+      `  API reference:      ${publicBaseUrl()}/docs/api`,
       "",
     ].join("\n"),
   );

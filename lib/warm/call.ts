@@ -1,7 +1,5 @@
-import { pipeline } from "node:stream/promises";
-import { Writable } from "node:stream";
 import type { PlannedCall } from "@/drizzle/schema";
-import { FetchError, guardedRequest } from "@/lib/fetch";
+import { FetchError, guardedCount } from "@/lib/fetch";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { checkProxiedTarget, regionDispatcher } from "./egress";
 import { USER_AGENTS, type UserAgentClass } from "./user-agents";
@@ -29,28 +27,32 @@ function retryAfterSeconds(value: string | string[] | undefined): number | null 
   return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
 }
 
-const discard = () =>
-  new Writable({
-    write(_chunk, _encoding, done) {
-      done();
-    },
-  });
+/** The request headers of a user-agent class and language: built once, shared by every call that sends them. */
+const headerSets = new Map<string, Record<string, string>>();
+function callHeaders(userAgent: string, language: string | null): Record<string, string> {
+  const key = `${userAgent}\u0000${language ?? ""}`;
+  let headers = headerSets.get(key);
+  if (!headers) {
+    headers = {
+      "user-agent": USER_AGENTS[userAgent as UserAgentClass] ?? USER_AGENTS.desktop,
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+      "accept-encoding": "gzip, deflate, br",
+      pragma: PRAGMA_AKAMAI,
+    };
+    if (language) headers["accept-language"] = `${language},${language.split("-")[0]};q=0.9`;
+    headerSets.set(key, headers);
+  }
+  return headers;
+}
 
 /** One warming call: a GET as the user-agent class and language would send it, from the region's egress. */
 export async function warmCall(call: PlannedCall, region: string): Promise<CallOutcome> {
   const started = performance.now();
-  const headers: Record<string, string> = {
-    "user-agent": USER_AGENTS[call.user_agent as UserAgentClass] ?? USER_AGENTS.desktop,
-    accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
-    "accept-encoding": "gzip, deflate, br",
-    pragma: PRAGMA_AKAMAI,
-  };
-  if (call.language) headers["accept-language"] = `${call.language},${call.language.split("-")[0]};q=0.9`;
   try {
     const dispatcher = regionDispatcher(region);
     if (dispatcher) await checkProxiedTarget(new URL(call.url));
-    const response = await guardedRequest(call.url, { headers, dispatcher, decode: false, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
-    await pipeline(response.body, discard());
+    // The body is counted and discarded as it arrives (guardedCount): nothing is buffered or decoded.
+    const response = await guardedCount(call.url, { headers: callHeaders(call.user_agent, call.language), dispatcher, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     return {

@@ -1,0 +1,9 @@
+import { paginationQuery } from "@/lib/api/pagination";
+import { json, otherMethods } from "@/lib/api/responses";
+import { withSession } from "@/lib/api/session-handler";
+import { listOutbox } from "@/lib/email/outbox";
+
+// GET /api/dashboard/outbox – the account's e-mails, newest first
+export const GET = withSession({ query: paginationQuery }, async ({ ctx, query }) => json(await listOutbox(ctx, query)));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignUpForm } from "@/components/auth/sign-up-form";
+import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/passwords";
+import { currentUser } from "@/lib/auth/next-auth";
+
+export const metadata: Metadata = { title: "Sign up" };
+
+export default async function SignUpPage() {
+  if (await currentUser()) redirect("/sites");
+  return (
+    <div className="mx-auto max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="mb-1 text-xl font-bold">Create your Preheat account</h1>
+      <p className="mb-6 text-sm text-slate-600">Register your sites, prove you own them, and keep their caches warm.</p>
+      <SignUpForm minPasswordLength={MIN_PASSWORD_LENGTH} />
+    </div>
+  );
+}

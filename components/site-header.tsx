@@ -1,0 +1,50 @@
+import Link from "next/link";
+import { currentUser } from "@/lib/auth/next-auth";
+import { SignOutButton } from "./sign-out-button";
+
+const dashboardLinks = [
+  { href: "/sites", label: "Sites" },
+  { href: "/keys", label: "API keys" },
+  { href: "/outbox", label: "Outbox" },
+  { href: "/docs/api", label: "API reference" },
+];
+
+export async function SiteHeader() {
+  const user = await currentUser().catch(() => undefined);
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm">
+        <Link href={user ? "/sites" : "/"} className="text-base font-semibold text-brand-700">
+          Preheat
+        </Link>
+        {user ? (
+          <>
+            {dashboardLinks.map((link) => (
+              <Link key={link.href} href={link.href} className="text-slate-600 hover:text-slate-900">
+                {link.label}
+              </Link>
+            ))}
+            <span className="ml-auto flex items-center gap-3">
+              <span className="hidden text-slate-500 sm:inline">{user.email}</span>
+              <SignOutButton />
+            </span>
+          </>
+        ) : (
+          <>
+            <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">
+              API reference
+            </Link>
+            <span className="ml-auto flex items-center gap-3">
+              <Link href="/signin" className="text-slate-700 hover:text-slate-900">
+                Sign in
+              </Link>
+              <Link href="/signup" className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">
+                Sign up
+              </Link>
+            </span>
+          </>
+        )}
+      </nav>
+    </header>
+  );
+}

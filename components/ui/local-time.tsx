@@ -1,0 +1,23 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+const formatter = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, options);
+
+/**
+ * A date in the viewer's time zone, with UTC on hover. Rendered in UTC on the server and replaced
+ * after hydration, in a box of the same width, so nothing shifts.
+ */
+export function LocalTime({ value, empty = "—" }: { value: string | null | undefined; empty?: string }) {
+  const [local, setLocal] = useState<string | null>(null);
+  useEffect(() => {
+    if (value) setLocal(formatter({ dateStyle: "medium", timeStyle: "short" }).format(new Date(value)));
+  }, [value]);
+  if (!value) return <span className="text-slate-400">{empty}</span>;
+  const utc = `${new Date(value).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+  return (
+    <time dateTime={value} title={utc} className="tabular-nums">
+      {local ?? utc}
+    </time>
+  );
+}

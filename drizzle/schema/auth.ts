@@ -1,0 +1,26 @@
+import { pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+
+/**
+ * One-time sign-in links (next-auth's e-mail provider). next-auth stores the token hashed with the
+ * session secret, so a leaked row cannot be turned into a link.
+ */
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+/**
+ * Secrets the service makes for itself on first start (the session-signing key), shared by every
+ * process on the same database so that a session signed by one server is read by the others.
+ */
+export const serviceSecrets = pgTable("service_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});

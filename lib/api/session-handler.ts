@@ -1,0 +1,33 @@
+import type { z } from "zod";
+import type { AccountContext } from "@/lib/context";
+import { getDb } from "@/lib/db";
+import type { SessionUser } from "@/lib/auth/next-auth";
+import { toErrorResponse } from "./errors";
+import { DASHBOARD_HEADER, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
+import { errorResponse } from "./responses";
+
+type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B> };
+
+/**
+ * The dashboard's own operations (API keys, outbox): a signed-in session and the dashboard header,
+ * never an API key, so that a key cannot mint keys with more scopes than it has.
+ */
+export function withSession<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: { params?: P; query?: Q; body?: B },
+  operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
+) {
+  return async (request: Request, route: RouteContext): Promise<Response> => {
+    try {
+      if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+      const { currentUser } = await import("@/lib/auth/next-auth");
+      const user = await currentUser();
+      if (!user) return errorResponse(401, SESSION_EXPIRED_MESSAGE);
+      const input = await parseRequest<P, Q, B>(spec as { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType }, request, route);
+      return await operation({ ctx: { db: await getDb(), accountId: user.accountId }, user, ...input });
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { idString } from "@/lib/api/input";
+import { iso } from "@/lib/api/schemas";
+import { apiKeyState } from "./api-keys";
+import { scopeSchema } from "./scopes";
+
+/** What the dashboard sends to create a key: the same rules as the CLI's keys create. */
+export const createApiKeyBody = z.object({
+  name: z.string().trim().min(1, "Give the key a name.").max(100, "At most 100 characters."),
+  scopes: z.array(scopeSchema).min(1, "Choose at least one scope."),
+  expires_at: z.iso
+    .datetime({ offset: true, message: "An ISO 8601 date and time." })
+    .nullable()
+    .optional()
+    .refine((value) => !value || Date.parse(value) > Date.now(), "The expiry date must be in the future."),
+});
+
+export const keyParams = z.object({ keyId: idString });
+
+type ApiKeyRow = {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+};
+
+/** A key as its owner may see it: never the key, never its hash. */
+export function toApiKeyView(key: ApiKeyRow) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    state: apiKeyState(key),
+    expires_at: iso(key.expiresAt),
+    revoked_at: iso(key.revokedAt),
+    last_used_at: iso(key.lastUsedAt),
+    created_at: key.createdAt.toISOString(),
+  };
+}
+
+export type ApiKeyView = ReturnType<typeof toApiKeyView>;

@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import type { NextAuthOptions } from "next-auth";
+import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import EmailProvider from "next-auth/providers/email";
+import { users } from "@/drizzle/schema";
+import { verifyPassword } from "@/lib/accounts/passwords";
+import { type Database, getDb } from "@/lib/db";
+import { deliverEmail, queueEmail } from "@/lib/email/send";
+import { emailSender } from "@/lib/email/transport";
+import { publicBaseUrl } from "@/lib/server/base-url";
+import { preheatAdapter } from "./next-auth-adapter";
+import { serviceSecret } from "./service-secret";
+
+const SIGN_IN_LINK_HOURS = 24;
+const SESSION_DAYS = 30;
+
+/** Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits. */
+async function sendSignInLink(db: Database, email: string, url: string): Promise<void> {
+  const user = await db.select({ accountId: users.accountId }).from(users).where(eq(users.email, email.toLowerCase()));
+  const queued = await queueEmail(db, {
+    accountId: user[0]?.accountId ?? null,
+    // Each link is its own e-mail: the token in the URL is unique.
+    dedupeKey: `sign-in-link:${new URL(url).searchParams.get("token") ?? url}`,
+    to: email,
+    template: "sign-in-link",
+    props: { url, host: new URL(url).host, expiresInHours: SIGN_IN_LINK_HOURS },
+  });
+  if (queued.status === "pending") await deliverEmail(db, queued.id, { final: true });
+}
+
+function buildOptions(db: Database, secret: string): NextAuthOptions {
+  return {
+    secret,
+    session: { strategy: "jwt", maxAge: SESSION_DAYS * 24 * 3600 },
+    adapter: preheatAdapter(db),
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    providers: [
+      CredentialsProvider({
+        id: "password",
+        name: "E-mail and password",
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          if (!credentials?.email || !credentials.password) return null;
+          const user = await verifyPassword(db, credentials.email, credentials.password);
+          return user ? { id: String(user.id), email: user.email, name: user.name } : null;
+        },
+      }),
+      EmailProvider({
+        from: emailSender(),
+        maxAge: SIGN_IN_LINK_HOURS * 3600,
+        sendVerificationRequest: ({ identifier, url }) => sendSignInLink(db, identifier, url),
+      }),
+    ],
+    callbacks: {
+      async session({ session, token }) {
+        return { ...session, user: { ...session.user, id: token.sub } };
+      },
+    },
+  };
+}
+
+type Global = typeof globalThis & { __preheatAuthOptions?: Promise<NextAuthOptions> };
+
+/** next-auth's options, built once per process: they need the database and its session secret. */
+export function authOptions(): Promise<NextAuthOptions> {
+  const g = globalThis as Global;
+  // Links in e-mails and next-auth's redirects use the public address.
+  process.env.NEXTAUTH_URL ??= publicBaseUrl();
+  g.__preheatAuthOptions ??= (async () => {
+    const db = await getDb();
+    return buildOptions(db, await serviceSecret(db, "session-secret", process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET));
+  })().catch((error) => {
+    g.__preheatAuthOptions = undefined;
+    throw error;
+  });
+  return g.__preheatAuthOptions;
+}
+
+export type SessionUser = { userId: number; accountId: number; email: string; name: string | null };
+
+/** The signed-in user of this request (cookies read through next/headers), or undefined. */
+export async function currentUser(): Promise<SessionUser | undefined> {
+  const session = await getServerSession(await authOptions());
+  const id = Number((session?.user as { id?: string } | undefined)?.id);
+  if (!Number.isSafeInteger(id)) return undefined;
+  const db = await getDb();
+  // The user may have been removed since the session was signed.
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user ? { userId: user.id, accountId: user.accountId, email: user.email, name: user.name } : undefined;
+}
