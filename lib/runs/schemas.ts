@@ -47,6 +47,31 @@ export const runListItemSchema = z
   .object({ boost_id: z.number().int(), ...runFields })
   .meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
 
+export const regionBreakdownSchema = z
+  .object({
+    region: regionCodeOutput,
+    total_calls: z.number().int(),
+    successful_calls: z.number().int(),
+    failed_calls: z.number().int(),
+    cache_hits: z.number().int(),
+    bypassed_calls: z.number().int().meta({ description: "Answers the CDN did not cache at all (BYPASS, DYNAMIC): these calls warmed nothing." }),
+    average_response_time_ms: z.number(),
+  })
+  .meta({ id: "RegionBreakdown", description: "The calls made from one region so far." });
+
+export type RegionBreakdown = z.infer<typeof regionBreakdownSchema>;
+
+export const failureSampleSchema = z
+  .object({
+    url: z.string(),
+    region: z.string(),
+    user_agent: z.string().meta({ description: "User-agent class of the call." }),
+    language: z.string().nullable().meta({ description: "Accept-Language sent; null when none." }),
+    status: z.number().int().nullable().meta({ description: "HTTP status answered; null when no answer came (network error, timeout)." }),
+    error: z.string(),
+  })
+  .meta({ id: "FailureSample", description: "One failed call, as recorded." });
+
 export const runDetailSchema = z
   .object({
     type: z.enum(["boost", "warm"]).meta({ description: "`warm` for on-demand warm runs, which have no boost." }),
@@ -56,6 +81,14 @@ export const runDetailSchema = z
     region: z.array(regionCodeOutput),
     variations: variationsValueSchema.nullable(),
     ...runFields,
+    bypassed_calls: z
+      .number()
+      .int()
+      .meta({ description: "Calls the CDN answered without caching (BYPASS, DYNAMIC, e.g. Vercel for crawler user agents): they warmed nothing. Counted apart from cache misses." }),
+    regions_breakdown: z
+      .array(regionBreakdownSchema)
+      .meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
+    failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
   })
   .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });
 

@@ -10,7 +10,7 @@ import { sendJob } from "@/lib/jobs";
 import { type BoostRow, getBoostRow, hasActiveRun } from "@/lib/boosts/service";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { EMPTY_SUMMARY, summariseRuns } from "./summary";
+import { EMPTY_SUMMARY, summariseRegions, summariseRuns } from "./summary";
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -75,7 +75,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(and(eq(runs.id, runId), eq(sites.accountId, ctx.accountId)));
   if (!found) throw notFound("Run");
-  const [view] = await runViews(ctx.db, [found.run]);
+  const [[view], regionsBreakdown] = await Promise.all([runViews(ctx.db, [found.run]), summariseRegions(ctx.db, found.run.id, found.run.regions)]);
   const { row, common } = view!;
   return {
     type: row.kind,
@@ -85,6 +85,9 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     region: row.regions as z.infer<typeof runDetailSchema>["region"],
     variations: (row.variations as z.infer<typeof runDetailSchema>["variations"]) ?? null,
     ...common,
+    bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
+    regions_breakdown: regionsBreakdown,
+    failure_samples: row.failureSamples ?? [],
   };
 }
 

@@ -1,7 +1,7 @@
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { runBatches } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import type { Summary } from "./schemas";
+import type { RegionBreakdown, Summary } from "./schemas";
 
 export const EMPTY_SUMMARY: Summary = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
 
@@ -43,6 +43,41 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     if (summary) summary.pops[row.pop] = Number(row.calls);
   }
   return summaries;
+}
+
+/**
+ * One run's figures per region: one entry per region of the run, in its order (zeros until its
+ * batches report), then any other region its batches name. One aggregate query.
+ */
+export async function summariseRegions(db: Database, runId: number, regions: readonly string[]): Promise<RegionBreakdown[]> {
+  const rows = await db
+    .select({
+      region: runBatches.region,
+      total: sql<string>`sum(${runBatches.totalCalls})`,
+      ok: sql<string>`sum(${runBatches.successfulCalls})`,
+      failed: sql<string>`sum(${runBatches.failedCalls})`,
+      hits: sql<string>`sum(${runBatches.cacheHits})`,
+      bypassed: sql<string>`sum(${runBatches.bypassedCalls})`,
+      time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+    })
+    .from(runBatches)
+    .where(eq(runBatches.runId, runId))
+    .groupBy(runBatches.region);
+  const byRegion = new Map(rows.map((row) => [row.region, row]));
+  const order = [...new Set([...regions, ...rows.map((row) => row.region).sort()])];
+  return order.map((region) => {
+    const row = byRegion.get(region);
+    const total = Number(row?.total ?? 0);
+    return {
+      region: region as RegionBreakdown["region"],
+      total_calls: total,
+      successful_calls: Number(row?.ok ?? 0),
+      failed_calls: Number(row?.failed ?? 0),
+      cache_hits: Number(row?.hits ?? 0),
+      bypassed_calls: Number(row?.bypassed ?? 0),
+      average_response_time_ms: total ? Math.round((Number(row!.time) / total) * 10) / 10 : 0,
+    };
+  });
 }
 
 /** `execute` returns an array (postgres) or `{ rows }` (PGlite). */

@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createSite, createValidatedSite, newKey, serveSite } from "./support/api";
+
+// GET /v1/runs/{id}: the figures per region, the calls the CDN did not cache, and failure samples.
+
+const EMPTY_REGION = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0 };
+
+let key: string;
+
+beforeAll(async () => {
+  key = await newKey();
+});
+
+async function ended(runId: number) {
+  await expect
+    .poll(async () => (await api("GET", `/v1/runs/${runId}`, { key })).body.status, { timeout: 60_000, interval: 500, message: `run ${runId} should have ended` })
+    .toMatch(/^(done|failed|paused)$/);
+  return (await api("GET", `/v1/runs/${runId}`, { key })).body;
+}
+
+describe("GET /v1/runs/{runId} details", () => {
+  it("lists every region of a pending boost run with zeros, no bypassed calls and no failure samples", async () => {
+    const site = await createSite(key);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, {
+      key,
+      body: { name: "Pending", source_type: "csv", source_url: "https://files.example.org/urls.csv", region: ["us", "uk"] },
+    });
+    expect(boost.status).toBe(201);
+    const run = await api("POST", `/v1/boosts/${boost.body.id}/run`, { key });
+    expect(run.status).toBe(202);
+
+    const response = await api("GET", `/v1/runs/${run.body.run_id}`, { key });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      bypassed_calls: 0,
+      regions_breakdown: [
+        { region: "us", ...EMPTY_REGION },
+        { region: "gb", ...EMPTY_REGION },
+      ],
+      failure_samples: [],
+    });
+  });
+
+  it("counts per region, apart the calls answered BYPASS, and samples the failed calls", async () => {
+    const site = await createValidatedSite(key);
+    const vercel = (verdict: string) => ({ "x-vercel-cache": verdict, "x-vercel-id": "cdg1::iad1::abc" });
+    await serveSite(site.domain, {
+      routes: {
+        [`/${site.validation_token}.html`]: { body: site.validation_token },
+        "/": { body: "<html>home</html>", headers: vercel("HIT") },
+        "/bypass": { body: "<html>for crawlers</html>", headers: vercel("BYPASS") },
+        "/broken": { status: 500, body: "boom" },
+      },
+    });
+    const urls = ["/", "/bypass", "/broken"].map((path) => `http://${site.domain}${path}`);
+    const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls, region: ["gb", "fr"] } });
+    expect(queued.status).toBe(202);
+
+    const run = await ended(queued.body.run_id);
+    expect(run.status).toBe("done");
+    expect(run.summary).toMatchObject({ total_calls: 6, successful_calls: 4, failed_calls: 2, cache_hits: 2 });
+    expect(run.bypassed_calls).toBe(2);
+    expect(run.regions_breakdown).toEqual(
+      ["gb", "fr"].map((region) => ({
+        region,
+        total_calls: 3,
+        successful_calls: 2,
+        failed_calls: 1,
+        cache_hits: 1,
+        bypassed_calls: 1,
+        average_response_time_ms: expect.any(Number),
+      })),
+    );
+    expect(run.failure_samples).toHaveLength(2);
+    for (const sample of run.failure_samples) {
+      expect(sample).toEqual({ url: `http://${site.domain}/broken`, region: expect.stringMatching(/^(gb|fr)$/), user_agent: "desktop", language: null, status: 500, error: expect.any(String) });
+    }
+    expect(run.failure_samples.map((sample: { region: string }) => sample.region).sort()).toEqual(["fr", "gb"]);
+  }, 90_000);
+});
