@@ -1,0 +1,2 @@
+export { SiteWarmRuns } from "@/components/runs/site-warm-runs";
+export { SiteBoosts } from "./site-boosts";

@@ -1,0 +1,231 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { api } from "@/components/dashboard/api";
+import type { RunDetail } from "@/components/dashboard/types";
+import { Card, EmptyState, ErrorNote, PageHeader } from "@/components/ui/card";
+import { LocalTime } from "@/components/ui/local-time";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { REGIONS } from "@/lib/regions";
+import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
+import { td, tdNum, th, thNum } from "./run-cells";
+
+const regionName = (code: string) => REGIONS.find((region) => region.code === code)?.name ?? code;
+
+/** At least this share of the calls answered BYPASS/DYNAMIC and the page warns that they warmed nothing. */
+const MOSTLY = 0.5;
+
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</dd>
+      {hint ? <dd className="mt-0.5 truncate text-xs tabular-nums text-slate-500">{hint}</dd> : null}
+    </div>
+  );
+}
+
+export function runQueryKey(runId: number) {
+  return ["run", runId] as const;
+}
+
+/** One run, boost or on-demand warm: polled every 2 s while it is pending or running. */
+export function RunView({ initialRun }: { initialRun: RunDetail }) {
+  const { data: run, error } = useQuery({
+    queryKey: runQueryKey(initialRun.id),
+    queryFn: () => api<RunDetail>(`/runs/${initialRun.id}`),
+    initialData: initialRun,
+    refetchInterval: (query) => (query.state.data && isActive(query.state.data.status) ? 2_000 : false),
+  });
+  const { summary } = run;
+  const { done, total } = plannedOrDone(run);
+  const bypassShare = ratio(run.bypassed_calls, summary.total_calls);
+  const pops = Object.entries(summary.pops).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const popTotal = pops.reduce((sum, [, calls]) => sum + calls, 0);
+  const variations = [
+    run.variations?.user_agents?.length ? `user agents: ${run.variations.user_agents.join(", ")}` : "user agent: desktop",
+    run.variations?.languages?.length ? `languages: ${run.variations.languages.join(", ")}` : null,
+  ].filter(Boolean);
+
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href={`/sites/${run.site_id}`} className="hover:underline">
+          Site
+        </Link>
+        {run.boost_id ? (
+          <>
+            {" / "}
+            <Link href={`/boosts/${run.boost_id}`} className="hover:underline">
+              {run.boost_name ?? `Boost ${run.boost_id}`}
+            </Link>
+          </>
+        ) : null}
+      </nav>
+      <PageHeader
+        title={`Run #${run.id}`}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={run.status} />
+            <span>{run.type === "warm" ? "On-demand warm" : `Boost “${run.boost_name ?? run.boost_id}”`}</span>
+          </span>
+        }
+      />
+      <ErrorNote error={error} />
+      {run.status_message ? (
+        <p role="status" className={`rounded-md border px-3 py-2 text-sm ${run.status === "failed" ? "border-red-200 bg-red-50 text-red-800" : run.status === "paused" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-slate-200 bg-white text-slate-700"}`}>
+          {run.status_message}
+        </p>
+      ) : null}
+
+      <Card title="Progress">
+        <div className="max-w-md">
+          <ProgressBar done={done} total={total} label={`Progress of run ${run.id}`} />
+        </div>
+        <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="text-slate-500">Queued</dt>
+            <dd><LocalTime value={run.created_at} /></dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Started</dt>
+            <dd><LocalTime value={run.started_at} empty="not yet" /></dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Finished</dt>
+            <dd><LocalTime value={run.finished_at} empty={isActive(run.status) ? "in progress" : "—"} /></dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Duration</dt>
+            <dd className="tabular-nums">{duration(run.started_at, run.finished_at)}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="text-slate-500">Regions</dt>
+            <dd>{run.region.map((code) => `${regionName(code)} (${code})`).join(", ")}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="text-slate-500">Variations</dt>
+            <dd>{variations.join("; ")}</dd>
+          </div>
+        </dl>
+      </Card>
+
+      <section aria-labelledby="figures-heading">
+        <h2 id="figures-heading" className="sr-only">Figures</h2>
+        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+          <Figure label="Calls" value={count(summary.total_calls)} hint={`${count(summary.successful_calls)} ok · ${count(summary.failed_calls)} failed`} />
+          <Figure label="Success rate" value={percent(successRate(summary))} />
+          <Figure label="Cache-hit ratio" value={percent(cacheHitRatio(summary))} hint={`${count(summary.cache_hits)} hits`} />
+          <Figure label="Avg. response time" value={summary.total_calls ? milliseconds(summary.average_response_time_ms) : "—"} />
+          <Figure label="Not cached (bypass)" value={count(run.bypassed_calls)} hint={percent(bypassShare)} />
+        </dl>
+      </section>
+
+      {bypassShare !== null && bypassShare >= MOSTLY ? (
+        <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p className="font-semibold">
+            {count(run.bypassed_calls)} of {count(summary.total_calls)} calls were answered BYPASS or DYNAMIC: these calls warmed nothing.
+          </p>
+          <p className="mt-1">
+            The CDN passed them to the origin without storing the answer, so no visitor gets a cached page from them. Some CDNs do this on purpose for
+            some requests — Vercel, for example, bypasses its cache for crawler user agents — so warm with the <b>mobile</b> or <b>desktop</b> user agent,
+            or check the page’s caching headers.
+          </p>
+        </div>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Calls per region">
+          {run.regions_breakdown.length === 0 ? (
+            <EmptyState title="No region" />
+          ) : (
+            <div className="-mx-4 overflow-x-auto sm:mx-0">
+              <table className="min-w-full divide-y divide-slate-200">
+                <thead>
+                  <tr>
+                    <th scope="col" className={th}>Region</th>
+                    <th scope="col" className={thNum}>Calls</th>
+                    <th scope="col" className={thNum}>Success</th>
+                    <th scope="col" className={thNum}>Cache hits</th>
+                    <th scope="col" className={thNum}>Bypass</th>
+                    <th scope="col" className={thNum}>Avg. time</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {run.regions_breakdown.map((region) => (
+                    <tr key={region.region}>
+                      <th scope="row" className={`${td} font-medium`}>
+                        {regionName(region.region)} ({region.region})
+                      </th>
+                      <td className={tdNum}>{count(region.total_calls)}</td>
+                      <td className={tdNum}>{percent(ratio(region.successful_calls, region.total_calls))}</td>
+                      <td className={tdNum}>{percent(ratio(region.cache_hits, region.total_calls))}</td>
+                      <td className={tdNum}>{count(region.bypassed_calls)}</td>
+                      <td className={tdNum}>{region.total_calls ? milliseconds(region.average_response_time_ms) : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+
+        <Card title="Calls per PoP">
+          {pops.length === 0 ? (
+            <EmptyState title="No point of presence seen">{summary.total_calls ? "The answers named no CDN point of presence." : "None until calls are answered."}</EmptyState>
+          ) : (
+            <div className="-mx-4 max-h-96 overflow-auto sm:mx-0">
+              <table className="min-w-full divide-y divide-slate-200">
+                <thead>
+                  <tr>
+                    <th scope="col" className={th}>PoP</th>
+                    <th scope="col" className={thNum}>Calls</th>
+                    <th scope="col" className={thNum}>Share</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {pops.map(([pop, calls]) => (
+                    <tr key={pop}>
+                      <th scope="row" className={`${td} font-mono font-medium`}>{pop}</th>
+                      <td className={tdNum}>{count(calls)}</td>
+                      <td className={tdNum}>{percent(ratio(calls, popTotal))}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      </div>
+
+      <Card title="Failure samples">
+        {run.failure_samples.length === 0 ? (
+          <EmptyState title={summary.failed_calls ? "No sample recorded" : "No failed call"} />
+        ) : (
+          <>
+            <p className="mb-3 text-sm text-slate-600">
+              The first {run.failure_samples.length} of {count(summary.failed_calls)} failed calls.
+            </p>
+            <ul className="divide-y divide-slate-100">
+              {run.failure_samples.map((sample, index) => (
+                <li key={index} className="py-2 text-sm">
+                  <p className="break-all font-mono text-xs text-slate-800">{sample.url}</p>
+                  <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600">
+                    <span className="font-medium text-red-700">{sample.status ? `HTTP ${sample.status}` : "no answer"}</span>
+                    <span>{sample.error}</span>
+                    <span>
+                      {regionName(sample.region)} · {sample.user_agent}
+                      {sample.language ? ` · ${sample.language}` : ""}
+                    </span>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}
