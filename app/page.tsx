@@ -1,13 +1,16 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/next-auth";
 
 const steps = [
-  { title: "Get an API key", body: "npm run --silent cli -- keys create --email you@example.com --scopes all" },
+  { title: "Get an API key", body: "Sign up, then API keys → Create key (or: npm run --silent cli -- keys create --email you@example.com --scopes all)" },
   { title: "Register your site", body: 'curl -X POST -H "Authorization: Bearer $KEY" -H "content-type: application/json" -d \'{"domain":"www.example.com"}\' /v1/sites' },
   { title: "Prove you own it", body: "Publish /{validation_token}.html or a <meta name=\"service-token\"> tag, then POST /v1/sites/{id}/validate" },
   { title: "Warm", body: "Add sitemaps and define boosts, or POST up to 5,000 URLs to /v1/sites/{id}/warm" },
 ];
 
-export default function HomePage() {
+export default async function HomePage() {
+  if (await currentUser()) redirect("/sites");
   return (
     <div className="space-y-10">
       <section className="space-y-3">
@@ -16,6 +19,14 @@ export default function HomePage() {
           Preheat requests your pages the way your visitors do, from the regions, devices and languages you choose, so that
           the first visitor after a deploy or a purge gets a cache hit. Feed it sitemaps, shopping feeds or a CSV file; run
           it on demand or on a schedule; read what your CDN answered.
+        </p>
+        <p className="flex gap-3 pt-2">
+          <Link href="/signup" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            Create an account
+          </Link>
+          <Link href="/signin" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            Sign in
+          </Link>
         </p>
       </section>
       <section>

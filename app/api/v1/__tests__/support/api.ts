@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
-import type { OriginHost } from "./origin";
+import type { OriginHost } from "@/lib/testing/origin";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../../../../..");

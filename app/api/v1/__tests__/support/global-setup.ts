@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startOrigin } from "./origin";
+import { startOrigin } from "@/lib/testing/origin";
 import { freePort } from "@/lib/testing/ports";
 
 declare module "vitest" {

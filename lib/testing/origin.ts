@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 export type OriginResponse = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: OriginResponse };
 
-export async function startOrigin() {
+export async function startOrigin(port = 0) {
   const hosts = new Map<string, OriginHost>();
   const log = new Map<string, string[]>();
   const server = http.createServer((req, res) => {
@@ -39,7 +39,7 @@ export async function startOrigin() {
       res.end(answer.body ?? "");
     }, answer.delayMs ?? 0);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,0 +1,23 @@
+import { notFound, redirect } from "next/navigation";
+import { idString } from "@/lib/api/input";
+import { currentUser } from "@/lib/auth/next-auth";
+import type { AccountContext } from "@/lib/context";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
+
+/**
+ * Loads a record of the signed-in account for a page, or answers the page with a 404: another
+ * account's record looks exactly like one that does not exist, as in the API.
+ */
+export async function ownedOr404<T>(rawId: string, load: (ctx: AccountContext, id: number) => Promise<T>): Promise<T> {
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  const id = idString.safeParse(rawId);
+  if (!id.success) notFound();
+  try {
+    return await load({ db: await getDb(), accountId: user.accountId }, id.data);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+import type { Metadata } from "next";
+import { SiteView } from "@/components/sites/site-view";
+import { getSite, toSite } from "@/lib/sites/service";
+import { ownedOr404 } from "../../owned";
+
+export const metadata: Metadata = { title: "Site" };
+
+export default async function SitePage({ params }: { params: Promise<{ siteId: string }> }) {
+  const site = await ownedOr404((await params).siteId, getSite);
+  return <SiteView initialSite={toSite(site)} />;
+}

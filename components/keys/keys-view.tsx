@@ -1,0 +1,166 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { ApiKeyView } from "@/components/dashboard/types";
+import { Button } from "@/components/ui/button";
+import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Field, TextInput } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { SCOPES } from "@/lib/auth/scopes";
+
+const keysKey = ["api-keys"] as const;
+
+function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<string[]>([...SCOPES]);
+  const [expires, setExpires] = useState("");
+  const create = useMutation({
+    mutationFn: () =>
+      api<{ key: string; api_key: ApiKeyView }>("/api/dashboard/keys", {
+        method: "POST",
+        // A date picked in the form means the end of that day, in the viewer's time zone.
+        body: { name, scopes, expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null },
+      }),
+    onSuccess: ({ key }) => {
+      setName("");
+      onCreated(key);
+      queryClient.invalidateQueries({ queryKey: keysKey });
+    },
+  });
+  const fieldError = (field: string) => (create.error instanceof ApiError ? create.error.field(field) : undefined);
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Key name" hint="Where it is used, e.g. CI or Deploy hook." error={fieldError("name")}>
+          {(a) => <TextInput {...a} name="key-name" value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Field label="Expires on (optional)" error={fieldError("expires_at")}>
+          {(a) => <TextInput {...a} type="date" name="expires" value={expires} onChange={(e) => setExpires(e.target.value)} />}
+        </Field>
+      </div>
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-800">Scopes</legend>
+        <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
+          {SCOPES.map((scope) => (
+            <label key={scope} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => setScopes(scopes.includes(scope) ? scopes.filter((s) => s !== scope) : [...scopes, scope])} />
+              <code>{scope}</code>
+            </label>
+          ))}
+        </div>
+        {fieldError("scopes") ? <p className="mt-1 text-xs font-medium text-red-600">{fieldError("scopes")}</p> : null}
+      </fieldset>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" busy={create.isPending}>
+          Create key
+        </Button>
+        <ErrorNote error={create.error && !fieldError("name") && !fieldError("scopes") && !fieldError("expires_at") ? create.error : null} />
+      </div>
+    </form>
+  );
+}
+
+function NewKeyNotice({ value, onDone }: { value: string; onDone: () => void }) {
+  return (
+    <div role="status" className="rounded-lg border border-green-300 bg-green-50 p-4">
+      <p className="text-sm font-semibold text-green-900">Your new API key</p>
+      <p className="mt-1 text-sm text-green-800">Copy it now: it is shown only once, and Preheat keeps only a hash of it.</p>
+      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
+        <input readOnly aria-label="New API key" value={value} onFocus={(e) => e.target.select()} className="flex-1 rounded-md border border-green-300 bg-white px-3 py-2 font-mono text-sm" />
+        <CopyButton value={value} />
+        <Button variant="ghost" onClick={onDone}>
+          Done
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => api(`/api/dashboard/keys/${apiKey.id}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
+  });
+  return (
+    <tr className="align-top" data-testid="api-key-row">
+      <td className="py-3 pr-4">
+        <p className="font-medium">{apiKey.name}</p>
+        <code className="text-xs text-slate-500">{apiKey.prefix}…</code>
+      </td>
+      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.scopes.join(", ")}</td>
+      <td className="py-3 pr-4">
+        <StatusBadge status={apiKey.state} />
+      </td>
+      <td className="py-3 pr-4 text-sm text-slate-600">
+        <LocalTime value={apiKey.last_used_at} empty="never" />
+      </td>
+      <td className="py-3 pr-4 text-sm text-slate-600">
+        <LocalTime value={apiKey.expires_at} empty="never" />
+      </td>
+      <td className="py-3 text-right">
+        {apiKey.state === "active" ? (
+          <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+        ) : null}
+        <ErrorNote error={revoke.error} />
+      </td>
+    </tr>
+  );
+}
+
+export function KeysView() {
+  const [created, setCreated] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: keysKey, queryFn: () => api<{ data: ApiKeyView[] }>("/api/dashboard/keys") });
+  return (
+    <div className="space-y-6">
+      <PageHeader title="API keys" subtitle={<>Keys authenticate calls to the REST API (<code>Authorization: Bearer …</code>), each with the scopes it needs.</>} />
+      {created ? <NewKeyNotice value={created} onDone={() => setCreated(null)} /> : null}
+      <Card title="New key">
+        <NewKeyForm onCreated={setCreated} />
+      </Card>
+      <Card title="Your keys">
+        {keys.isPending ? (
+          <Loading />
+        ) : keys.error ? (
+          <ErrorNote error={keys.error} />
+        ) : keys.data.data.length === 0 ? (
+          <EmptyState title="No API keys yet">Create one above to call the API from scripts and CI.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[640px] text-left text-sm">
+              <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+                <tr>
+                  <th className="py-2 pr-4 font-medium">Name</th>
+                  <th className="py-2 pr-4 font-medium">Scopes</th>
+                  <th className="py-2 pr-4 font-medium">State</th>
+                  <th className="py-2 pr-4 font-medium">Last used</th>
+                  <th className="py-2 pr-4 font-medium">Expires</th>
+                  <th className="py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {keys.data.data.map((key) => (
+                  <KeyRow key={key.id} apiKey={key} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { SiteBoosts, SiteWarmRuns } from "@/components/boosts";
+import { api } from "@/components/dashboard/api";
+import type { Site } from "@/components/dashboard/types";
+import { buttonClass } from "@/components/ui/button";
+import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { SitemapsPanel } from "./sitemaps-panel";
+import { ValidationPanel } from "./validation-panel";
+
+export function SiteView({ initialSite }: { initialSite: Site }) {
+  const router = useRouter();
+  const { data: site } = useQuery({ queryKey: ["sites", initialSite.id], queryFn: () => api<Site>(`/sites/${initialSite.id}`), initialData: initialSite });
+  const remove = useMutation({
+    mutationFn: () => api(`/sites/${site.id}`, { method: "DELETE" }),
+    onSuccess: () => router.push("/sites"),
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={site.domain}
+        subtitle={<StatusBadge status={site.validated ? "validated" : "not validated"} />}
+        actions={
+          site.validated ? (
+            <Link href={`/sites/${site.id}/warm`} className={buttonClass("primary")}>
+              Warm now
+            </Link>
+          ) : null
+        }
+      />
+      <ValidationPanel site={site} />
+      <SitemapsPanel siteId={site.id} domain={site.domain} />
+      <SiteBoosts siteId={site.id} />
+      <SiteWarmRuns siteId={site.id} />
+      <Card title="Delete this site">
+        <p className="mb-3 text-sm text-slate-600">Removes its sitemaps, boosts and run history. Scheduled boosts stop at once.</p>
+        <ConfirmButton label="Delete site" confirmLabel={`Delete ${site.domain}`} question="Delete the site and everything in it?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <ErrorNote error={remove.error} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { Page, Sitemap } from "@/components/dashboard/types";
+import { Button } from "@/components/ui/button";
+import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Field, TextInput } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
+import { StatusBadge } from "@/components/ui/status-badge";
+
+const busy = (sitemap: Sitemap) => sitemap.status === "waiting" || sitemap.status === "processing";
+
+function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => api(`/sites/${siteId}/sitemaps/${sitemap.id}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] }),
+  });
+  return (
+    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="sitemap-row">
+      <div className="min-w-0 space-y-1">
+        <p className="break-all text-sm font-medium text-slate-900">{sitemap.url}</p>
+        <p className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          <StatusBadge status={sitemap.status} />
+          <span className="tabular-nums">{sitemap.url_count.toLocaleString("en")} URLs</span>
+          {sitemap.last_processed_at ? (
+            <span>
+              · processed <LocalTime value={sitemap.last_processed_at} />
+            </span>
+          ) : null}
+        </p>
+        {sitemap.status_message ? <p className={`text-xs ${sitemap.status === "error" ? "text-red-700" : "text-slate-600"}`}>{sitemap.status_message}</p> : null}
+        <ErrorNote error={remove.error} />
+      </div>
+      <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+    </li>
+  );
+}
+
+/** The site's sitemaps and feeds; polled while any is being read, so counts appear by themselves. */
+export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: string }) {
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState("");
+  const sitemaps = useQuery({
+    queryKey: ["sites", siteId, "sitemaps"],
+    queryFn: () => api<Page<Sitemap>>(`/sites/${siteId}/sitemaps?limit=100`),
+    refetchInterval: (query) => (query.state.data?.data.some(busy) ? 1500 : false),
+  });
+  const add = useMutation({
+    mutationFn: () => api<Sitemap>(`/sites/${siteId}/sitemaps`, { method: "POST", body: { url } }),
+    onSuccess: () => {
+      setUrl("");
+      queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] });
+    },
+  });
+  const error = add.error instanceof ApiError ? (add.error.field("url") ?? add.error.message) : add.error?.message;
+  return (
+    <Card title="Sitemaps and feeds">
+      <form
+        className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+        onSubmit={(event) => {
+          event.preventDefault();
+          add.mutate();
+        }}
+      >
+        <div className="flex-1">
+          <Field label="Sitemap URL" hint="An XML sitemap or sitemap index (gzip too), or an RSS/Atom shopping feed, on this domain." error={error}>
+            {(a) => <TextInput {...a} name="sitemap-url" type="url" placeholder={`https://${domain}/sitemap.xml`} value={url} onChange={(e) => setUrl(e.target.value)} />}
+          </Field>
+        </div>
+        <Button type="submit" busy={add.isPending} className="sm:mt-6">
+          Add sitemap
+        </Button>
+      </form>
+      {sitemaps.isPending ? (
+        <Loading />
+      ) : sitemaps.error ? (
+        <ErrorNote error={sitemaps.error} />
+      ) : sitemaps.data.data.length === 0 ? (
+        <EmptyState title="No sitemaps yet">Boosts warm the URLs of the sitemaps you add here.</EmptyState>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {sitemaps.data.data.map((sitemap) => (
+            <SitemapRow key={sitemap.id} siteId={siteId} sitemap={sitemap} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

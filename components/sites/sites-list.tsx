@@ -1,0 +1,84 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { Page, Site } from "@/components/dashboard/types";
+import { Button } from "@/components/ui/button";
+import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { Field, TextInput } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
+import { StatusBadge } from "@/components/ui/status-badge";
+
+export const sitesKey = ["sites"] as const;
+
+function AddSiteForm() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [domain, setDomain] = useState("");
+  const add = useMutation({
+    mutationFn: () => api<Site>("/sites", { method: "POST", body: { domain } }),
+    onSuccess: (site) => {
+      queryClient.invalidateQueries({ queryKey: sitesKey });
+      router.push(`/sites/${site.id}`);
+    },
+  });
+  const error = add.error instanceof ApiError ? (add.error.field("domain") ?? add.error.message) : add.error?.message;
+  return (
+    <form
+      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      onSubmit={(event) => {
+        event.preventDefault();
+        add.mutate();
+      }}
+    >
+      <div className="flex-1">
+        <Field label="Domain" hint="The host name your visitors use, e.g. www.example.com (a port is allowed; no path)." error={error}>
+          {(a) => <TextInput {...a} name="domain" placeholder="www.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} autoComplete="off" />}
+        </Field>
+      </div>
+      <Button type="submit" busy={add.isPending} className="sm:mt-6">
+        Add site
+      </Button>
+    </form>
+  );
+}
+
+export function SitesList() {
+  const sites = useQuery({ queryKey: [...sitesKey, "list"], queryFn: () => api<Page<Site>>("/sites?limit=100") });
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Sites" subtitle="Register a domain, prove you own it, then warm it from sitemaps, feeds or a CSV file." />
+      <Card title="Add a site">
+        <AddSiteForm />
+      </Card>
+      <Card title="Your sites">
+        {sites.isPending ? (
+          <Loading />
+        ) : sites.error ? (
+          <ErrorNote error={sites.error} />
+        ) : sites.data.data.length === 0 ? (
+          <EmptyState title="No sites yet">Add your first domain above.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {sites.data.data.map((site) => (
+              <li key={site.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                <Link href={`/sites/${site.id}`} className="font-medium text-brand-700 hover:underline">
+                  {site.domain}
+                </Link>
+                <span className="flex items-center gap-3 text-sm text-slate-500">
+                  <StatusBadge status={site.validated ? "validated" : "not validated"} />
+                  <span className="hidden sm:inline">
+                    added <LocalTime value={site.created_at} />
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

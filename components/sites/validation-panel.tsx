@@ -1,0 +1,80 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/components/dashboard/api";
+import type { Site } from "@/components/dashboard/types";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { LocalTime } from "@/components/ui/local-time";
+
+const methodNames = { html_file: "the token file", meta_tag: "the meta tag" } as const;
+
+function tokenFileHref(token: string): string {
+  return `data:text/html;charset=utf-8,${encodeURIComponent(token)}`;
+}
+
+/** Both ownership proofs, each with exactly what to publish, and the check itself. */
+export function ValidationPanel({ site }: { site: Site }) {
+  const queryClient = useQueryClient();
+  const validate = useMutation({
+    mutationFn: () => api<{ validated: true; already_validated?: boolean }>(`/sites/${site.id}/validate`, { method: "POST" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites"] }),
+  });
+  const fileName = `${site.validation_token}.html`;
+  const metaTag = `<meta name="service-token" content="${site.validation_token}">`;
+
+  if (site.validated) {
+    return (
+      <Card title="Ownership">
+        <p className="text-sm text-slate-700">
+          Validated {site.validation_method ? `with ${methodNames[site.validation_method]}` : ""} on <LocalTime value={site.validated_at} />. You can remove the
+          token now, or keep it: Preheat does not check it again.
+        </p>
+      </Card>
+    );
+  }
+
+  return (
+    <Card title="Prove you own this site">
+      <p className="mb-4 text-sm text-slate-600">
+        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks
+        over HTTPS first, then HTTP.
+      </p>
+      <div className="grid gap-4 md:grid-cols-2">
+        <div className="rounded-md border border-slate-200 p-3">
+          <h3 className="text-sm font-semibold">1. A file at the site root</h3>
+          <p className="mt-1 text-sm text-slate-600">
+            Serve <code className="break-all rounded bg-slate-100 px-1">{`https://${site.domain}/${fileName}`}</code> with status 200.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <a className={buttonClass("secondary")} href={tokenFileHref(site.validation_token)} download={fileName}>
+              Download {fileName.length > 28 ? "the token file" : fileName}
+            </a>
+            <CopyButton value={fileName} label="Copy file name" />
+          </div>
+        </div>
+        <div className="rounded-md border border-slate-200 p-3">
+          <h3 className="text-sm font-semibold">2. A meta tag in the homepage</h3>
+          <p className="mt-1 text-sm text-slate-600">
+            Put this in the <code>&lt;head&gt;</code> of <code className="break-all">{`https://${site.domain}/`}</code>:
+          </p>
+          <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{metaTag}</pre>
+          <div className="mt-3">
+            <CopyButton value={metaTag} label="Copy meta tag" />
+          </div>
+        </div>
+      </div>
+      <div className="mt-4 flex flex-wrap items-center gap-3" aria-live="polite">
+        <Button busy={validate.isPending} onClick={() => validate.mutate()}>
+          Validate now
+        </Button>
+        {validate.error ? (
+          <p role="alert" className="text-sm text-red-700">
+            Not validated: {validate.error.message}
+          </p>
+        ) : null}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "./button";
+
+/** A destructive action in two steps: the first click asks, the second one acts. */
+export function ConfirmButton({ label, confirmLabel, question, busy, onConfirm }: { label: string; confirmLabel: string; question: string; busy?: boolean; onConfirm: () => void }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <Button variant="secondary" onClick={() => setAsking(true)}>
+        {label}
+      </Button>
+    );
+  }
+  return (
+    <span role="group" aria-label={question} className="inline-flex flex-wrap items-center gap-2">
+      <span className="text-sm text-slate-700">{question}</span>
+      <Button variant="danger" busy={busy} onClick={onConfirm} autoFocus>
+        {confirmLabel}
+      </Button>
+      <Button variant="ghost" onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+    </span>
+  );
+}

@@ -1,0 +1,122 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { Site } from "@/components/dashboard/types";
+import { Button } from "@/components/ui/button";
+import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
+import { Field, inputClass, TextInput } from "@/components/ui/field";
+import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
+import { REGIONS } from "@/lib/regions";
+import { MAX_WARM_URLS } from "@/lib/warm/schemas";
+
+/** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
+export function extractUrls(text: string): string[] {
+  const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
+  return [...new Set(found)];
+}
+
+function toggle<T>(list: T[], value: T): T[] {
+  return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+}
+
+export function WarmForm({ site }: { site: Site }) {
+  const router = useRouter();
+  const [text, setText] = useState("");
+  const [regions, setRegions] = useState<string[]>(["fr"]);
+  const [userAgents, setUserAgents] = useState<string[]>([]);
+  const [languages, setLanguages] = useState("");
+  const urls = extractUrls(text);
+  const languageList = languages.split(/[\s,]+/).filter(Boolean);
+  const calls = urls.length * Math.max(1, userAgents.length) * Math.max(1, languageList.length) * regions.length;
+
+  const warm = useMutation({
+    mutationFn: () =>
+      api<{ run_id: number }>(`/sites/${site.id}/warm`, {
+        method: "POST",
+        body: {
+          urls,
+          region: regions,
+          variations: userAgents.length || languageList.length ? { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}) } : undefined,
+        },
+      }),
+    onSuccess: ({ run_id }) => router.push(`/runs/${run_id}`),
+  });
+  const fieldError = (name: string) => (warm.error instanceof ApiError ? warm.error.field(name) : undefined);
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title={`Warm ${site.domain} now`} subtitle="Up to 5,000 URLs of this site, warmed once per region, user agent and language." />
+      {site.validated ? null : <ErrorNote error="This site is not validated yet: prove you own it on the site page before warming it on demand." />}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          warm.mutate();
+        }}
+        className="space-y-6"
+      >
+        <Card title="URLs">
+          <Field label="URLs to warm" hint={`Paste one URL a line (or any text with URLs in it): ${urls.length.toLocaleString("en")} found, ${MAX_WARM_URLS.toLocaleString("en")} at most.`} error={fieldError("urls")}>
+            {(a) => <textarea {...a} name="urls" rows={8} className={`${inputClass} font-mono`} value={text} onChange={(e) => setText(e.target.value)} placeholder={`https://${site.domain}/\nhttps://${site.domain}/products`} />}
+          </Field>
+          <div className="mt-3">
+            <Field label="Or upload a file" hint="A text or CSV file: every http(s) URL in it is added.">
+              {(a) => (
+                <input
+                  {...a}
+                  type="file"
+                  accept=".txt,.csv,text/plain,text/csv"
+                  className="block text-sm"
+                  onChange={async (event) => {
+                    const file = event.target.files?.[0];
+                    if (!file) return;
+                    const added = extractUrls(await file.text()).join("\n");
+                    setText((current) => `${current}${current && !current.endsWith("\n") ? "\n" : ""}${added}`);
+                  }}
+                />
+              )}
+            </Field>
+          </div>
+        </Card>
+        <Card title="Where and how">
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-800">Regions</legend>
+            <div className="flex flex-wrap gap-3">
+              {REGIONS.map((region) => (
+                <label key={region.code} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" checked={regions.includes(region.code)} onChange={() => setRegions(toggle(regions, region.code))} />
+                  {`${region.name} (${region.code})`}
+                </label>
+              ))}
+            </div>
+            {fieldError("region") ? <p className="text-xs font-medium text-red-600">{fieldError("region")}</p> : null}
+          </fieldset>
+          <fieldset className="mt-4 space-y-2">
+            <legend className="text-sm font-medium text-slate-800">User agents (none chosen: desktop)</legend>
+            <div className="flex flex-wrap gap-3">
+              {USER_AGENT_CLASSES.map((ua) => (
+                <label key={ua} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" checked={userAgents.includes(ua)} onChange={() => setUserAgents(toggle(userAgents, ua))} />
+                  {ua}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="mt-4 max-w-md">
+            <Field label="Languages" hint="Accept-Language tags such as fr-FR en-US, separated by spaces or commas; none: no header." error={fieldError("variations")}>
+              {(a) => <TextInput {...a} name="languages" value={languages} onChange={(e) => setLanguages(e.target.value)} placeholder="fr-FR, en-US" />}
+            </Field>
+          </div>
+        </Card>
+        <div className="flex flex-wrap items-center gap-4">
+          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length}>
+            Warm {calls.toLocaleString("en")} {calls === 1 ? "call" : "calls"}
+          </Button>
+          <ErrorNote error={warm.error && !fieldError("urls") && !fieldError("region") ? warm.error : null} />
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { originUrl } from "./support/ports";
+
+/**
+ * A site owner's whole first session, in one browser, in order: each step needs the one before.
+ * The local origin plays shop.test (reached through PREHEAT_CONNECT_TO), answering as a Cloudflare
+ * cache would.
+ */
+test.describe.configure({ mode: "serial" });
+
+const domain = `shop-${Date.now().toString(36)}.test`;
+const owner = { name: "Ada Owner", email: `owner-${Date.now()}@example.com`, password: "correct horse battery" };
+const PAGES = 12;
+
+const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: PAGES }, (_, i) => `<url><loc>http://${domain}/products/${i}</loc></url>`).join("")}</urlset>`;
+
+async function serveSite(request: APIRequestContext, extraRoutes: Record<string, { status?: number; body?: string; headers?: Record<string, string> }> = {}) {
+  const response = await request.put(`${originUrl}/__origin/hosts/${domain}`, {
+    data: {
+      routes: { "/sitemap.xml": { body: sitemap, headers: { "content-type": "application/xml" } }, ...extraRoutes },
+      fallback: { status: 200, body: "<html><body>product</body></html>", headers: { "cf-cache-status": "HIT", "cf-ray": "8f1e2d3c4b5a6978-CDG" } },
+    },
+  });
+  expect(response.status()).toBe(204);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+let page: Page;
+let apiKey = "";
+let siteUrl = "";
+
+test.beforeAll(async ({ browser }) => {
+  page = await browser.newPage();
+});
+test.afterAll(async () => {
+  await page.close();
+});
+
+test("sign up creates the account and opens the dashboard", async () => {
+  await page.goto("/signup");
+  await page.getByLabel("Name (optional)").fill(owner.name);
+  await page.getByLabel("E-mail").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/sites$/);
+  await expect(page.getByRole("heading", { name: "Sites", exact: true })).toBeVisible();
+  await expect(page.getByText("No sites yet")).toBeVisible();
+});
+
+test("an API key is created, shown once, and works", async ({ request }) => {
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Key name").fill("CI");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const shown = page.getByLabel("New API key");
+  await expect(shown).toHaveValue(/^phk_/);
+  apiKey = await shown.inputValue();
+  await expect(page.getByTestId("api-key-row").filter({ hasText: "CI" })).toContainText("active");
+  await shot(page, "api-keys");
+  const me = await request.get("/v1/me", { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).scopes).toContain("boosts:write");
+});
+
+test("a site is added, fails validation, then validates with its token file", async ({ request }) => {
+  await serveSite(request);
+  await page.getByRole("link", { name: "Sites", exact: true }).click();
+  await page.getByLabel("Domain").fill(`https://${domain}/`);
+  await page.getByRole("button", { name: "Add site" }).click();
+  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+  siteUrl = new URL(page.url()).pathname;
+
+  await page.getByRole("button", { name: "Validate now" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("Validation token not found on the site.");
+  await shot(page, "site-not-validated");
+
+  const metaTag = await page.locator("pre").filter({ hasText: "service-token" }).innerText();
+  const token = /content="([^"]+)"/.exec(metaTag)![1]!;
+  await serveSite(request, { [`/${token}.html`]: { body: token } });
+  await page.getByRole("button", { name: "Validate now" }).click();
+  await expect(page.getByRole("heading", { name: "Ownership" })).toBeVisible();
+  await expect(page.getByText("with the token file")).toBeVisible();
+});
+
+test("a sitemap is added and its URL count appears when it is read", async () => {
+  await page.getByLabel("Sitemap URL").fill(`http://${domain}/sitemap.xml`);
+  await page.getByRole("button", { name: "Add sitemap" }).click();
+  const row = page.getByTestId("sitemap-row").filter({ hasText: "sitemap.xml" });
+  await expect(row.getByText("done", { exact: true })).toBeVisible();
+  await expect(row).toContainText(`${PAGES} URLs`);
+  await shot(page, "site-validated");
+});
+
+test("a scheduled boost with variations is created and run; its run reaches done", async () => {
+  await page.getByRole("link", { name: "New boost" }).click();
+  await page.getByLabel("Name", { exact: true }).fill("Nightly products");
+  await page.getByLabel(`http://${domain}/sitemap.xml`).check();
+  await page.getByLabel("France (fr)").check();
+  await page.getByLabel("Germany (de)").check();
+  await page.getByLabel("mobile", { exact: true }).check();
+  await page.getByLabel("desktop", { exact: true }).check();
+  await page.getByLabel("Languages").fill("fr-FR");
+  await page.getByLabel("Schedule (cron, UTC)").fill("0 3 * * *");
+  await expect(page.getByText(/At 03:00/i).first()).toBeVisible();
+  await shot(page, "boost-form");
+  await page.getByRole("button", { name: "Create boost" }).click();
+  await expect(page.getByRole("heading", { name: "Nightly products" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Run now" }).click();
+  await expect(page.getByRole("progressbar").first()).toBeVisible();
+  // 12 URLs × 2 user agents × 1 language × 2 regions.
+  await expect(page.getByText("48 of 48 calls").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("done", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("heading", { name: "Success rate" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Cache-hit ratio" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Response time" })).toBeVisible();
+  await shot(page, "boost");
+});
+
+test("the run page shows the figures and the calls per PoP", async () => {
+  await page.getByRole("link", { name: /#\d+|view run|open run/i }).first().click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const pops = page.getByRole("heading", { name: "Calls per PoP" });
+  await expect(pops).toBeVisible();
+  await expect(page.getByRole("cell", { name: "CDG" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();
+  await shot(page, "run");
+});
+
+test("the report e-mail is in the outbox, rendered", async () => {
+  await page.getByRole("link", { name: "Outbox" }).click();
+  const report = page.getByRole("link", { name: /Boost "Nightly products" on .*: done/ });
+  await expect(report).toBeVisible({ timeout: 30_000 });
+  await report.click();
+  const email = page.frameLocator('iframe[title="E-mail"]');
+  await expect(email.getByText("Success rate:")).toBeVisible();
+  await expect(email.getByText("CDG:")).toBeVisible();
+  await shot(page, "outbox-report");
+});
+
+test("a revoked key is refused by the API at once", async ({ request }) => {
+  await page.getByRole("link", { name: "API keys" }).click();
+  const row = page.getByTestId("api-key-row").filter({ hasText: "CI" });
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await row.getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toContainText("revoked");
+  const me = await request.get("/v1/me", { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(me.status()).toBe(401);
+  expect(await me.json()).toEqual({ error: "Invalid or expired API key." });
+});
+
+test("another user cannot open the first user's site by its address", async ({ browser }) => {
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await other.goto("/signup");
+  await other.getByLabel("E-mail").fill(`intruder-${Date.now()}@example.com`);
+  await other.getByLabel("Password").fill("another long password");
+  await other.getByRole("button", { name: "Create account" }).click();
+  await expect(other).toHaveURL(/\/sites$/);
+  const response = await other.goto(siteUrl);
+  expect(response?.status()).toBe(404);
+  await expect(other.getByText(domain)).toHaveCount(0);
+  const api = await other.request.get(`/api/v1${siteUrl}`, { headers: { "x-preheat-dashboard": "1" } });
+  expect(api.status()).toBe(404);
+  await context.close();
+});
+
+test("signed-out visitors are sent to sign in", async ({ browser }) => {
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(siteUrl);
+  await expect(visitor).toHaveURL(/\/signin/);
+  await context.close();
+});
