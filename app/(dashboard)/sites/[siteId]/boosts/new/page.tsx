@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { BoostForm } from "@/components/boosts/boost-form";
+import { PageHeader } from "@/components/ui/card";
+import { getSite, toSite } from "@/lib/sites/service";
+import { ownedOr404 } from "../../../../owned";
+
+export const metadata: Metadata = { title: "New boost" };
+
+export default async function NewBoostPage({ params }: { params: Promise<{ siteId: string }> }) {
+  const site = toSite(await ownedOr404((await params).siteId, getSite));
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
+        <Link href={`/sites/${site.id}`} className="hover:underline">
+          {site.domain}
+        </Link>
+        {" / New boost"}
+      </nav>
+      <PageHeader
+        title="New boost"
+        subtitle={
+          site.validated ? (
+            <>A warming campaign for {site.domain}: sitemaps or a CSV file, on demand or on a schedule.</>
+          ) : (
+            <>{site.domain} is not validated yet: its boosts warm at most 10 URLs until it is.</>
+          )
+        }
+      />
+      <BoostForm siteId={site.id} />
+    </div>
+  );
+}

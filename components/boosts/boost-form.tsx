@@ -1,0 +1,404 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Card, ErrorNote, Loading } from "@/components/ui/card";
+import { Field, TextInput } from "@/components/ui/field";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
+import { checkCron } from "@/lib/boosts/schedule";
+import { REGIONS } from "@/lib/regions";
+import { ScheduleEditor } from "./schedule-editor";
+import { siteBoostsQueryKey } from "./site-boosts";
+
+type SourceType = "sitemap" | "csv";
+
+/** What the form holds: text as typed, lists as checked. */
+type FormState = {
+  name: string;
+  source_type: SourceType;
+  sitemap_ids: number[];
+  source_url: string;
+  region: string[];
+  user_agents: string[];
+  languages: string;
+  url_root: string;
+  exclude_ext: string;
+  content_types: string[];
+  call_limit: string;
+  ignore_errors: boolean;
+  report_email_enabled: boolean;
+  schedule: string;
+};
+
+const EMPTY: FormState = {
+  name: "",
+  source_type: "sitemap",
+  sitemap_ids: [],
+  source_url: "",
+  region: ["fr"],
+  user_agents: [],
+  languages: "",
+  url_root: "/",
+  exclude_ext: "",
+  content_types: [],
+  call_limit: "",
+  ignore_errors: false,
+  report_email_enabled: true,
+  schedule: "",
+};
+
+function fromBoost(boost: Boost): FormState {
+  return {
+    name: boost.name,
+    source_type: boost.source_type,
+    sitemap_ids: boost.sitemap_ids,
+    source_url: boost.source_url ?? "",
+    region: boost.region,
+    user_agents: boost.variations?.user_agents ?? [],
+    languages: (boost.variations?.languages ?? []).join(", "),
+    url_root: boost.url_root,
+    exclude_ext: (boost.exclude_ext ?? []).join(", "),
+    content_types: boost.content_types ?? [],
+    call_limit: boost.call_limit === null ? "" : String(boost.call_limit),
+    ignore_errors: boost.ignore_errors,
+    report_email_enabled: boost.report_email_enabled,
+    schedule: boost.schedule ?? "",
+  };
+}
+
+const words = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+const inOrder = <T extends string>(all: readonly T[], chosen: string[]) => all.filter((value) => chosen.includes(value));
+const LANGUAGE_TAG = /^[a-zA-Z]{2,3}-[a-zA-Z]{2}$/;
+const EXTENSION = /^\.*[a-zA-Z0-9]{1,16}$/;
+
+/** The API body the form stands for (every field, normalised so that two equal forms give equal bodies). */
+function toBody(state: FormState) {
+  const userAgents = inOrder(USER_AGENT_CLASSES, state.user_agents);
+  const languages = words(state.languages);
+  const extensions = words(state.exclude_ext).map((ext) => ext.replace(/^\.+/, "").toLowerCase());
+  const contentTypes = inOrder(CONTENT_TYPES, state.content_types);
+  const schedule = state.schedule.trim().split(/\s+/).join(" ");
+  return {
+    name: state.name.trim(),
+    source_type: state.source_type,
+    ...(state.source_type === "sitemap" ? { sitemap_ids: [...state.sitemap_ids].sort((a, b) => a - b) } : { source_url: state.source_url.trim() }),
+    region: inOrder(
+      REGIONS.map((r) => r.code),
+      state.region,
+    ),
+    variations: userAgents.length || languages.length ? { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languages.length ? { languages } : {}) } : null,
+    url_root: state.url_root.trim() || "/",
+    exclude_ext: extensions.length ? [...new Set(extensions)] : null,
+    content_types: contentTypes.length ? contentTypes : null,
+    call_limit: state.call_limit.trim() === "" ? null : Number(state.call_limit),
+    ignore_errors: state.ignore_errors,
+    report_email_enabled: state.report_email_enabled,
+    schedule: schedule || null,
+  };
+}
+
+type Body = ReturnType<typeof toBody>;
+
+/** The obvious mistakes, caught before the server is asked; keys are the API's field names. */
+function check(state: FormState): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!state.name.trim()) problems.name = "Give the boost a name.";
+  if (state.source_type === "sitemap" && state.sitemap_ids.length === 0) problems.sitemap_ids = "Choose at least one sitemap.";
+  if (state.source_type === "csv" && !/^https?:\/\/\S+$/i.test(state.source_url.trim())) problems.source_url = "Enter the absolute http(s) URL of the CSV file.";
+  if (state.region.length === 0) problems.region = "Choose at least one region.";
+  const badTag = words(state.languages).find((tag) => !LANGUAGE_TAG.test(tag));
+  if (badTag) problems["variations.languages"] = `“${badTag}” is not a language tag of the form ll-RR, e.g. fr-FR.`;
+  if (!(state.url_root.trim() || "/").startsWith("/")) problems.url_root = "The URL root is a path: it starts with /.";
+  const badExt = words(state.exclude_ext).find((ext) => !EXTENSION.test(ext));
+  if (badExt) problems.exclude_ext = `“${badExt}” is not a file extension such as jpg.`;
+  const limit = state.call_limit.trim();
+  if (limit && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100_000_000)) problems.call_limit = "A whole number of calls from 1 to 100,000,000, or empty for no limit.";
+  const schedule = state.schedule.trim();
+  if (schedule) {
+    const checked = checkCron(schedule);
+    if ("problem" in checked) problems.schedule = `The schedule ${checked.problem}.`;
+  }
+  return problems;
+}
+
+/** Only the fields that differ from the boost as loaded (PUT changes only what it is given). */
+function changedFields(initial: Body, current: Body): Partial<Body> {
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(current)) {
+    if (key === "source_type") continue; // fixed once the boost exists
+    if (JSON.stringify(value) !== JSON.stringify(initial[key as keyof Body])) changes[key] = value;
+  }
+  return changes as Partial<Body>;
+}
+
+function CheckboxGroup({ legend, hint, error, children }: { legend: string; hint?: ReactNode; error?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <fieldset aria-describedby={[hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined} aria-invalid={error ? true : undefined} className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="flex flex-wrap gap-x-5 gap-y-2">{children}</div>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function Check({ label, checked, onChange, disabled, name }: { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean; name?: string }) {
+  return (
+    <label className="inline-flex min-h-6 items-center gap-2 text-sm text-slate-800">
+      <input type="checkbox" name={name} className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+const toggle = <T,>(list: T[], value: T, on: boolean) => (on ? [...list.filter((v) => v !== value), value] : list.filter((v) => v !== value));
+
+function SitemapChoices({ siteId, chosen, onChange, error }: { siteId: number; chosen: number[]; onChange: (ids: number[]) => void; error?: string }) {
+  const id = useId();
+  const sitemaps = useQuery({ queryKey: ["sitemaps", { siteId }, "all"], queryFn: () => api<Page<Sitemap>>(`/sites/${siteId}/sitemaps?limit=100`) });
+  return (
+    <CheckboxGroup legend="Sitemaps to warm" error={error}>
+      {sitemaps.isPending ? (
+        <Loading label="Loading sitemaps…" />
+      ) : sitemaps.isError ? (
+        <ErrorNote error={sitemaps.error} />
+      ) : sitemaps.data.data.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          This site has no sitemap yet.{" "}
+          <Link href={`/sites/${siteId}`} className="font-medium text-brand-700 hover:underline">
+            Add one on the site page
+          </Link>
+          , or use a CSV file.
+        </p>
+      ) : (
+        <ul className="w-full space-y-2">
+          {sitemaps.data.data.map((sitemap) => (
+            <li key={sitemap.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <input
+                id={`${id}-${sitemap.id}`}
+                type="checkbox"
+                className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+                checked={chosen.includes(sitemap.id)}
+                onChange={(event) => onChange(toggle(chosen, sitemap.id, event.target.checked))}
+                aria-describedby={`${id}-${sitemap.id}-state`}
+              />
+              <label htmlFor={`${id}-${sitemap.id}`} className="min-w-0 break-all text-sm text-slate-800">
+                {sitemap.url}
+              </label>
+              <span id={`${id}-${sitemap.id}-state`} className="inline-flex items-center gap-2 text-xs text-slate-500">
+                <StatusBadge status={sitemap.status} />
+                {sitemap.status === "error" ? sitemap.status_message : `${sitemap.url_count.toLocaleString("en")} URL${sitemap.url_count === 1 ? "" : "s"}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </CheckboxGroup>
+  );
+}
+
+/** Create (siteId) or edit (boost) a boost, every field of the API; a 422 puts the server's words next to the fields. */
+export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [initial] = useState<FormState>(() => (boost ? fromBoost(boost) : EMPTY));
+  const [state, setState] = useState<FormState>(initial);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [attempt, setAttempt] = useState(0);
+  const [nothingChanged, setNothingChanged] = useState(false);
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+    setNothingChanged(false);
+    setState((current) => ({ ...current, [key]: value }));
+  };
+
+  const save = useMutation({
+    mutationFn: (body: Partial<Body>) =>
+      boost ? api<Boost>(`/boosts/${boost.id}`, { method: "PUT", body }) : api<Boost>(`/sites/${siteId}/boosts`, { method: "POST", body }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(["boost", saved.id], saved);
+      void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(saved.site_id) });
+      router.push(`/boosts/${saved.id}`);
+    },
+    onSettled: () => setAttempt((n) => n + 1),
+  });
+
+  // After a refused submit, bring the first field in error into view and focus.
+  useEffect(() => {
+    if (!attempt) return;
+    const first = document.querySelector<HTMLElement>('form[data-boost-form] [aria-invalid="true"]');
+    if (first instanceof HTMLFieldSetElement) first.querySelector<HTMLElement>("input")?.focus();
+    else first?.focus();
+  }, [attempt]);
+
+  const serverError = save.error instanceof ApiError ? save.error : null;
+  const problem = (field: string) => problems[field] ?? serverError?.field(field);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = check(state);
+    setProblems(found);
+    if (Object.keys(found).length) {
+      save.reset();
+      setAttempt((n) => n + 1);
+      return;
+    }
+    const body = toBody(state);
+    if (boost) {
+      const changes = changedFields(toBody(initial), body);
+      if (Object.keys(changes).length === 0) {
+        setNothingChanged(true);
+        return;
+      }
+      save.mutate(changes);
+    } else {
+      save.mutate(body);
+    }
+  };
+
+  const generalError = save.error && !(serverError && serverError.status === 422 && serverError.details.length) ? save.error : null;
+  const cancelHref = boost ? `/boosts/${boost.id}` : `/sites/${siteId}`;
+
+  return (
+    <form data-boost-form noValidate onSubmit={submit} className="space-y-6">
+      {boost?.status === "paused" ? (
+        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          This boost is paused. Saving a change resumes it: its schedule fires again.
+        </p>
+      ) : null}
+      <Card title="Boost">
+        <Field label="Name" error={problem("name")}>
+          {(props) => <TextInput {...props} name="name" value={state.name} onChange={(e) => set("name", e.target.value)} maxLength={200} autoComplete="off" required />}
+        </Field>
+      </Card>
+
+      <Card title="URLs to warm">
+        <div className="space-y-5">
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-800">Source</legend>
+            <div className="flex flex-wrap gap-x-6 gap-y-2">
+              {(
+                [
+                  ["sitemap", "Sitemaps"],
+                  ["csv", "CSV file"],
+                ] as const
+              ).map(([value, label]) => (
+                <label key={value} className="inline-flex items-center gap-2 text-sm text-slate-800">
+                  <input type="radio" name="source_type" value={value} className="size-4 border-slate-300 text-brand-600 focus:ring-brand-500" checked={state.source_type === value} disabled={!!boost} onChange={() => set("source_type", value)} />
+                  {label}
+                </label>
+              ))}
+            </div>
+            {boost ? <p className="text-xs text-slate-500">The source type is fixed once the boost exists.</p> : null}
+          </fieldset>
+
+          {state.source_type === "sitemap" ? (
+            <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} />
+          ) : (
+            <Field label="CSV file URL" hint="A url, loc or link column, or URLs in the first column." error={problem("source_url")}>
+              {(props) => <TextInput {...props} type="url" name="source_url" inputMode="url" placeholder="https://www.example.com/urls.csv" value={state.source_url} onChange={(e) => set("source_url", e.target.value)} />}
+            </Field>
+          )}
+
+          <Field label="URL root" hint="Only URLs whose path starts with this are warmed." error={problem("url_root")}>
+            {(props) => <TextInput {...props} name="url_root" value={state.url_root} onChange={(e) => set("url_root", e.target.value)} className="font-mono sm:max-w-xs" />}
+          </Field>
+
+          <Field label="Excluded extensions" hint="Comma or space separated, e.g. jpg, png, css. Empty: none excluded." error={problem("exclude_ext")}>
+            {(props) => <TextInput {...props} name="exclude_ext" value={state.exclude_ext} onChange={(e) => set("exclude_ext", e.target.value)} autoComplete="off" className="sm:max-w-md" />}
+          </Field>
+
+          <CheckboxGroup legend="Content types" hint="Recognised from the URL's extension (no extension counts as html). None checked: every type." error={problem("content_types")}>
+            {CONTENT_TYPES.map((type) => (
+              <Check key={type} label={type} name="content_types" checked={state.content_types.includes(type)} onChange={(on) => set("content_types", toggle(state.content_types, type, on))} />
+            ))}
+          </CheckboxGroup>
+        </div>
+      </Card>
+
+      <Card title="How to call them">
+        <div className="space-y-5">
+          <CheckboxGroup legend="Regions" hint="Each region warms every URL from its own egress." error={problem("region")}>
+            {REGIONS.map((region) => (
+              <Check key={region.code} label={`${region.name} (${region.code})`} name="region" checked={state.region.includes(region.code)} onChange={(on) => set("region", toggle(state.region, region.code, on))} />
+            ))}
+          </CheckboxGroup>
+
+          <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop." error={problem("variations.user_agents")}>
+            {USER_AGENT_CLASSES.map((agent) => (
+              <Check key={agent} label={agent} name="user_agents" checked={state.user_agents.includes(agent)} onChange={(on) => set("user_agents", toggle(state.user_agents, agent, on))} />
+            ))}
+          </CheckboxGroup>
+
+          <Field label="Languages" hint="Accept-Language tags of the form ll-RR, comma or space separated, e.g. fr-FR, en-US. Each is a call per URL and user agent. Empty: none sent." error={problem("variations.languages") ?? problem("variations")}>
+            {(props) => <TextInput {...props} name="languages" value={state.languages} onChange={(e) => set("languages", e.target.value)} autoComplete="off" placeholder="fr-FR, en-US" className="sm:max-w-md" />}
+          </Field>
+
+          <Field label="Call limit" hint="Most calls one run makes. Empty: no limit." error={problem("call_limit")}>
+            {(props) => <TextInput {...props} name="call_limit" type="number" inputMode="numeric" min={1} step={1} value={state.call_limit} onChange={(e) => set("call_limit", e.target.value)} className="sm:max-w-[12rem]" />}
+          </Field>
+        </div>
+      </Card>
+
+      <Card title="Schedule">
+        <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />
+      </Card>
+
+      <Card title="Options">
+        <div className="space-y-3">
+          <div>
+            <Check label="Ignore errors" name="ignore_errors" checked={state.ignore_errors} onChange={(on) => set("ignore_errors", on)} />
+            <p className="ml-6 text-xs text-slate-500">Off: the boost pauses itself when at least half of its recent calls fail.</p>
+            {problem("ignore_errors") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("ignore_errors")}</p> : null}
+          </div>
+          <div>
+            <Check label="E-mail report" name="report_email_enabled" checked={state.report_email_enabled} onChange={(on) => set("report_email_enabled", on)} />
+            <p className="ml-6 text-xs text-slate-500">An e-mail with the run's figures when each run ends.</p>
+            {problem("report_email_enabled") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("report_email_enabled")}</p> : null}
+          </div>
+        </div>
+      </Card>
+
+      <div className="space-y-3">
+        {Object.keys(problems).length ? (
+          <p role="alert" className="text-sm font-medium text-red-600">
+            Please correct the fields marked above.
+          </p>
+        ) : null}
+        {serverError?.status === 422 && serverError.details.length ? (
+          <p role="alert" className="text-sm font-medium text-red-600">
+            {serverError.message}
+          </p>
+        ) : null}
+        <ErrorNote error={generalError} />
+        {nothingChanged ? (
+          <p role="status" className="text-sm text-slate-600">
+            Nothing changed: there is nothing to save.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" busy={save.isPending}>
+            {boost ? "Save changes" : "Create boost"}
+          </Button>
+          <Link href={cancelHref} className={buttonClass("ghost")}>
+            Cancel
+          </Link>
+        </div>
+      </div>
+    </form>
+  );
+}

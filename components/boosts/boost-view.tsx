@@ -1,0 +1,205 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { ReactNode } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { Boost, Page, RunListItem, Sitemap } from "@/components/dashboard/types";
+import { pollWhileActive } from "@/components/runs/format";
+import { RunCharts } from "@/components/runs/run-charts";
+import { RunHistory, runsQueryKey } from "@/components/runs/run-history";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { LocalTime } from "@/components/ui/local-time";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { REGIONS } from "@/lib/regions";
+import { describeSchedule } from "./cron";
+import { siteBoostsQueryKey } from "./site-boosts";
+
+const regionLabel = (code: string) => `${REGIONS.find((region) => region.code === code)?.name ?? code} (${code})`;
+
+function Detail({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={wide ? "sm:col-span-2" : undefined}>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-800">{children}</dd>
+    </div>
+  );
+}
+
+const none = (text: string) => <span className="text-slate-400">{text}</span>;
+
+function runError(error: unknown): Error | null {
+  if (!error) return null;
+  if (error instanceof ApiError && error.status === 409) return new Error(`${error.message} Wait for it to end (its progress is below), then start another.`);
+  return error as Error;
+}
+
+/** A boost: what it warms and when, Run now / Resume, its runs and their trends. */
+export function BoostView({ initialBoost }: { initialBoost: Boost }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const boostId = initialBoost.id;
+  const { data: boost, error: loadError } = useQuery({
+    queryKey: ["boost", boostId],
+    queryFn: () => api<Boost>(`/boosts/${boostId}`),
+    initialData: initialBoost,
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 2_000 : false),
+  });
+  const lastRun = useQuery({
+    queryKey: [...runsQueryKey(boostId), "last"],
+    queryFn: () => api<Page<RunListItem>>(`/runs?boost_id=${boostId}&limit=1`),
+    refetchInterval: (query) => pollWhileActive(query.state.data?.data.map((run) => run.status)),
+  });
+  const sitemaps = useQuery({
+    queryKey: ["sitemaps", { siteId: boost.site_id }, "all"],
+    queryFn: () => api<Page<Sitemap>>(`/sites/${boost.site_id}/sitemaps?limit=100`),
+    enabled: boost.source_type === "sitemap",
+  });
+
+  const trigger = useMutation({
+    mutationFn: () => api<{ run_id: number; status: string }>(`/boosts/${boostId}/run`, { method: "POST" }),
+    onSuccess: () => {
+      queryClient.setQueryData<Boost>(["boost", boostId], (current) => (current ? { ...current, status: "running" } : current));
+      void queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
+      void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(boost.site_id) });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api(`/boosts/${boostId}`, { method: "DELETE" }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ["boost", boostId] });
+      void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(boost.site_id) });
+      router.push(`/sites/${boost.site_id}`);
+    },
+  });
+
+  const paused = boost.status === "paused";
+  const last = lastRun.data?.data[0];
+  const sitemapUrl = (id: number) => sitemaps.data?.data.find((sitemap) => sitemap.id === id)?.url ?? `Sitemap ${id}`;
+  const agents = boost.variations?.user_agents?.length ? boost.variations.user_agents.join(", ") : "desktop (default)";
+  const languages = boost.variations?.languages?.length ? boost.variations.languages.join(", ") : null;
+
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href={`/sites/${boost.site_id}`} className="hover:underline">
+          Site
+        </Link>
+        {" / Boost"}
+      </nav>
+      <PageHeader
+        title={boost.name}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={boost.status} />
+            <span>{boost.schedule ? (describeSchedule(boost.schedule) ?? boost.schedule) : "No schedule"}</span>
+          </span>
+        }
+        actions={
+          <>
+            <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
+              Run now
+            </Button>
+            <Link href={`/boosts/${boostId}/edit`} className={buttonClass("secondary")}>
+              Edit
+            </Link>
+          </>
+        }
+      />
+      <ErrorNote error={loadError} />
+      <div aria-live="polite" className="space-y-2 empty:hidden">
+        {trigger.data ? (
+          <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+            Run{" "}
+            <Link href={`/runs/${trigger.data.run_id}`} className="font-medium underline">
+              #{trigger.data.run_id}
+            </Link>{" "}
+            queued. Its progress shows below.
+          </p>
+        ) : null}
+        <ErrorNote error={runError(trigger.error)} />
+      </div>
+
+      {paused ? (
+        <section aria-labelledby="paused-heading" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+          <h2 id="paused-heading" className="font-semibold">
+            This boost is paused
+          </h2>
+          {last?.status_message ? (
+            <p className="mt-1">
+              <Link href={`/runs/${last.id}`} className="underline">
+                Run #{last.id}
+              </Link>
+              : {last.status_message}
+            </p>
+          ) : null}
+          <p className="mt-1">
+            It stopped itself after a high error rate{boost.ignore_errors ? "" : " (“Ignore errors” is off)"}, and its schedule does not fire while it is paused. Check the failure samples of
+            the last run, fix the site, then resume: “Resume” starts a run now, which un-pauses the boost. Saving a change to the boost resumes it too.
+          </p>
+          <div className="mt-3">
+            <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
+              Resume
+            </Button>
+          </div>
+        </section>
+      ) : null}
+
+      <Card title="Settings">
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Detail label="Source" wide>
+            {boost.source_type === "csv" ? (
+              <>
+                CSV file <span className="break-all font-mono text-xs">{boost.source_url}</span>
+              </>
+            ) : (
+              <ul className="space-y-0.5">
+                {boost.sitemap_ids.map((id) => (
+                  <li key={id} className="break-all font-mono text-xs">
+                    {sitemapUrl(id)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Detail>
+          <Detail label="Regions">{boost.region.map(regionLabel).join(", ")}</Detail>
+          <Detail label="User agents">{agents}</Detail>
+          <Detail label="Languages">{languages ?? none("none sent")}</Detail>
+          <Detail label="URL root">
+            <span className="font-mono">{boost.url_root}</span>
+          </Detail>
+          <Detail label="Excluded extensions">{boost.exclude_ext?.length ? boost.exclude_ext.join(", ") : none("none")}</Detail>
+          <Detail label="Content types">{boost.content_types?.length ? boost.content_types.join(", ") : none("all")}</Detail>
+          <Detail label="Call limit">{boost.call_limit === null ? none("no limit") : boost.call_limit.toLocaleString("en")}</Detail>
+          <Detail label="Schedule">
+            {boost.schedule ? (
+              <>
+                {describeSchedule(boost.schedule) ?? boost.schedule} <span className="font-mono text-xs text-slate-500">{boost.schedule}</span>
+              </>
+            ) : (
+              none("none")
+            )}
+          </Detail>
+          <Detail label="Next run">{paused && boost.schedule ? "paused" : <LocalTime value={boost.next_run_at} empty="not scheduled" />}</Detail>
+          <Detail label="Ignore errors">{boost.ignore_errors ? "yes: never pauses itself" : "no: pauses after a high error rate"}</Detail>
+          <Detail label="E-mail report">{boost.report_email_enabled ? "on" : "off"}</Detail>
+          <Detail label="Created">
+            <LocalTime value={boost.created_at} />
+          </Detail>
+        </dl>
+      </Card>
+
+      <RunCharts boostId={boostId} />
+      <RunHistory boostId={boostId} />
+
+      <Card title="Delete this boost">
+        <p className="mb-3 text-sm text-slate-600">Removes the boost and its run history. Its schedule stops at once.</p>
+        <ConfirmButton label="Delete boost" confirmLabel="Yes, delete this boost" question="Delete the boost and its runs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <ErrorNote error={remove.error} />
+      </Card>
+    </div>
+  );
+}
