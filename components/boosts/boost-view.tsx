@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
 import type { Boost, Page, RunListItem, Sitemap } from "@/components/dashboard/types";
 import { pollWhileActive } from "@/components/runs/format";
@@ -66,7 +66,19 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
       void queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
       void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(boost.site_id) });
     },
+    // 409: a run is in progress that this page has not seen yet; show it.
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: ["boost", boostId] });
+      void queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
+    },
   });
+  // Once the run in progress ends, "queued" and "already running" messages are out of date.
+  const previousStatus = useRef(boost.status);
+  const resetTrigger = trigger.reset;
+  useEffect(() => {
+    if (previousStatus.current === "running" && boost.status !== "running") resetTrigger();
+    previousStatus.current = boost.status;
+  }, [boost.status, resetTrigger]);
   const remove = useMutation({
     mutationFn: () => api(`/boosts/${boostId}`, { method: "DELETE" }),
     onSuccess: () => {

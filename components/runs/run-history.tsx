@@ -57,7 +57,7 @@ export function RunHistory({ boostId }: { boostId: number }) {
                     </td>
                     <td className={td}>
                       <StatusBadge status={run.status} />
-                      {run.status_message ? <p className="mt-1 max-w-xs truncate text-xs text-slate-500" title={run.status_message}>{run.status_message}</p> : null}
+                      {run.status_message ? <p className="mt-1 max-w-[14rem] truncate text-xs text-slate-500" title={run.status_message}>{run.status_message}</p> : null}
                     </td>
                     <td className={td}>
                       <LocalTime value={run.started_at ?? run.created_at} />

@@ -137,7 +137,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       ) : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card title="Calls per region">
+        <Card title="Calls per region" className="min-w-0">
           {run.regions_breakdown.length === 0 ? (
             <EmptyState title="No region" />
           ) : (
@@ -156,7 +156,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                 <tbody className="divide-y divide-slate-100">
                   {run.regions_breakdown.map((region) => (
                     <tr key={region.region}>
-                      <th scope="row" className={`${td} font-medium`}>
+                      <th scope="row" className={`${td} text-left font-medium`}>
                         {regionName(region.region)} ({region.region})
                       </th>
                       <td className={tdNum}>{count(region.total_calls)}</td>
@@ -172,7 +172,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           )}
         </Card>
 
-        <Card title="Calls per PoP">
+        <Card title="Calls per PoP" className="min-w-0">
           {pops.length === 0 ? (
             <EmptyState title="No point of presence seen">{summary.total_calls ? "The answers named no CDN point of presence." : "None until calls are answered."}</EmptyState>
           ) : (
@@ -188,7 +188,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                 <tbody className="divide-y divide-slate-100">
                   {pops.map(([pop, calls]) => (
                     <tr key={pop}>
-                      <th scope="row" className={`${td} font-mono font-medium`}>{pop}</th>
+                      <th scope="row" className={`${td} text-left font-mono font-medium`}>{pop}</th>
                       <td className={tdNum}>{count(calls)}</td>
                       <td className={tdNum}>{percent(ratio(calls, popTotal))}</td>
                     </tr>
@@ -214,7 +214,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                   <p className="break-all font-mono text-xs text-slate-800">{sample.url}</p>
                   <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600">
                     <span className="font-medium text-red-700">{sample.status ? `HTTP ${sample.status}` : "no answer"}</span>
-                    <span>{sample.error}</span>
+                    {sample.error && sample.error !== `HTTP ${sample.status}` ? <span>{sample.error}</span> : null}
                     <span>
                       {regionName(sample.region)} · {sample.user_agent}
                       {sample.language ? ` · ${sample.language}` : ""}
