@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { RunListItem } from "@/components/dashboard/types";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { count, isActive, plannedOrDone } from "./format";
+import { isActive, plannedOrDone } from "./format";
 
 export const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 export const td = "px-3 py-2 align-top text-sm text-slate-700 whitespace-nowrap";
@@ -17,18 +17,15 @@ export function RunLink({ id }: { id: number }) {
 }
 
 /**
- * A progress bar while the run is in progress, its call count once ended; the cell has a fixed
- * width and height so that polling never moves the table.
+ * The run's progress, the same bar whether it is in progress or ended (then full, or where a failed
+ * or paused run stopped): the cell has a fixed size, so neither polling nor the end moves the table.
  */
 export function CallsCell({ run }: { run: Pick<RunListItem, "id" | "status" | "progress" | "summary"> }) {
   const { done, total } = plannedOrDone(run);
+  if (!isActive(run.status) && total === 0) return <div className="flex h-7 w-44 items-center text-xs text-slate-500">no calls made</div>;
   return (
-    <div className="flex h-9 w-44 items-center">
-      {isActive(run.status) ? (
-        <ProgressBar done={done} total={total} label={`Progress of run ${run.id}`} />
-      ) : (
-        <span className="tabular-nums">{count(run.summary.total_calls)} calls</span>
-      )}
+    <div className="w-44">
+      <ProgressBar done={done} total={total} label={`${isActive(run.status) ? "Progress" : "Calls"} of run ${run.id}`} />
     </div>
   );
 }

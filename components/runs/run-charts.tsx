@@ -72,7 +72,7 @@ export function RunCharts({ boostId }: { boostId: number }) {
   const points = runs.data ? toPoints(runs.data.data) : [];
   const state = runs.isPending ? "loading" : "ready";
   return (
-    <Card title="Over the runs">
+    <Card title="Trends">
       <ErrorNote error={runs.error} />
       <div className="grid gap-6 md:grid-cols-3">
         <Chart title="Success rate" state={state} points={points} dataKey="success" unit="%" color="#16a34a" format={(v) => `${v} %`} domain={[0, 100]} />

@@ -136,7 +136,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         </div>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6">
         <Card title="Calls per region" className="min-w-0">
           {run.regions_breakdown.length === 0 ? (
             <EmptyState title="No region" />
@@ -156,9 +156,9 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                 <tbody className="divide-y divide-slate-100">
                   {run.regions_breakdown.map((region) => (
                     <tr key={region.region}>
-                      <th scope="row" className={`${td} text-left font-medium`}>
+                      <td className={`${td} font-medium`}>
                         {regionName(region.region)} ({region.region})
-                      </th>
+                      </td>
                       <td className={tdNum}>{count(region.total_calls)}</td>
                       <td className={tdNum}>{percent(ratio(region.successful_calls, region.total_calls))}</td>
                       <td className={tdNum}>{percent(ratio(region.cache_hits, region.total_calls))}</td>
@@ -188,7 +188,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                 <tbody className="divide-y divide-slate-100">
                   {pops.map(([pop, calls]) => (
                     <tr key={pop}>
-                      <th scope="row" className={`${td} text-left font-mono font-medium`}>{pop}</th>
+                      <td className={`${td} font-mono font-medium`}>{pop}</td>
                       <td className={tdNum}>{count(calls)}</td>
                       <td className={tdNum}>{percent(ratio(calls, popTotal))}</td>
                     </tr>
