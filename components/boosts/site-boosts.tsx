@@ -63,7 +63,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                   const last = lastRuns[index]?.data?.data[0];
                   return (
                     <tr key={boost.id}>
-                      <td className={td}>
+                      <td className={`${td} min-w-[12rem] whitespace-normal`}>
                         <Link href={`/boosts/${boost.id}`} className="font-medium text-brand-700 hover:underline">
                           {boost.name}
                         </Link>
