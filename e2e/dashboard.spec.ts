@@ -152,6 +152,29 @@ test("a revoked key is refused by the API at once", async ({ request }) => {
   expect(await me.json()).toEqual({ error: "Invalid or expired API key." });
 });
 
+test("a sign-in link, e-mailed to the outbox, signs the owner in on another browser", async ({ browser }) => {
+  const context = await browser.newContext();
+  const elsewhere = await context.newPage();
+  await elsewhere.goto("/signin");
+  await elsewhere.getByLabel("E-mail").fill(owner.email);
+  await elsewhere.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+  await expect(elsewhere.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Outbox" }).click();
+  await page.getByRole("link", { name: /^Sign in to Preheat/ }).first().click();
+  const text = await page.locator("pre").innerText();
+  const link = /https?:\/\/\S+\/api\/auth\/callback\/email\S+/.exec(text)![0]!;
+  await elsewhere.goto(link);
+  await expect(elsewhere).toHaveURL(/\/sites$/);
+  await expect(elsewhere.getByText(owner.email)).toBeVisible();
+  // A link works once.
+  await (await browser.newContext()).newPage().then(async (third) => {
+    await third.goto(link);
+    await expect(third).toHaveURL(/\/signin\?error=Verification/);
+  });
+  await context.close();
+});
+
 test("another user cannot open the first user's site by its address", async ({ browser }) => {
   const context = await browser.newContext();
   const other = await context.newPage();

@@ -171,6 +171,9 @@ describe("GET /v1/runs/{runId}", () => {
       finished_at: null,
       summary: EMPTY_SUMMARY,
       progress: { planned_calls: 0, completed_calls: 0 },
+      bypassed_calls: 0,
+      regions_breakdown: ["gb", "us"].map((region) => ({ region, total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0 })),
+      failure_samples: [],
       created_at: iso,
     });
   });
