@@ -4,9 +4,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
+import { runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { createBoost } from "@/lib/boosts/service";
 import { getRun, triggerBoostRun } from "@/lib/runs/service";
 import { processSitemap } from "@/lib/sitemaps/process";
@@ -202,55 +202,113 @@ describe("a worker on the embedded database", () => {
 });
 
 describe("a boost run on the embedded database", () => {
+  /**
+   * Its own origin: each run-* host lists 40 pages; a page answers after 150 ms, and once
+   * HOLD_AFTER pages have been requested, the next ones are held unanswered while `holding`: the
+   * worker is then killed with exactly the calls of a full window in flight.
+   */
+  const HOLD_AFTER = 24;
+  const CONCURRENCY = 4;
+  const pages: string[] = [];
+  const held: http.ServerResponse[] = [];
+  let holding = true;
+  let runOrigin: http.Server;
+  let runOriginPort: number;
+  beforeAll(async () => {
+    runOrigin = http.createServer((req, res) => {
+      const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      if (req.url === "/sitemap.xml") return answerSitemap(res, host, 40);
+      pages.push(req.url ?? "");
+      if (holding && pages.length > HOLD_AFTER) return void held.push(res);
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("page"), 150);
+    });
+    await new Promise<void>((resolve) => runOrigin.listen(0, "127.0.0.1", resolve));
+    runOriginPort = (runOrigin.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    runOrigin.closeAllConnections();
+    return new Promise((resolve) => runOrigin.close(resolve));
+  });
+
+  /** The settings of both workers: this origin, the window, and a job expiry that never cuts a job short here. */
+  const runSettings = () => ({
+    PREHEAT_CONNECT_TO: `:80:127.0.0.1:${runOriginPort}`,
+    PREHEAT_SITE_CONCURRENCY: String(CONCURRENCY),
+    PREHEAT_JOB_EXPIRE_SECONDS: "60",
+  });
+
   it("killed mid-way, resumes, and its totals equal the origin's request count", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-run-"));
-    const previous = process.env.DATABASE_URL;
+    const saved = Object.fromEntries(["DATABASE_URL", ...Object.keys(runSettings())].map((name) => [name, process.env[name]]));
     delete process.env.DATABASE_URL;
     const host = "run-kill.test";
+    let first: ChildProcess | undefined;
+    let handle: DatabaseHandle | undefined;
+    let jobs: Awaited<ReturnType<typeof startEmbeddedJobs>> | undefined;
     try {
-      let handle = await openDatabase({ dataDir });
-      const jobs = await startEmbeddedJobs(handle, { work: false });
+      handle = await openDatabase({ dataDir });
+      const queueing = await startEmbeddedJobs(handle, { work: false });
       const { user } = await findOrCreateUser(handle.db, "run-kill@example.com");
       const ctx = { db: handle.db, accountId: user.accountId };
       const site = await createSite(ctx, { domain: host });
       await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
       const sitemap = await addSitemap(ctx, site.id, { url: `http://${host}/sitemap.xml` });
-      process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${originPort}`;
+      process.env.PREHEAT_CONNECT_TO = runSettings().PREHEAT_CONNECT_TO;
       await processSitemap(handle.db, sitemap.id);
-      delete process.env.PREHEAT_CONNECT_TO;
       const boost = await createBoost(ctx, site.id, { name: "Kill", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr", "de"] });
       const run = await triggerBoostRun(ctx, boost.id);
-      await jobs.stop();
+      await queueing.stop();
       await handle.close();
+      handle = undefined;
 
-      const sitemapRequests = requests.get(host) ?? 0;
-      // Pages only: the workers may read the sitemap again (its job is still queued), at most once each.
-      const pageRequests = () => pageHits.get(host) ?? 0;
-      const first = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
-      await until("the first worker to be mid-run", () => pageRequests() >= 25 || undefined).catch(async (e) => {
-        if (process.env.PREHEAT_TEST_WORKER_LOG) console.error("page requests", pageRequests(), "sitemap", sitemapRequests);
-        throw e;
+      // A worker process warms the first HOLD_AFTER pages, then has a full window held by the origin.
+      first = spawn(process.execPath, ["--import", "tsx", "lib/jobs/worker-main.ts"], {
+        cwd: root,
+        env: { ...process.env, ...jobSettings, ...runSettings(), PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" },
+        stdio: ["ignore", "pipe", "pipe"],
       });
+      first.stderr?.on("data", (chunk) => process.env.PREHEAT_TEST_WORKER_LOG && process.stderr.write(chunk));
+      first.stdout?.on("data", (chunk) => process.env.PREHEAT_TEST_WORKER_LOG && process.stderr.write(chunk));
+      await until("a full window of calls held by the origin", () => held.length >= CONCURRENCY || undefined);
+      // The window is full: nothing more goes out, and the answered calls get recorded (every 250 ms).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(pages).toHaveLength(HOLD_AFTER + CONCURRENCY);
       await stop(first, "SIGKILL");
-      const second = startWorker({ PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" });
-      await until("the run's 80 calls to be made", () => pageRequests() >= 80 || undefined).catch(async (e) => {
-        await stop(second);
-        const h = await openDatabase({ dataDir });
-        console.error("page requests", pageRequests(), await getRun({ db: h.db, accountId: user.accountId }, run.id));
-        console.error(await h.db.execute(sql`select name, state, retry_count, output from pgboss.job order by created_on`));
-        await h.close();
-        throw e;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      await stop(second);
+      holding = false;
+      for (const res of held) res.destroy();
+
+      // A restarted worker (in this process, so that the test can read the database it owns) resumes the run.
+      Object.assign(process.env, runSettings());
       handle = await openDatabase({ dataDir });
-      const ended = await getRun({ db: handle.db, accountId: user.accountId }, run.id);
-      await handle.close();
+      jobs = await startEmbeddedJobs(handle, { work: true });
+      const account = { db: handle.db, accountId: user.accountId };
+      const ended = await until("the run to end", async () => {
+        const current = await getRun(account, run.id);
+        return ["done", "failed", "paused"].includes(current.status) ? current : undefined;
+      });
       expect(ended.status).toBe("done");
-      expect(ended.summary.total_calls).toBe(pageRequests());
+      expect(ended.progress).toEqual({ planned_calls: 80, completed_calls: 80 });
       expect(ended.summary.total_calls).toBe(80);
+      // Every call reached the origin once: 40 pages × 2 regions (both direct), none sent twice.
+      expect(pages).toHaveLength(ended.summary.total_calls);
+      const perPath = new Map<string, number>();
+      for (const page of pages) perPath.set(page, (perPath.get(page) ?? 0) + 1);
+      expect(perPath.size).toBe(40);
+      expect([...perPath.values()].every((n) => n === 2)).toBe(true);
+      // The held calls count once, as interrupted failures; every other call succeeded.
+      expect(ended.summary.failed_calls).toBeGreaterThanOrEqual(CONCURRENCY);
+      expect(ended.summary.successful_calls + ended.summary.failed_calls).toBe(80);
+      const [row] = await handle.db.select({ samples: runs.failureSamples }).from(runs).where(eq(runs.id, run.id));
+      expect(row!.samples.length).toBeGreaterThan(0);
+      expect(row!.samples.every((sample) => sample.error.startsWith("interrupted"))).toBe(true);
     } finally {
-      if (previous !== undefined) process.env.DATABASE_URL = previous;
+      if (first) await stop(first, "SIGKILL");
+      await jobs?.stop();
+      await handle?.close();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -52,7 +52,9 @@ export async function warmCall(call: PlannedCall, region: string): Promise<CallO
     const dispatcher = regionDispatcher(region);
     if (dispatcher) await checkProxiedTarget(new URL(call.url));
     // The body is counted and discarded as it arrives (guardedCount): nothing is buffered or decoded.
-    const response = await guardedCount(call.url, { headers: callHeaders(call.user_agent, call.language), dispatcher, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
+    // A copy: a dispatcher may write into the headers it is given (undici's ProxyAgent adds `host`).
+    const headers = { ...callHeaders(call.user_agent, call.language) };
+    const response = await guardedCount(call.url, { headers, dispatcher, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     return {
