@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { SiteLink } from "@/components/sites/site-link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
@@ -97,9 +98,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href={`/sites/${boost.site_id}`} className="hover:underline">
-          Site
-        </Link>
+        <SiteLink siteId={boost.site_id} />
         {" / Boost"}
       </nav>
       <PageHeader

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { SiteLink } from "@/components/sites/site-link";
 import { api } from "@/components/dashboard/api";
 import type { RunDetail } from "@/components/dashboard/types";
 import { Card, EmptyState, ErrorNote, PageHeader } from "@/components/ui/card";
@@ -52,9 +53,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href={`/sites/${run.site_id}`} className="hover:underline">
-          Site
-        </Link>
+        <SiteLink siteId={run.site_id} />
         {run.boost_id ? (
           <>
             {" / "}
