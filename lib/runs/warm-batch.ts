@@ -15,17 +15,17 @@ export const RECORD_EVERY_MS = 250;
 export const RECORD_EVERY_CALLS = 2_000;
 /**
  * Reservations (dispatched_calls) run ahead of the calls sent by what the recent pace sends in
- * RESERVE_HORIZON_MS, at most RESERVE_MAX calls and never past the batch: a slow site gets exactly
- * the calls that go out now, a fast one a write every couple of dozen calls. Each recording gives
- * the unsent ones back, so only a crash within RECORD_EVERY_MS of a stall can count calls the site
- * never saw (as interrupted).
+ * RESERVE_HORIZON_MS, at most RESERVE_MAX calls (across batches, one statement): a slow site gets
+ * exactly the calls that go out now, a fast one a write every hundred calls, made while the window
+ * keeps sending. Each recording gives the unsent ones back, so only a crash within RECORD_EVERY_MS
+ * of a stall can count calls the site never saw (as interrupted), RESERVE_MAX at most.
  */
 const RESERVE_HORIZON_MS = 10;
-const RESERVE_MAX = 25;
+const RESERVE_MAX = 100;
 /** The pace is measured over this long. */
 const PACE_WINDOW_MS = 200;
 /** Batches read from the database at a time, ahead of the window. */
-const LOAD_BATCHES = 10;
+const LOAD_BATCHES = 40;
 /** The longest a run.batch job warms before handing over to the next one (well within the job's expiry). */
 const MAX_JOB_MS = 20_000;
 
@@ -70,7 +70,6 @@ class BatchState {
   /** Outcomes of calls [recorded, next), by call index; recorded in call order. */
   readonly outcomes = new Map<number, CallOutcome>();
   readonly pops: Record<string, number>;
-  reserving: Promise<void> | undefined;
 
   constructor(row: BatchRow) {
     this.id = row.id;
@@ -112,6 +111,7 @@ class RunWarmer {
   private sentCount = 0;
   /** Calls per ms over the last complete PACE_WINDOW_MS. */
   private pace = 0;
+  private reserving: Promise<void> | undefined;
   private paceSince = performance.now();
   private sentAtPaceSince = 0;
   private readonly deadline = performance.now() + jobBudgetMs();
@@ -173,16 +173,37 @@ class RunWarmer {
     }
   }
 
-  /** Writes dispatched_calls ahead of the calls about to go out (see RESERVE_HORIZON_MS). */
-  private reserve(batch: BatchState, free: number): Promise<void> {
-    batch.reserving ??= (async () => {
-      this.measurePace(performance.now());
-      const ahead = Math.max(free, Math.min(RESERVE_MAX, Math.floor(this.pace * RESERVE_HORIZON_MS)));
-      const upTo = Math.min(batch.calls.length, batch.next + ahead);
-      await this.db.update(runBatches).set({ dispatchedCalls: upTo }).where(eq(runBatches.id, batch.id));
-      batch.reserved = upTo;
-    })().finally(() => (batch.reserving = undefined));
-    return batch.reserving;
+  /** Calls reserved and not sent yet, across the loaded batches. */
+  private reservedAhead(): number {
+    let ahead = 0;
+    for (const batch of this.batches) ahead += batch.reserved - batch.next;
+    return ahead;
+  }
+
+  /** How far reservations should run ahead: the free slots, or the pace's horizon when that is more. */
+  private reserveTarget(free: number): number {
+    this.measurePace(performance.now());
+    return Math.max(free, Math.min(RESERVE_MAX, Math.floor(this.pace * RESERVE_HORIZON_MS)));
+  }
+
+  /** Extends dispatched_calls, batch after batch, until `target` calls are reserved ahead; one statement. */
+  private reserve(target: number): Promise<void> {
+    this.reserving ??= (async () => {
+      let missing = target - this.reservedAhead();
+      const extended: { batch: BatchState; upTo: number }[] = [];
+      for (const batch of this.batches) {
+        if (missing <= 0) break;
+        if (batch.reserved >= batch.calls.length) continue;
+        const upTo = Math.min(batch.calls.length, batch.reserved + missing);
+        missing -= upTo - batch.reserved;
+        extended.push({ batch, upTo });
+      }
+      if (!extended.length) return;
+      const values = extended.map(({ batch, upTo }) => sql`(${batch.id}::int, ${upTo}::int)`);
+      await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from (values ${sql.join(values, sql`, `)}) as v(id, up_to) where b.id = v.id`);
+      for (const { batch, upTo } of extended) batch.reserved = upTo;
+    })().finally(() => (this.reserving = undefined));
+    return this.reserving;
   }
 
   private send(batch: BatchState) {
@@ -215,6 +236,8 @@ class RunWarmer {
    * Returns false when the run must stop (paused here, or stopped elsewhere).
    */
   private async record(): Promise<boolean> {
+    // A reservation being written must land before this gives the unsent calls back.
+    if (this.reserving) await this.reserving;
     this.lastRecord = performance.now();
     type Delta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; done: boolean };
     const deltas: Delta[] = [];
@@ -311,7 +334,7 @@ class RunWarmer {
           const batch = await this.sendable();
           if (!batch) break;
           if (batch.next >= batch.reserved) {
-            await this.reserve(batch, this.limit - this.inFlight);
+            await this.reserve(this.reserveTarget(this.limit - this.inFlight));
             continue;
           }
           const wait = this.notBefore - Date.now();
@@ -320,6 +343,12 @@ class RunWarmer {
             continue;
           }
           this.send(batch);
+          // At a fast pace, the next reservation is written while the window keeps sending.
+          if (!this.reserving) {
+            const target = this.reserveTarget(0);
+            // A failure here is not lost: the next reservation the loop waits for is written again, and throws.
+            if (target > this.limit && this.reservedAhead() < target / 2) this.reserve(target).catch(() => {});
+          }
         }
         if (this.inFlight === 0) {
           // Idle: everything sent has returned. Done, handing over, or the window asks the database whether to pause.
