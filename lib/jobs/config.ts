@@ -7,3 +7,13 @@ export function inngestConfigured(): boolean {
 export function embeddedWorkerEnabled(): boolean {
   return process.env.PREHEAT_EMBEDDED_WORKER !== "false";
 }
+
+/**
+ * Jobs of one kind a worker process runs at once (PREHEAT_JOB_CONCURRENCY, default 4): runs of
+ * different sites warm side by side instead of queueing behind the slowest site. Each record still
+ * has one active job at a time, and each site its own concurrency limit.
+ */
+export function jobConcurrency(): number {
+  const configured = Number(process.env.PREHEAT_JOB_CONCURRENCY);
+  return Number.isInteger(configured) && configured > 0 ? Math.min(configured, 64) : 4;
+}

@@ -4,6 +4,7 @@ import PgBoss from "pg-boss";
 import { runs, sitemaps } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/runs/summary";
 import type { Database, DatabaseHandle } from "@/lib/db";
+import { jobConcurrency } from "./config";
 import { handledJobs, runJob } from "./handlers";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobKey, sendJob } from "./index";
 
@@ -98,10 +99,14 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   if (options.work) {
     if (handle.kind === "embedded") await failOrphans(boss, handle.db);
     for (const name of handledJobs()) {
-      await boss.work(queueName(name), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1) }, async ([job]) => {
-        if (!job) return;
-        return runJob(name, job.data, { db: handle.db, final: job.retryCount >= job.retryLimit });
-      });
+      // pg-boss 10 has no team size: each work() is one more job of this kind at a time.
+      const workers = name === "schedule.tick" ? 1 : jobConcurrency();
+      for (let i = 0; i < workers; i++) {
+        await boss.work(queueName(name), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1) }, async ([job]) => {
+          if (!job) return;
+          return runJob(name, job.data, { db: handle.db, final: job.retryCount >= job.retryLimit });
+        });
+      }
     }
     await boss.schedule(queueName("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
     await requeueRecords(handle.db);
