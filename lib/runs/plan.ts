@@ -39,23 +39,45 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
 
 /** URL × user agent × language × region, URL by URL, stopping at the call limit. */
 export function expandCalls(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null) {
+  const byRegion = new Map<string, PlannedCall[]>(run.regions.map((region) => [region, [...regionCalls(urls, run, callLimit, region)]]));
+  return { byRegion, total: countPlanned(urls, run, callLimit) };
+}
+
+function variationsOf(run: Pick<Run, "variations">) {
   const agents = run.variations?.user_agents?.length ? run.variations.user_agents : [DEFAULT_USER_AGENT];
   const languages: (string | null)[] = run.variations?.languages?.length ? run.variations.languages : [null];
-  const byRegion = new Map<string, PlannedCall[]>(run.regions.map((r) => [r, []]));
-  let total = 0;
-  outer: for (const url of urls) {
-    for (const region of run.regions) {
-      for (const user_agent of agents) {
-        for (const language of languages) {
-          if (callLimit !== null && total >= callLimit) break outer;
-          byRegion.get(region)!.push({ url, user_agent, language });
-          total++;
-        }
+  return { agents, languages };
+}
+
+/** How many calls expandCalls makes, without making them. */
+function countPlanned(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null): number {
+  const { agents, languages } = variationsOf(run);
+  const all = urls.length * run.regions.length * agents.length * languages.length;
+  return callLimit === null ? all : Math.min(all, callLimit);
+}
+
+/**
+ * One region's calls in plan order, generated as they are stored (a run of a million calls is
+ * never held in memory): the call limit cuts the URL-major order URL → region → agent → language.
+ */
+function* regionCalls(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null, region: string): Generator<PlannedCall> {
+  const { agents, languages } = variationsOf(run);
+  const perUrl = agents.length * languages.length;
+  const regionIndex = run.regions.indexOf(region);
+  for (let u = 0; u < urls.length; u++) {
+    let index = (u * run.regions.length + regionIndex) * perUrl; // the call's place in the whole plan
+    for (const user_agent of agents) {
+      for (const language of languages) {
+        if (callLimit !== null && index >= callLimit) return;
+        yield { url: urls[u]!, user_agent, language };
+        index++;
       }
     }
   }
-  return { byRegion, total };
 }
+
+/** Batch rows stored per INSERT while planning. */
+const INSERT_BATCHES = 20;
 
 async function end(db: Database, run: Run, status: "done" | "failed", message: string): Promise<PlanOutcome> {
   const now = new Date();
@@ -95,7 +117,8 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
   } else {
     urls = run.sourceUrls ?? [];
   }
-  const { byRegion, total } = expandCalls(urls, run, boost?.callLimit ?? null);
+  const callLimit = boost?.callLimit ?? null;
+  const total = countPlanned(urls, run, callLimit);
   if (boost?.callLimit != null && total === boost.callLimit && total < urls.length * run.regions.length) notes.push(`stopped at the call limit of ${boost.callLimit}`);
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
@@ -109,11 +132,24 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
 
   await db.transaction(async (tx) => {
     let seq = 0;
-    for (const [region, calls] of byRegion) {
-      for (let i = 0; i < calls.length; i += BATCH_SIZE) {
-        await tx.insert(runBatches).values({ runId: run.id, seq: seq++, region, calls: calls.slice(i, i + BATCH_SIZE) });
+    let rows: (typeof runBatches.$inferInsert)[] = [];
+    const flush = async () => {
+      if (rows.length) await tx.insert(runBatches).values(rows);
+      rows = [];
+    };
+    for (const region of run.regions) {
+      let calls: PlannedCall[] = [];
+      for (const call of regionCalls(urls, run, callLimit, region)) {
+        calls.push(call);
+        if (calls.length === BATCH_SIZE) {
+          rows.push({ runId: run.id, seq: seq++, region, calls });
+          calls = [];
+          if (rows.length === INSERT_BATCHES) await flush();
+        }
       }
+      if (calls.length) rows.push({ runId: run.id, seq: seq++, region, calls });
     }
+    await flush();
     await tx
       .update(runs)
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
