@@ -101,8 +101,12 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     for (const name of handledJobs()) {
       // pg-boss 10 has no team size: each work() is one more job of this kind at a time.
       const workers = name === "schedule.tick" ? 1 : jobConcurrency();
+      const pollSeconds = envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1);
       for (let i = 0; i < workers; i++) {
-        await boss.work(queueName(name), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1) }, async ([job]) => {
+        // The first worker answers quickly; the others only matter under load, and an idle poll costs
+        // a query (several ms on PGlite): they look five times less often.
+        const pollingIntervalSeconds = i === 0 ? pollSeconds : Math.max(5, pollSeconds * 5);
+        await boss.work(queueName(name), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
           if (!job) return;
           return runJob(name, job.data, { db: handle.db, final: job.retryCount >= job.retryLimit });
         });

@@ -25,7 +25,6 @@ function answerSitemap(res: http.ServerResponse, host: string, pages: number) {
 /** A local origin: each host's sitemap lists 3 URLs; `stall` hosts do not answer their first request. */
 const requests = new Map<string, number>();
 const stalled = new Set<string>();
-const pageHits = new Map<string, number>();
 let origin: http.Server;
 let originPort: number;
 const root = path.resolve(import.meta.dirname, "../..");
@@ -37,13 +36,6 @@ beforeAll(async () => {
     requests.set(host, count);
     const answer = () =>
       res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${["a", "b", "c"].map((p) => `<url><loc>http://${host}/${p}</loc></url>`).join("")}</urlset>`);
-    if (host.startsWith("run-")) {
-      if (req.url !== "/sitemap.xml") pageHits.set(host, (pageHits.get(host) ?? 0) + 1);
-      // A slow site: each page answers after 150 ms, so a worker can be killed with calls in flight.
-      if (req.url === "/sitemap.xml") return answerSitemap(res, host, 40);
-      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("page"), 150);
-      return;
-    }
     if (host.startsWith("stall") && count === 1) {
       stalled.add(host); // never answered: the worker is killed meanwhile
       return;

@@ -9,7 +9,7 @@ import { keepsUrl } from "@/lib/warm/url-filters";
 import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
-export const BATCH_SIZE = 50;
+export const BATCH_SIZE = 500;
 /** The spec's cap for boosts of a site whose ownership is not proven. */
 export const UNVALIDATED_URL_CAP = 10;
 

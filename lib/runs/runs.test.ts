@@ -18,8 +18,11 @@ import { reportRunEnd } from "./report";
 import { getRun, triggerBoostRun } from "./service";
 
 type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
-type Behaviour = { pages: number; status?: number; headers?: Record<string, string> };
+type Behaviour = { pages: number; status?: number; headers?: Record<string, string>; delayMs?: number };
 const behaviours = new Map<string, Behaviour>();
+/** Requests being answered per host now, and the most there ever were at once. */
+const open = new Map<string, number>();
+const mostOpen = new Map<string, number>();
 const seen = new Map<string, Seen[]>();
 let server: http.Server;
 let handle: DatabaseHandle;
@@ -37,7 +40,12 @@ beforeAll(async () => {
     const list = seen.get(host) ?? [];
     list.push({ path: req.url ?? "", ua: String(req.headers["user-agent"]), lang: req.headers["accept-language"] as string | undefined, pragma: req.headers.pragma as string | undefined });
     seen.set(host, list);
-    res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
+    open.set(host, (open.get(host) ?? 0) + 1);
+    mostOpen.set(host, Math.max(mostOpen.get(host) ?? 0, open.get(host)!));
+    setTimeout(() => {
+      open.set(host, open.get(host)! - 1);
+      res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
+    }, site.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -157,6 +165,24 @@ describe("warm runs", () => {
     const done = await ended(run.id);
     expect(done).toMatchObject({ status: "done", summary: { total_calls: 4, cache_hits: 4, pops: { CDG: 4 } } });
     expect(seen.get("warm.test")).toHaveLength(4);
+  });
+});
+
+describe("per-site concurrency", () => {
+  it("holds for the site, not for each run: a boost run and a warm at once share PREHEAT_SITE_CONCURRENCY", async () => {
+    process.env.PREHEAT_SITE_CONCURRENCY = "2";
+    try {
+      const { site, sitemapId } = await siteWithSitemap("shared.test", { pages: 30, delayMs: 40 });
+      const boost = await createBoost(ctx, site.id, { name: "Shared", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
+      const boostRun = await triggerBoostRun(ctx, boost.id);
+      const { run: warmRun } = await queueWarm(ctx, site.id, { urls: Array.from({ length: 30 }, (_, i) => `http://shared.test/w/${i}`), region: ["fr"] });
+      expect((await ended(boostRun.id)).summary.total_calls).toBe(30);
+      expect((await ended(warmRun.id)).summary.total_calls).toBe(30);
+      expect(seen.get("shared.test")).toHaveLength(60);
+      expect(mostOpen.get("shared.test")).toBe(2);
+    } finally {
+      delete process.env.PREHEAT_SITE_CONCURRENCY;
+    }
   });
 });
 

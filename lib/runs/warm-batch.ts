@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db";
 import { jobDefinitions } from "@/lib/jobs";
 import { isCacheHit } from "@/lib/warm/cache-status";
 import { type CallOutcome, warmCall } from "@/lib/warm/call";
+import { onSiteSlotFreed, releaseSiteSlot, siteHasRoom, takeSiteSlot } from "@/lib/warm/site-gate";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
 export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
@@ -20,8 +21,8 @@ export const RECORD_EVERY_CALLS = 2_000;
  * keeps sending. Each recording gives the unsent ones back, so only a crash within RECORD_EVERY_MS
  * of a stall can count calls the site never saw (as interrupted), RESERVE_MAX at most.
  */
-const RESERVE_HORIZON_MS = 10;
-const RESERVE_MAX = 100;
+const RESERVE_HORIZON_MS = 20;
+const RESERVE_MAX = 200;
 /** The pace is measured over this long. */
 const PACE_WINDOW_MS = 200;
 /** Batches read from the database at a time, ahead of the window. */
@@ -206,15 +207,22 @@ class RunWarmer {
     return this.reserving;
   }
 
+  /** Room for one more call: in this run's window, and at the site (other runs may be warming it too). */
+  private hasRoom(): boolean {
+    return this.inFlight < this.limit && siteHasRoom(this.run.siteId, this.limit);
+  }
+
   private send(batch: BatchState) {
     const index = batch.next++;
     this.inFlight++;
+    takeSiteSlot(this.run.siteId);
     this.sentCount++;
     warmCall(batch.calls[index]!, batch.region).then((outcome) => this.settled(batch, index, outcome));
   }
 
   private settled(batch: BatchState, index: number, outcome: CallOutcome) {
     this.inFlight--;
+    releaseSiteSlot(this.run.siteId);
     batch.outcomes.set(index, outcome);
     this.unrecorded++;
     if (this.canPause) {
@@ -323,10 +331,11 @@ class RunWarmer {
     await this.load();
     // Wakes the loop to record what returned even when the calls left in flight hang.
     const ticker = setInterval(() => this.wake(), RECORD_EVERY_MS);
+    const unsubscribe = onSiteSlotFreed(this.run.siteId, () => this.wake());
     try {
       for (;;) {
         // Fill the window.
-        while (!this.halt && !this.pauseCheck && this.inFlight < this.limit) {
+        while (!this.halt && !this.pauseCheck && this.hasRoom()) {
           if (performance.now() >= this.deadline) {
             this.halt = "budget";
             break;
@@ -342,6 +351,8 @@ class RunWarmer {
             await this.sleep(wait);
             continue;
           }
+          // Another run may have taken the site's last slot while this one awaited.
+          if (!siteHasRoom(this.run.siteId, this.limit)) break;
           this.send(batch);
           // At a fast pace, the next reservation is written while the window keeps sending.
           if (!this.reserving) {
@@ -359,6 +370,10 @@ class RunWarmer {
             if (!running) return "stopped";
             if (!more) return "finished";
             if (this.halt) return "more";
+          } else if (!this.hasRoom()) {
+            // Another run holds the site's every slot: wait for one (or hand over at the deadline).
+            if (performance.now() >= this.deadline) this.halt = "budget";
+            else await this.sleep();
           }
           continue;
         }
@@ -368,6 +383,7 @@ class RunWarmer {
       }
     } finally {
       clearInterval(ticker);
+      unsubscribe();
     }
   }
 }
