@@ -8,6 +8,7 @@ import { ApiError, api } from "@/components/dashboard/api";
 import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
+import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, TextInput } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
@@ -136,37 +137,6 @@ function changedFields(initial: Body, current: Body): Partial<Body> {
   }
   return changes as Partial<Body>;
 }
-
-function CheckboxGroup({ legend, hint, error, children }: { legend: string; hint?: ReactNode; error?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <fieldset aria-describedby={[hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined} aria-invalid={error ? true : undefined} className="space-y-2">
-      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
-      <div className="flex flex-wrap gap-x-5 gap-y-2">{children}</div>
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-600">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
-  );
-}
-
-function Check({ label, checked, onChange, disabled, name }: { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean; name?: string }) {
-  return (
-    <label className="inline-flex min-h-6 items-center gap-2 text-sm text-slate-800">
-      <input type="checkbox" name={name} className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
-      {label}
-    </label>
-  );
-}
-
-const toggle = <T,>(list: T[], value: T, on: boolean) => (on ? [...list.filter((v) => v !== value), value] : list.filter((v) => v !== value));
 
 function SitemapChoices({ siteId, chosen, onChange, error }: { siteId: number; chosen: number[]; onChange: (ids: number[]) => void; error?: string }) {
   const id = useId();

@@ -6,6 +6,7 @@ import { ApiError, api } from "@/components/dashboard/api";
 import type { ApiKeyView } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, TextInput } from "@/components/ui/field";
@@ -50,18 +51,11 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
           {(a) => <TextInput {...a} type="date" name="expires" value={expires} onChange={(e) => setExpires(e.target.value)} />}
         </Field>
       </div>
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-800">Scopes</legend>
-        <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
-          {SCOPES.map((scope) => (
-            <label key={scope} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => setScopes(scopes.includes(scope) ? scopes.filter((s) => s !== scope) : [...scopes, scope])} />
-              <code>{scope}</code>
-            </label>
-          ))}
-        </div>
-        {fieldError("scopes") ? <p className="mt-1 text-xs font-medium text-red-600">{fieldError("scopes")}</p> : null}
-      </fieldset>
+      <CheckboxGroup legend="Scopes" hint="Reads and writes of sites, boosts and runs; a key needs at least one." error={fieldError("scopes")}>
+        {SCOPES.map((scope) => (
+          <Check key={scope} label={<code>{scope}</code>} name="scopes" checked={scopes.includes(scope)} onChange={(on) => setScopes(toggle(scopes, scope, on))} />
+        ))}
+      </CheckboxGroup>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={create.isPending}>
           Create key

@@ -7,6 +7,7 @@ import { ApiError, api } from "@/components/dashboard/api";
 import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
+import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { REGIONS } from "@/lib/regions";
@@ -16,10 +17,6 @@ import { MAX_WARM_URLS } from "@/lib/warm/schemas";
 export function extractUrls(text: string): string[] {
   const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
   return [...new Set(found)];
-}
-
-function toggle<T>(list: T[], value: T): T[] {
-  return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 }
 
 export function WarmForm({ site }: { site: Site }) {
@@ -81,29 +78,18 @@ export function WarmForm({ site }: { site: Site }) {
           </div>
         </Card>
         <Card title="Where and how">
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium text-slate-800">Regions</legend>
-            <div className="flex flex-wrap gap-3">
+          <div className="space-y-4">
+            <CheckboxGroup legend="Regions" hint="Each region warms every URL from its own egress." error={fieldError("region")}>
               {REGIONS.map((region) => (
-                <label key={region.code} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={regions.includes(region.code)} onChange={() => setRegions(toggle(regions, region.code))} />
-                  {`${region.name} (${region.code})`}
-                </label>
+                <Check key={region.code} label={`${region.name} (${region.code})`} name="region" checked={regions.includes(region.code)} onChange={(on) => setRegions(toggle(regions, region.code, on))} />
               ))}
-            </div>
-            {fieldError("region") ? <p className="text-xs font-medium text-red-600">{fieldError("region")}</p> : null}
-          </fieldset>
-          <fieldset className="mt-4 space-y-2">
-            <legend className="text-sm font-medium text-slate-800">User agents (none chosen: desktop)</legend>
-            <div className="flex flex-wrap gap-3">
+            </CheckboxGroup>
+            <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop.">
               {USER_AGENT_CLASSES.map((ua) => (
-                <label key={ua} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={userAgents.includes(ua)} onChange={() => setUserAgents(toggle(userAgents, ua))} />
-                  {ua}
-                </label>
+                <Check key={ua} label={ua} name="user_agents" checked={userAgents.includes(ua)} onChange={(on) => setUserAgents(toggle(userAgents, ua, on))} />
               ))}
-            </div>
-          </fieldset>
+            </CheckboxGroup>
+          </div>
           <div className="mt-4 max-w-md">
             <Field label="Languages" hint="Accept-Language tags such as fr-FR en-US, separated by spaces or commas; none: no header." error={fieldError("variations")}>
               {(a) => <TextInput {...a} name="languages" value={languages} onChange={(e) => setLanguages(e.target.value)} placeholder="fr-FR, en-US" />}
