@@ -16,6 +16,9 @@ A missing, unknown, expired or revoked key gives **401** \`{"error":"Invalid or 
 a key without the operation's scope gives **403** naming the scope (\`required_scope\`).
 Scopes: ${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of their resource;
 \`GET /v1/me\` needs none. Another account's resource answers **404**, exactly as a missing one.
+The dashboard calls the same operations (except \`GET /v1/me\`) with its session cookie and the header
+\`x-preheat-dashboard: 1\` instead of a key; without a valid session that answers **401**
+\`{"error":"Your session has ended: sign in again."}\`. A request with an \`Authorization\` header is always judged by its key.
 
 ## Errors
 Every error is a JSON object \`{"error": "<sentence>"}\`. Validation failures (**422**) add \`details\`, a list of
