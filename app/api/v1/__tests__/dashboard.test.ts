@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { api, newKey, uniqueEmail } from "./support/api";
+
+// The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
+
+const dashboard = { "x-preheat-dashboard": "1" };
+
+describe("the dashboard header without a session", () => {
+  it("is refused on /v1 with a sign-in message", async () => {
+    const response = await api("GET", "/v1/sites", { headers: dashboard });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: "Your session has ended: sign in again." });
+  });
+
+  it("changes nothing for a request with a key: the key decides", async () => {
+    const key = await newKey();
+    expect((await api("GET", "/v1/sites", { key, headers: dashboard })).status).toBe(200);
+    expect((await api("GET", "/v1/sites", { key: "phk_not-a-key", headers: dashboard })).body).toEqual({ error: "Invalid or expired API key." });
+  });
+
+  it("is not a way into GET /v1/me, which is about a key", async () => {
+    expect((await api("GET", "/v1/me", { headers: dashboard })).body).toEqual({ error: "Invalid or expired API key." });
+  });
+});
+
+describe("the dashboard's own routes", () => {
+  it("never take an API key: a key cannot mint keys", async () => {
+    const key = await newKey();
+    const response = await api("POST", "/api/dashboard/keys", { key, body: { name: "escalate", scopes: ["sites:write"] } });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toMatch(/dashboard/);
+  });
+
+  it("need a session", async () => {
+    for (const path of ["/api/dashboard/keys", "/api/dashboard/outbox", "/api/dashboard/outbox/1"]) {
+      const response = await api("GET", path, { headers: dashboard });
+      expect(response.status, path).toBe(401);
+    }
+    expect((await api("DELETE", "/api/dashboard/keys/1", { headers: dashboard })).status).toBe(401);
+  });
+});
+
+describe("POST /api/dashboard/signup", () => {
+  it("creates an account once per address", async () => {
+    const email = uniqueEmail("signup");
+    const created = await api("POST", "/api/dashboard/signup", { body: { email: email.toUpperCase(), password: "a long enough password" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), email });
+    const again = await api("POST", "/api/dashboard/signup", { body: { email, password: "another long password" } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/sign in instead/);
+  });
+
+  it("refuses bad input with a sentence and writes nothing", async () => {
+    const email = uniqueEmail("bad");
+    const cases: [unknown, number, RegExp][] = [
+      [{ email: "not-an-address", password: "a long enough password" }, 422, /valid e-mail/],
+      [{ email, password: "short" }, 422, /at least 10 characters/],
+      [{ email, password: "x".repeat(73) }, 422, /at most 72 bytes/],
+      [{ email }, 422, /password/],
+      [[], 422, /JSON object/],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await api("POST", "/api/dashboard/signup", { body });
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expect(response.body.error).toMatch(message);
+    }
+    expect((await api("POST", "/api/dashboard/signup", { rawBody: "{" })).status).toBe(400);
+    // None of those created the account: signing up now works.
+    expect((await api("POST", "/api/dashboard/signup", { body: { email, password: "a long enough password" } })).status).toBe(201);
+  });
+});
