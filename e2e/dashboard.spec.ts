@@ -32,6 +32,8 @@ async function shot(page: Page, name: string) {
 let page: Page;
 let apiKey = "";
 let siteUrl = "";
+let boostUrl = "";
+let runUrl = "";
 
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
@@ -108,6 +110,7 @@ test("a scheduled boost with variations is created and run; its run reaches done
   await shot(page, "boost-form");
   await page.getByRole("button", { name: "Create boost" }).click();
   await expect(page.getByRole("heading", { name: "Nightly products" })).toBeVisible();
+  boostUrl = new URL(page.url()).pathname;
 
   await page.getByRole("button", { name: "Run now" }).click();
   await expect(page.getByRole("progressbar").first()).toBeVisible();
@@ -123,11 +126,37 @@ test("a scheduled boost with variations is created and run; its run reaches done
 test("the run page shows the figures and the calls per PoP", async () => {
   await page.getByRole("link", { name: /#\d+|view run|open run/i }).first().click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
+  runUrl = new URL(page.url()).pathname;
   const pops = page.getByRole("heading", { name: "Calls per PoP" });
   await expect(pops).toBeVisible();
   await expect(page.getByRole("cell", { name: "CDG" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();
   await shot(page, "run");
+});
+
+test("an on-demand warm of pasted URLs runs to done", async () => {
+  await page.goto(siteUrl);
+  await page.getByRole("link", { name: "Warm now" }).click();
+  await page.getByLabel("URLs to warm").fill([`http://${domain}/`, `http://${domain}/products/1`, "not a url"].join("\n"));
+  await page.getByLabel("United Kingdom (gb)").check();
+  await page.getByLabel("bot", { exact: true }).check();
+  // 2 URLs × 1 user agent × 2 regions (France is chosen by default).
+  await page.getByRole("button", { name: "Warm 4 calls" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page.getByText("4 of 4 calls").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("done", { exact: true }).first()).toBeVisible();
+});
+
+test("the main pages fit a phone's width", async () => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const [path, name] of [["/sites", "mobile-sites"], [siteUrl, "mobile-site"], [boostUrl, "mobile-boost"], [runUrl, "mobile-run"], ["/keys", "mobile-keys"]] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+    await shot(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 });
 
 test("the report e-mail is in the outbox, rendered", async () => {

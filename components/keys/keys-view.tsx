@@ -132,7 +132,7 @@ export function KeysView() {
         ) : keys.data.data.length === 0 ? (
           <EmptyState title="No API keys yet">Create one above to call the API from scripts and CI.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full min-w-[640px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>

@@ -34,7 +34,7 @@ export function RunHistory({ boostId }: { boostId: number }) {
         <EmptyState title="No runs yet">Use “Run now”, or give the boost a schedule.</EmptyState>
       ) : (
         <>
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">Runs of this boost, newest first</caption>
               <thead>

@@ -34,7 +34,7 @@ export function SiteWarmRuns({ siteId }: { siteId: number }) {
         <EmptyState title="No warm run yet">“Warm now” warms a list of URLs once, without a boost.</EmptyState>
       ) : (
         <>
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">On-demand warm runs, newest first</caption>
               <thead>
