@@ -220,10 +220,15 @@ test("another user cannot open the first user's site by its address", async ({ b
   await context.close();
 });
 
-test("signed-out visitors are sent to sign in", async ({ browser }) => {
+test("signed-out visitors are sent to sign in, and back to the page they asked for", async ({ browser }) => {
   const context = await browser.newContext();
   const visitor = await context.newPage();
-  await visitor.goto(siteUrl);
-  await expect(visitor).toHaveURL(/\/signin/);
+  await visitor.goto(runUrl);
+  await expect(visitor).toHaveURL(/\/signin\?callbackUrl=%2Fruns%2F\d+$/);
+  await visitor.getByLabel("E-mail").fill(owner.email);
+  await visitor.getByLabel("Password").fill(owner.password);
+  await visitor.getByRole("button", { name: "Sign in" }).click();
+  await expect(visitor).toHaveURL(new RegExp(`${runUrl}$`));
+  await expect(visitor.getByRole("heading", { name: "Calls per PoP" })).toBeVisible();
   await context.close();
 });

@@ -1,0 +1,18 @@
+import { type NextRequest, NextResponse } from "next/server";
+
+/** next-auth's session cookie names (the __Secure- one on https). */
+const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+
+/**
+ * A visitor without a session who opens a dashboard page (a report e-mail's link to a run, say) is
+ * sent to sign in and brought back to that page afterwards. Only the cookie's presence is looked at
+ * here; the pages and every call check the session itself.
+ */
+export function proxy(request: NextRequest) {
+  if (SESSION_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next();
+  const signIn = new URL("/signin", request.url);
+  signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+  return NextResponse.redirect(signIn);
+}
+
+export const config = { matcher: ["/sites/:path*", "/boosts/:path*", "/runs/:path*", "/keys/:path*", "/outbox/:path*"] };
