@@ -20,6 +20,11 @@ export type GuardedRequestOptions = {
   maxRedirects?: number;
   /** Another egress (a region's proxy); the default is the guarded direct agent. */
   dispatcher?: Dispatcher;
+  /**
+   * Runs before every hop, redirects included, and refuses one by throwing. A proxy resolves and
+   * connects itself, out of reach of the agent's address guard: its caller checks each target here.
+   */
+  beforeHop?: (url: URL) => Promise<void>;
   /** false: the body is passed on as sent (warming only counts it), no Accept-Encoding is added. */
   decode?: boolean;
 };
@@ -196,7 +201,7 @@ export function guardedCount(input: string | URL, options: Omit<GuardedRequestOp
             } catch (error) {
               return settle(error);
             }
-            return hop(redirects + 1);
+            return checkedHop(redirects + 1);
           }
           settle(undefined, { url: url.toString(), status, headers, redirects, bytes });
         },
@@ -213,7 +218,14 @@ export function guardedCount(input: string | URL, options: Omit<GuardedRequestOp
         settle(error);
       }
     };
-    hop(0);
+    const checkedHop = (redirects: number) => {
+      if (!options.beforeHop) return hop(redirects);
+      options.beforeHop(url).then(
+        () => (settled ? undefined : hop(redirects)),
+        (error) => settle(error),
+      );
+    };
+    checkedHop(0);
   });
 }
 

@@ -214,6 +214,16 @@ describe("regions", () => {
       expect(seen.get("proxied.test")).toHaveLength(4);
       expect(tunnels.length).toBeGreaterThanOrEqual(1);
       expect(tunnels.every((t) => t === "proxied.test:80")).toBe(true);
+
+      // A redirect to a loopback address is refused before the proxy is asked to go there.
+      behaviours.set("bouncing.test", { pages: 0, status: 302, headers: { location: "http://127.0.0.1:9/admin" } });
+      const bouncing = await createSite(ctx, { domain: "bouncing.test" });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, bouncing.id));
+      const { run: bounced } = await queueWarm(ctx, bouncing.id, { urls: ["http://bouncing.test/"], region: ["de"] });
+      const refused = await ended(bounced.id);
+      expect(refused.summary).toMatchObject({ total_calls: 1, failed_calls: 1 });
+      expect(refused.failure_samples[0]?.error).toMatch(/127\.0\.0\.1:9/);
+      expect(tunnels).not.toContain("127.0.0.1:9");
     } finally {
       delete process.env.PREHEAT_REGION_PROXY_DE;
       proxy.closeAllConnections();

@@ -50,11 +50,12 @@ export async function warmCall(call: PlannedCall, region: string): Promise<CallO
   const started = performance.now();
   try {
     const dispatcher = regionDispatcher(region);
-    if (dispatcher) await checkProxiedTarget(new URL(call.url));
     // The body is counted and discarded as it arrives (guardedCount): nothing is buffered or decoded.
     // A copy: a dispatcher may write into the headers it is given (undici's ProxyAgent adds `host`).
     const headers = { ...callHeaders(call.user_agent, call.language) };
-    const response = await guardedCount(call.url, { headers, dispatcher, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
+    // Through a proxy, every hop's target is checked here (the proxy resolves and connects, not us).
+    const beforeHop = dispatcher ? checkProxiedTarget : undefined;
+    const response = await guardedCount(call.url, { headers, dispatcher, beforeHop, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     return {
