@@ -39,7 +39,7 @@ export function SignInForm() {
     if (result?.ok && !result.error) {
       router.push(callbackUrl);
       router.refresh();
-    } else setError(errors[result?.error ?? ""] ?? errors.CredentialsSignin!);
+    } else setError(errors[result?.error ?? ""] ?? result?.error ?? errors.CredentialsSignin!);
   }
 
   async function withLink() {

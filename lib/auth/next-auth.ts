@@ -9,10 +9,17 @@ import { type Database, getDb } from "@/lib/db";
 import { deliverEmail, queueEmail } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/server/base-url";
+import { signInLimits } from "./attempts";
 import { preheatAdapter } from "./next-auth-adapter";
 import { serviceSecret } from "./service-secret";
 
 const SIGN_IN_LINK_HOURS = 24;
+
+/** The client's address as the proxy in front reports it, or the one connection everybody shares. */
+function clientAddress(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.["x-forwarded-for"];
+  return (typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : "") || "direct";
+}
 const SESSION_DAYS = 30;
 
 /** Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits. */
@@ -40,10 +47,22 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
         id: "password",
         name: "E-mail and password",
         credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await verifyPassword(db, credentials.email, credentials.password);
-          return user ? { id: String(user.id), email: user.email, name: user.name } : null;
+          const email = credentials.email.trim().toLowerCase();
+          const client = clientAddress(request?.headers);
+          const { byEmail, byClient } = signInLimits();
+          const wait = Math.max(byEmail.retryAfterSeconds(email), byClient.retryAfterSeconds(client));
+          // next-auth passes this message on as the sign-in error.
+          if (wait) throw new Error(`Too many failed sign-ins: try again in ${Math.ceil(wait / 60)} minutes, or use a sign-in link.`);
+          const user = await verifyPassword(db, email, credentials.password);
+          if (!user) {
+            byEmail.fail(email);
+            byClient.fail(client);
+            return null;
+          }
+          byEmail.clear(email);
+          return { id: String(user.id), email: user.email, name: user.name };
         },
       }),
       EmailProvider({

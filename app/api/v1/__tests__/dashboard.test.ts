@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, newKey, uniqueEmail } from "./support/api";
+import { api, baseUrl, newKey, uniqueEmail } from "./support/api";
 
 // The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
 
@@ -68,5 +68,30 @@ describe("POST /api/dashboard/signup", () => {
     expect((await api("POST", "/api/dashboard/signup", { rawBody: "{" })).status).toBe(400);
     // None of those created the account: signing up now works.
     expect((await api("POST", "/api/dashboard/signup", { body: { email, password: "a long enough password" } })).status).toBe(201);
+  });
+});
+
+describe("password sign-in", () => {
+  /** One password sign-in through next-auth's own endpoints, as the sign-in page makes it. */
+  async function signIn(email: string, password: string): Promise<string> {
+    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const { csrfToken } = await csrf.json();
+    const response = await fetch(`${baseUrl}/api/auth/callback/password`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+      redirect: "manual",
+    });
+    const { url } = await response.json();
+    return new URL(url).searchParams.get("error") ?? "ok";
+  }
+
+  it("signs in with the right password, and slows down guessing after 10 failures", async () => {
+    const email = uniqueEmail("guess");
+    await api("POST", "/api/dashboard/signup", { body: { email, password: "the right password" } });
+    expect(await signIn(email, "the right password")).toBe("ok");
+    for (let i = 0; i < 10; i++) expect(await signIn(email, `wrong ${i}`)).toBe("CredentialsSignin");
+    expect(await signIn(email, "the right password")).toMatch(/^Too many failed sign-ins: try again in 15 minutes/);
   });
 });
