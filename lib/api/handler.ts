@@ -52,10 +52,14 @@ export type ApiHandlerArgs<P, Q, B> = {
   request: Request;
 };
 
-async function authenticate(request: Request, db: AccountContext["db"], sessionAllowed: boolean): Promise<ApiKeyPrincipal | undefined> {
-  const header = request.headers.get("authorization");
-  if (header !== null || !sessionAllowed || request.headers.get(DASHBOARD_HEADER) !== "1") {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+/** A dashboard request: the dashboard header and no Authorization header (a key always decides). */
+function viaDashboardSession(request: Request, sessionAllowed: boolean): boolean {
+  return sessionAllowed && request.headers.get(DASHBOARD_HEADER) === "1" && !request.headers.has("authorization");
+}
+
+async function authenticate(request: Request, db: AccountContext["db"], viaSession: boolean): Promise<ApiKeyPrincipal | undefined> {
+  if (!viaSession) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
     return match ? authenticateApiKey(db, match[1]!) : undefined;
   }
   // Loaded here only: the API-key path must not pull next-auth into every cold start.
@@ -76,9 +80,9 @@ export function withApiKey<P extends z.ZodType | undefined = undefined, Q extend
   return async (request: Request, route: RouteContext): Promise<Response> => {
     try {
       const db = await getDb();
-      const viaSession = request.headers.get(DASHBOARD_HEADER) === "1" && !request.headers.has("authorization");
-      const principal = await authenticate(request, db, spec.session !== false);
-      if (!principal) return errorResponse(401, viaSession && spec.session !== false ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
+      const viaSession = viaDashboardSession(request, spec.session !== false);
+      const principal = await authenticate(request, db, viaSession);
+      if (!principal) return errorResponse(401, viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
       }
