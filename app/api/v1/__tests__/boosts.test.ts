@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addSitemap, api, createSite, newKey, serveSite, uniqueEmail } from "./support/api";
 
 const CSV_URL = "https://files.example.org/urls.csv";
-/** A CSV file that takes 15 s to arrive: a run of a boost reading it stays in progress meanwhile. */
+/** A CSV file that takes 8 s to arrive: a run of a boost reading it stays in progress meanwhile. */
 const SLOW_CSV_HOST = `slow-csv-${Date.now().toString(36)}.test`;
 const SLOW_CSV_URL = `http://${SLOW_CSV_HOST}/urls.csv`;
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   stranger = await newKey();
   site = await createSite(key);
   sitemapId = (await addSitemap(key, site.id, `https://${site.domain}/sitemap.xml`)).id;
-  await serveSite(SLOW_CSV_HOST, { routes: { "/urls.csv": { body: "url\n", delayMs: 15_000 } } });
+  await serveSite(SLOW_CSV_HOST, { routes: { "/urls.csv": { body: "url\n", delayMs: 8_000 } } });
 });
 
 /** A valid sitemap boost body for the shared site, with `overrides` applied. */
