@@ -1,7 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-
-/** next-auth's session cookie names (the __Secure- one on https). */
-const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+import { hasSessionCookie } from "@/lib/auth/session-cookie";
 
 /**
  * A visitor without a session who opens a dashboard page (a report e-mail's link to a run, say) is
@@ -9,7 +7,7 @@ const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-
  * here; the pages and every call check the session itself.
  */
 export function proxy(request: NextRequest) {
-  if (SESSION_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next();
+  if (hasSessionCookie(request.cookies)) return NextResponse.next();
   const signIn = new URL("/signin", request.url);
   signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
   return NextResponse.redirect(signIn);

@@ -10,7 +10,7 @@ const dashboardLinks = [
 ];
 
 export async function SiteHeader() {
-  const user = await currentUser().catch(() => undefined);
+  const user = await currentUser();
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm">

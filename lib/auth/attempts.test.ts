@@ -6,7 +6,7 @@ describe("AttemptLimiter", () => {
     const limiter = new AttemptLimiter(3, 60_000);
     for (const at of [0, 10_000, 20_000]) {
       expect(limiter.retryAfterSeconds("a@example.com", at)).toBe(0);
-      limiter.fail("a@example.com", at);
+      limiter.record("a@example.com", at);
     }
     expect(limiter.retryAfterSeconds("a@example.com", 30_000)).toBe(30);
     expect(limiter.retryAfterSeconds("b@example.com", 30_000)).toBe(0);
@@ -15,7 +15,7 @@ describe("AttemptLimiter", () => {
 
   it("forgets a key's failures once it succeeds", () => {
     const limiter = new AttemptLimiter(1, 60_000);
-    limiter.fail("k", 0);
+    limiter.record("k", 0);
     expect(limiter.retryAfterSeconds("k", 1)).toBe(60);
     limiter.clear("k");
     expect(limiter.retryAfterSeconds("k", 1)).toBe(0);

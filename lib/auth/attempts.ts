@@ -1,5 +1,5 @@
 /**
- * Failed sign-in attempts per key (an e-mail address, a client address) over a sliding window,
+ * Attempts per key (an e-mail address, a client address) over a sliding window,
  * in this process: enough to make guessing passwords slow. Several servers each keep their own.
  */
 export class AttemptLimiter {
@@ -24,7 +24,7 @@ export class AttemptLimiter {
     return Math.ceil((recent[recent.length - this.limit]! + this.windowMs - now) / 1000);
   }
 
-  fail(key: string, now = Date.now()): void {
+  record(key: string, now = Date.now()): void {
     this.failures.set(key, [...this.recent(key, now), now]);
   }
 
@@ -34,11 +34,17 @@ export class AttemptLimiter {
 }
 
 const WINDOW_MS = 15 * 60_000;
-type Global = typeof globalThis & { __preheatSignInLimits?: { byEmail: AttemptLimiter; byClient: AttemptLimiter } };
+type Limits = { byEmail: AttemptLimiter; byClient: AttemptLimiter; signUps: AttemptLimiter };
+type Global = typeof globalThis & { __preheatSignInLimits?: Limits };
 
-/** 10 failed passwords per address and 50 per client in 15 minutes. */
-export function signInLimits() {
+/** 10 failed passwords per address and 50 per client in 15 minutes; 20 sign-ups per client an hour. */
+export function signInLimits(): Limits {
   const g = globalThis as Global;
-  g.__preheatSignInLimits ??= { byEmail: new AttemptLimiter(10, WINDOW_MS), byClient: new AttemptLimiter(50, WINDOW_MS) };
+  g.__preheatSignInLimits ??= { byEmail: new AttemptLimiter(10, WINDOW_MS), byClient: new AttemptLimiter(50, WINDOW_MS), signUps: new AttemptLimiter(20, 60 * 60_000) };
   return g.__preheatSignInLimits;
+}
+
+/** The client's address as the proxy in front reports it, or the one bucket every direct client shares. */
+export function clientAddress(forwardedFor: unknown): string {
+  return (typeof forwardedFor === "string" ? forwardedFor.split(",")[0]!.trim() : "") || "direct";
 }

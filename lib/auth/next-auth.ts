@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
+import { cookies } from "next/headers";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
@@ -9,17 +10,13 @@ import { type Database, getDb } from "@/lib/db";
 import { deliverEmail, queueEmail } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/server/base-url";
-import { signInLimits } from "./attempts";
+import { clientAddress, signInLimits } from "./attempts";
 import { preheatAdapter } from "./next-auth-adapter";
+import { hasSessionCookie } from "./session-cookie";
 import { serviceSecret } from "./service-secret";
 
 const SIGN_IN_LINK_HOURS = 24;
 
-/** The client's address as the proxy in front reports it, or the one connection everybody shares. */
-function clientAddress(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.["x-forwarded-for"];
-  return (typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : "") || "direct";
-}
 const SESSION_DAYS = 30;
 
 /** Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits. */
@@ -50,15 +47,15 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
           const email = credentials.email.trim().toLowerCase();
-          const client = clientAddress(request?.headers);
+          const client = clientAddress(request?.headers?.["x-forwarded-for"]);
           const { byEmail, byClient } = signInLimits();
           const wait = Math.max(byEmail.retryAfterSeconds(email), byClient.retryAfterSeconds(client));
           // next-auth passes this message on as the sign-in error.
           if (wait) throw new Error(`Too many failed sign-ins: try again in ${Math.ceil(wait / 60)} minutes, or use a sign-in link.`);
           const user = await verifyPassword(db, email, credentials.password);
           if (!user) {
-            byEmail.fail(email);
-            byClient.fail(client);
+            byEmail.record(email);
+            byClient.record(client);
             return null;
           }
           byEmail.clear(email);
@@ -100,6 +97,9 @@ export type SessionUser = { userId: number; accountId: number; email: string; na
 
 /** The signed-in user of this request (cookies read through next/headers), or undefined. */
 export async function currentUser(): Promise<SessionUser | undefined> {
+  // Cookies first: a visitor without a session costs no query, and a page being prerendered at build
+  // time stops here (cookies() marks it dynamic) before it could open the database.
+  if (!hasSessionCookie(await cookies())) return undefined;
   const session = await getServerSession(await authOptions());
   const id = Number((session?.user as { id?: string } | undefined)?.id);
   if (!Number.isSafeInteger(id)) return undefined;

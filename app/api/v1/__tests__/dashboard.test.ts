@@ -71,6 +71,20 @@ describe("POST /api/dashboard/signup", () => {
   });
 });
 
+describe("sign-ups from one client", () => {
+  it("are limited to 20 an hour", async () => {
+    // A documentation address (RFC 5737) of this test's own, so other tests' sign-ups do not count.
+    const headers = { "x-forwarded-for": "203.0.113.20" };
+    for (let i = 0; i < 20; i++) {
+      const response = await api("POST", "/api/dashboard/signup", { headers, body: { email: uniqueEmail("many"), password: "a long enough password" } });
+      expect(response.status).toBe(201);
+    }
+    const refused = await api("POST", "/api/dashboard/signup", { headers, body: { email: uniqueEmail("many"), password: "a long enough password" } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/^Too many sign-ups from here: try again in \d+ minutes\.$/);
+  }, 60_000);
+});
+
 describe("password sign-in", () => {
   /** One password sign-in through next-auth's own endpoints, as the sign-in page makes it. */
   async function signIn(email: string, password: string): Promise<string> {
