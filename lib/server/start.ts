@@ -15,7 +15,7 @@ async function printFirstRunHint(): Promise<void> {
     [
       "",
       "  Preheat is ready, with an empty database.",
-      `  Dashboard:  open ${publicBaseUrl()}/signup to create your account, then API keys → New key.`,
+      `  Dashboard:  open ${publicBaseUrl()}/signup to create your account, then API keys → Create key.`,
       "  Or, from a terminal:  npm run --silent cli -- keys create --email you@example.com --scopes all",
       `  then call the API:  curl -H "Authorization: Bearer <key>" ${publicBaseUrl()}/v1/me`,
       `  API reference:      ${publicBaseUrl()}/docs/api`,
