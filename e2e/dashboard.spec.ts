@@ -134,6 +134,22 @@ test("the run page shows the figures and the calls per PoP", async () => {
   await shot(page, "run");
 });
 
+test("editing a boost changes what was changed, and clearing the schedule stops it", async () => {
+  await page.goto(boostUrl);
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByLabel("Call limit").fill("30");
+  await page.getByRole("button", { name: "No schedule" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(new RegExp(`${boostUrl}$`));
+  const settings = page.locator("dl");
+  await expect(settings.getByText("30", { exact: true })).toBeVisible();
+  await expect(page.getByText("No schedule").first()).toBeVisible();
+  // Untouched fields keep their values.
+  await expect(settings).toContainText("France (fr), Germany (de)");
+  await expect(settings).toContainText("mobile, desktop");
+  await expect(settings).toContainText("fr-FR");
+});
+
 test("an on-demand warm of pasted URLs runs to done", async () => {
   await page.goto(siteUrl);
   await page.getByRole("link", { name: "Warm now" }).click();
