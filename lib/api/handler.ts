@@ -28,7 +28,7 @@ type Spec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
   session?: boolean;
 };
 
-type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+export type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 /** Path, query and body, each parsed by its schema when the operation declares one. */
 export async function parseRequest<P, Q, B>(

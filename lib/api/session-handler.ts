@@ -3,10 +3,8 @@ import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
 import { toErrorResponse } from "./errors";
-import { DASHBOARD_HEADER, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
+import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
 import { errorResponse } from "./responses";
-
-type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B> };
 
@@ -24,7 +22,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       const { currentUser } = await import("@/lib/auth/next-auth");
       const user = await currentUser();
       if (!user) return errorResponse(401, SESSION_EXPIRED_MESSAGE);
-      const input = await parseRequest<P, Q, B>(spec as { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType }, request, route);
+      const input = await parseRequest<P, Q, B>(spec, request, route);
       return await operation({ ctx: { db: await getDb(), accountId: user.accountId }, user, ...input });
     } catch (error) {
       return toErrorResponse(error);
