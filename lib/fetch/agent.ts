@@ -1,23 +1,21 @@
 import dns from "node:dns";
 import net from "node:net";
 import { Agent, buildConnector } from "undici";
-import { checkAddress } from "./address-guard";
+import { addressRefusal } from "./address-guard";
 import { connectTarget } from "./connect-to";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
 
 /**
  * Resolves once and checks every address before the socket connects to it, so a DNS answer
- * cannot change between the check and the connection.
+ * cannot change between the check and the connection. The refusal (a FetchError) reaches the
+ * caller of the request as it is.
  */
 function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error);
-    try {
-      for (const { address } of addresses) checkAddress(address);
-    } catch (refusal) {
-      return callback(refusal as NodeJS.ErrnoException);
-    }
+    const refusal = addressRefusal(hostname, addresses.map(({ address }) => address));
+    if (refusal) return callback(refusal);
     if (options.all) return callback(null, addresses);
     const [first] = addresses;
     if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }));
@@ -26,6 +24,22 @@ function guardedLookup(hostname: string, options: dns.LookupOptions, callback: L
 }
 
 export const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a new connection may stay unused before closeIfUnused closes it. */
+const UNUSED_CONNECTION_MS = 1_000;
+
+/**
+ * Closes a connection nothing was sent on within UNUSED_CONNECTION_MS of opening. After an aborted
+ * response (size cap, timeout, a reader stopping early), undici reconnects for the request it has
+ * just aborted, drops it, and leaves the new socket idle in the pool for as long as the site's
+ * Keep-Alive allows (nodejs/undici#5845). A request is written as soon as its connection opens,
+ * and closing an unused one costs nothing: undici opens another for anything still pending.
+ */
+function closeIfUnused(socket: net.Socket): void {
+  const timer = setTimeout(() => {
+    if (socket.bytesWritten === 0) socket.destroy();
+  }, UNUSED_CONNECTION_MS).unref();
+  socket.once("close", () => clearTimeout(timer));
+}
 
 function createConnector(): buildConnector.connector {
   const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: guardedLookup } as buildConnector.BuildOptions);
@@ -35,15 +49,13 @@ function createConnector(): buildConnector.connector {
     const target = connectTarget(options.hostname, port);
     const hostname = target?.address ?? options.hostname;
     // An address the operator named in PREHEAT_CONNECT_TO is trusted; every other one is checked.
-    if (!target && net.isIP(hostname)) {
-      try {
-        checkAddress(hostname);
-      } catch (error) {
-        return callback(error as Error, null);
-      }
-    }
+    const refusal = !target && net.isIP(hostname) ? addressRefusal(hostname, [hostname]) : undefined;
+    if (refusal) return callback(refusal, null);
     const servername = options.servername ?? (net.isIP(options.hostname) ? undefined : options.hostname);
-    (target ? trustedConnect : connect)({ ...options, hostname, port: String(target?.port ?? port), servername }, callback);
+    (target ? trustedConnect : connect)({ ...options, hostname, port: String(target?.port ?? port), servername }, (...result) => {
+      if (result[1]) closeIfUnused(result[1]);
+      callback(...result);
+    });
   };
 }
 

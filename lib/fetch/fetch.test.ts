@@ -4,7 +4,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { blockedReason } from "./address-guard";
 import { closeOutboundAgent } from "./agent";
-import { guardedFetch } from "./index";
+import { checkProxiedTarget } from "@/lib/warm/egress";
+import { FetchError, guardedCount, guardedFetch } from "./index";
 
 let server: http.Server;
 let origin: string;
@@ -45,27 +46,108 @@ afterEach(async () => {
 const allowLoopback = () => (process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true");
 
 describe("the address guard", () => {
+  // At least one address of every range that is not a public Internet address, with the range named.
   it.each([
-    "127.0.0.1",
-    "10.1.2.3",
-    "172.16.0.1",
-    "192.168.1.1",
-    "169.254.169.254",
-    "100.64.0.1",
-    "0.0.0.0",
-    "224.0.0.1",
-    "::1",
-    "::",
-    "fe80::1",
-    "fc00::1",
-    "::ffff:127.0.0.1",
-    "::ffff:10.0.0.1",
-  ])("refuses %s", (address) => {
-    expect(blockedReason(address)).toBeDefined();
+    ["0.0.0.0", "0.0.0.0/8"],
+    ["0.1.2.3", "0.0.0.0/8"],
+    ["10.1.2.3", "10.0.0.0/8"],
+    ["100.64.0.1", "100.64.0.0/10"],
+    ["100.127.255.254", "100.64.0.0/10"],
+    ["127.0.0.1", "127.0.0.0/8"],
+    ["127.255.255.254", "127.0.0.0/8"],
+    ["169.254.169.254", "169.254.0.0/16"],
+    ["172.16.0.1", "172.16.0.0/12"],
+    ["172.31.255.255", "172.16.0.0/12"],
+    ["192.0.0.1", "192.0.0.0/24"],
+    ["192.0.2.1", "192.0.2.0/24"],
+    ["192.88.99.1", "192.88.99.0/24"],
+    ["192.168.1.1", "192.168.0.0/16"],
+    ["198.18.0.1", "198.18.0.0/15"],
+    ["198.19.255.255", "198.18.0.0/15"],
+    ["198.51.100.7", "198.51.100.0/24"],
+    ["203.0.113.9", "203.0.113.0/24"],
+    ["224.0.0.1", "224.0.0.0/4"],
+    ["239.255.255.250", "224.0.0.0/4"],
+    ["240.0.0.1", "240.0.0.0/4"],
+    ["255.255.255.255", "255.255.255.255/32"],
+    ["::", "::/128"],
+    ["::1", "::1/128"],
+    // IPv4-mapped: judged as the IPv4 address it is.
+    ["::ffff:127.0.0.1", "127.0.0.0/8"],
+    ["::ffff:10.0.0.1", "10.0.0.0/8"],
+    ["::ffff:169.254.169.254", "169.254.0.0/16"],
+    // IPv4-compatible (deprecated), refused whole: ::7f00:1 is 127.0.0.1.
+    ["::7f00:1", "::/96"],
+    ["::808:808", "::/96"],
+    // NAT64, refused whole, a public embedded IPv4 address included.
+    ["64:ff9b::7f00:1", "64:ff9b::/96"],
+    ["64:ff9b::808:808", "64:ff9b::/96"],
+    ["64:ff9b:1::1", "64:ff9b:1::/48"],
+    ["100::1", "100::/64"],
+    ["2001::1", "2001::/32"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001::/32"],
+    ["2001:2::1", "2001::/23"],
+    ["2001:db8::1", "2001:db8::/32"],
+    // 6to4, refused whole: 2002:7f00:1:: embeds 127.0.0.1, and a public embedded address is relayed too.
+    ["2002:7f00:1::", "2002::/16"],
+    ["2002:a00:1::1", "2002::/16"],
+    ["2002:808:808::", "2002::/16"],
+    ["3fff::1", "3fff::/20"],
+    ["5f00::1", "5f00::/16"],
+    ["fc00::1", "fc00::/7"],
+    ["fd12:3456::1", "fc00::/7"],
+    ["fe80::1", "fe80::/10"],
+    ["fe80::1%eth0", "fe80::/10"],
+    ["ff02::1", "ff00::/8"],
+    ["fec0::1", "2000::/3"],
+    ["4000::1", "2000::/3"],
+    ["127.1", "not an IP address"],
+    ["0x7f000001", "not an IP address"],
+    ["shop.test", "not an IP address"],
+  ])("refuses %s (%s)", (address, range) => {
+    expect(blockedReason(address)).toContain(range);
   });
 
-  it.each(["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "::ffff:93.184.215.14"])("lets %s through", (address) => {
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.215.14",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.15.255.255",
+    "172.32.0.0",
+    "198.20.0.0",
+    "223.255.255.255",
+    "::ffff:8.8.8.8",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001::1",
+    "2606:2800:21f:cb07:6820:80da:af6b:8b2c",
+    "2001:200::1",
+  ])("lets %s through", (address) => {
     expect(blockedReason(address)).toBeUndefined();
+  });
+
+  it.each(["[::7f00:1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::ffff:7f00:1]", "[::1]"])("refuses %s as a URL host, naming it", async (host) => {
+    const port = new URL(origin).port;
+    const error = await guardedFetch(`http://${host}:${port}/hello`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error).toMatchObject({ kind: "blocked_address" });
+    expect((error as Error).message).toContain(host.slice(1, -1));
+  });
+
+  it("names the host a refused name resolves for, never the address it resolves to", async () => {
+    const port = new URL(origin).port;
+    for (const refuse of [() => guardedFetch(`http://localhost:${port}/hello`), () => guardedCount(`http://localhost:${port}/hello`)]) {
+      const error = await refuse().catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "blocked_address" });
+      expect((error as Error).message).toBe("refused to connect: localhost resolves to an address that is not a public Internet address");
+    }
+  });
+
+  it("checks a proxied target the same way: IPv6 literals, and names without their addresses", async () => {
+    await expect(checkProxiedTarget(new URL("http://[::7f00:1]/"))).rejects.toMatchObject({ kind: "blocked_address" });
+    await expect(checkProxiedTarget(new URL("http://localhost/"))).rejects.toThrow("refused to connect: localhost resolves to an address that is not a public Internet address");
+    await expect(checkProxiedTarget(new URL("http://[2606:4700:4700::1111]/"))).resolves.toBeUndefined();
   });
 
   it("refuses a loopback origin unless private networks are allowed", async () => {

@@ -1,5 +1,5 @@
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { pipeline, Readable, Transform } from "node:stream";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 import zlib from "node:zlib";
 import { type Dispatcher, request } from "undici";
 import { outboundAgent } from "./agent";
@@ -40,15 +40,32 @@ export type GuardedResponse = {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-function parseHttpUrl(input: string | URL): URL {
+function parseHttpUrl(input: string | URL, base?: URL): URL {
   let url: URL;
   try {
-    url = new URL(input);
+    url = new URL(input, base);
   } catch {
     throw new FetchError("invalid_url", `${String(input)} is not a valid URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError("invalid_url", `${url.protocol} URLs are not fetched`);
   return url;
+}
+
+/**
+ * Where a redirect leads. A Location that is no http(s) URL fails the request as invalid_url, a
+ * permanent error: asking again will not fix it. (Parsed outside parseHttpUrl, it failed as a
+ * network error, and was retried.)
+ */
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return parseHttpUrl(location, from);
+  } catch {
+    throw new FetchError("invalid_url", `${from} redirected to ${JSON.stringify(location.slice(0, 200))}, which is not an http(s) URL`);
+  }
+}
+
+function timeoutError(url: URL | string, timeoutMs: number, options?: { cause?: unknown }): FetchError {
+  return new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`, options);
 }
 
 function decoderFor(encoding: string | undefined): Transform | undefined {
@@ -77,53 +94,69 @@ export function sizeCap(maxBytes: number, url: string): Transform {
 }
 
 function describe(error: unknown, url: string, timeoutMs: number): FetchError {
+  // The address guard's refusals are FetchErrors already (made in the agent's connector).
   if (error instanceof FetchError) return error;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code;
   const message = err.message ?? String(error);
   if (err.name === "AbortError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
-    return new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`, { cause: error });
+    return timeoutError(url, timeoutMs, { cause: error });
   }
-  if (message.startsWith("refused to connect")) return new FetchError("blocked_address", `${url}: ${message}`, { cause: error });
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new FetchError("network", `${new URL(url).hostname} could not be resolved (DNS)`, { cause: error });
   if (code === "ECONNREFUSED") return new FetchError("network", `${url}: connection refused`, { cause: error });
   return new FetchError("network", `${url}: ${message}`, { cause: error });
 }
 
 /**
+ * The response body, decoded and capped. pipeline(), unlike pipe(), destroys every stage when one
+ * stops: the cap cutting off, a decoder failing, or a consumer destroying the stream early all
+ * reach undici's body, which aborts the request and closes its socket. (With pipe(), such a socket
+ * stayed open and unread, holding one of the origin's pooled connections for good.)
+ */
+function cappedBody(response: Dispatcher.ResponseData, url: string, options: { maxBytes: number; timeoutMs: number; decode: boolean }, done: () => void): Readable {
+  const decoder = options.decode ? decoderFor(response.headers["content-encoding"] as string | undefined) : undefined;
+  const cap = sizeCap(options.maxBytes, url);
+  // Listening before pipeline() does: the consumer gets these explanations, not the raw errors.
+  response.body.on("error", (error) => cap.destroy(describe(error, url, options.timeoutMs)));
+  if (!decoder) return pipeline(response.body, cap, done);
+  decoder.on("error", (error) => cap.destroy(new FetchError("network", `${url}: invalid compressed body (${error.message})`)));
+  return pipeline(response.body, decoder, cap, done);
+}
+
+/**
  * The one way the service requests a customer's URL: address guard on every hop, bounded
- * redirects, total timeout, decoded size cap. The caller must consume or destroy `body`.
+ * redirects, total timeout, decoded size cap. The caller must consume or destroy `body`; one it
+ * leaves alone is destroyed, and its connection closed, when the total timeout runs out.
  */
 export async function guardedRequest(input: string | URL, options: GuardedRequestOptions = {}): Promise<GuardedResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const decode = options.decode !== false;
   let url = parseHttpUrl(input);
+  const controller = new AbortController();
+  // Aborting also destroys a body already handed out, which closes its socket.
+  const timer = setTimeout(() => controller.abort(timeoutError(url, timeoutMs)), timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
+      await options.beforeHop?.(url);
       const response = await request(url, {
         method: "GET",
         dispatcher: options.dispatcher ?? outboundAgent(),
-        headers: options.decode === false ? options.headers : { "accept-encoding": "gzip, deflate, br", ...options.headers },
+        headers: decode ? { "accept-encoding": "gzip, deflate, br", ...options.headers } : options.headers,
         signal: controller.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
-        response.body.resume(); // release the connection
+        // Read to the end, the connection goes back to the pool; past dump()'s limit (128 KiB) it is closed.
+        await response.body.dump();
         if (redirects >= maxRedirects) throw new FetchError("too_many_redirects", `${input} redirected more than ${maxRedirects} times`);
-        url = parseHttpUrl(new URL(location, url));
+        url = redirectTarget(location, url);
         continue;
       }
-      const decoder = options.decode === false ? undefined : decoderFor(response.headers["content-encoding"] as string | undefined);
-      const cap = sizeCap(maxBytes, url.toString());
-      const body = decoder ? response.body.pipe(decoder).pipe(cap) : response.body.pipe(cap);
-      if (decoder) decoder.on("error", (error) => cap.destroy(new FetchError("network", `${url}: invalid compressed body (${error.message})`)));
-      response.body.on("error", (error) => cap.destroy(describe(error, url.toString(), timeoutMs)));
-      body.once("close", () => clearTimeout(timer));
+      const body = cappedBody(response, url.toString(), { maxBytes, timeoutMs, decode }, () => clearTimeout(timer));
       return { url: url.toString(), status: response.statusCode, headers: response.headers, redirects, body };
     }
   } catch (error) {
@@ -170,7 +203,7 @@ export function guardedCount(input: string | URL, options: Omit<GuardedRequestOp
       else reject(describe(error, url.toString(), timeoutMs));
     };
     const timer = setTimeout(() => {
-      const error = new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`);
+      const error = timeoutError(url, timeoutMs);
       controller?.abort(error);
       settle(error);
     }, timeoutMs);
@@ -181,7 +214,7 @@ export function guardedCount(input: string | URL, options: Omit<GuardedRequestOp
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(c) {
           controller = c;
-          if (settled) c.abort(new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`));
+          if (settled) c.abort(timeoutError(url, timeoutMs));
         },
         onResponseStart(_c, statusCode, responseHeaders) {
           status = statusCode;
@@ -197,7 +230,7 @@ export function guardedCount(input: string | URL, options: Omit<GuardedRequestOp
           if (REDIRECT_STATUSES.has(status) && typeof location === "string") {
             if (redirects >= maxRedirects) return settle(new FetchError("too_many_redirects", `${input} redirected more than ${maxRedirects} times`));
             try {
-              url = parseHttpUrl(new URL(location, url));
+              url = redirectTarget(location, url);
             } catch (error) {
               return settle(error);
             }
@@ -234,7 +267,7 @@ export async function guardedFetch(input: string | URL, options: GuardedRequestO
   const response = await guardedRequest(input, options);
   const chunks: Buffer[] = [];
   try {
-    await pipeline(response.body, async function* (source: AsyncIterable<Buffer>) {
+    await pipelineAsync(response.body, async function* (source: AsyncIterable<Buffer>) {
       for await (const chunk of source) chunks.push(chunk);
     });
   } catch (error) {

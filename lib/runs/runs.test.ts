@@ -222,7 +222,7 @@ describe("regions", () => {
       const { run: bounced } = await queueWarm(ctx, bouncing.id, { urls: ["http://bouncing.test/"], region: ["de"] });
       const refused = await ended(bounced.id);
       expect(refused.summary).toMatchObject({ total_calls: 1, failed_calls: 1 });
-      expect(refused.failure_samples[0]?.error).toMatch(/127\.0\.0\.1:9/);
+      expect(refused.failure_samples[0]?.error).toMatch(/refused to connect: 127\.0\.0\.1 is in the loopback range/);
       expect(tunnels).not.toContain("127.0.0.1:9");
     } finally {
       delete process.env.PREHEAT_REGION_PROXY_DE;

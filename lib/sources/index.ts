@@ -12,6 +12,10 @@ export const MAX_ENTRIES_PER_FILE = 50_000;
 export const MAX_CSV_ROWS = 500_000;
 const SOURCE_TIMEOUT_MS = 60_000;
 
+/** What one download may take; tests pass smaller limits. */
+export type SourceLimits = { maxBytes: number; timeoutMs: number };
+const SOURCE_LIMITS: SourceLimits = { maxBytes: MAX_SOURCE_BYTES, timeoutMs: SOURCE_TIMEOUT_MS };
+
 /** An HTTP answer that is not the document; 5xx and 429 may pass, the rest will not. */
 export class SourceHttpError extends Error {
   constructor(
@@ -22,28 +26,34 @@ export class SourceHttpError extends Error {
   }
 }
 
+/** A failure of the source itself (its answer, its document, its address), as opposed to one of ours. */
+export function isSourceError(error: unknown): boolean {
+  return error instanceof SourceFormatError || error instanceof SourceHttpError || error instanceof FetchError;
+}
+
 export function isTransient(error: unknown): boolean {
   if (error instanceof SourceHttpError) return error.status >= 500 || error.status === 429;
   if (error instanceof FetchError) return error.kind === "network" || error.kind === "timeout";
   return false;
 }
 
-async function openSource(url: string) {
+/** The document's body, decompressed. The caller must destroy it when done: that releases the connection. */
+async function openSource(url: string, limits: SourceLimits) {
   const response = await guardedRequest(url, {
-    timeoutMs: SOURCE_TIMEOUT_MS,
-    maxBytes: MAX_SOURCE_BYTES,
+    timeoutMs: limits.timeoutMs,
+    maxBytes: limits.maxBytes,
     headers: { accept: "application/xml, text/xml, application/rss+xml, application/atom+xml, text/csv, */*;q=0.5" },
   });
   if (response.status >= 400) {
     response.body.destroy();
     throw new SourceHttpError(response.status, url);
   }
-  return gunzipIfCompressed(response.body, MAX_SOURCE_BYTES, url);
+  return gunzipIfCompressed(response.body, limits.maxBytes, url);
 }
 
 /** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
-export async function fetchXmlSource(url: string): Promise<XmlUrlSource> {
-  const body = await openSource(url);
+export async function fetchXmlSource(url: string, limits = SOURCE_LIMITS): Promise<XmlUrlSource> {
+  const body = await openSource(url, limits);
   try {
     return await readXmlUrls(body, MAX_ENTRIES_PER_FILE);
   } finally {
@@ -52,8 +62,8 @@ export async function fetchXmlSource(url: string): Promise<XmlUrlSource> {
 }
 
 /** Fetches a CSV file of URLs and keeps the valid ones on the site's domain. */
-export async function fetchCsvUrls(url: string, domain: string): Promise<UrlTally & { rows: number }> {
-  const body = await openSource(url);
+export async function fetchCsvUrls(url: string, domain: string, limits = SOURCE_LIMITS): Promise<UrlTally & { rows: number }> {
+  const body = await openSource(url, limits);
   try {
     const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS);
     const tally = emptyTally();

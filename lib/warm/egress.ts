@@ -1,9 +1,8 @@
 import dns from "node:dns/promises";
 import net from "node:net";
 import { ProxyAgent, type Dispatcher } from "undici";
-import { checkAddress } from "@/lib/fetch/address-guard";
+import { addressRefusal } from "@/lib/fetch/address-guard";
 import { connectTarget } from "@/lib/fetch/connect-to";
-import { FetchError } from "@/lib/fetch";
 
 type Global = typeof globalThis & { __preheatProxies?: Map<string, ProxyAgent> };
 
@@ -31,11 +30,9 @@ export function regionDispatcher(region: string): Dispatcher | undefined {
  */
 export async function checkProxiedTarget(url: URL): Promise<void> {
   const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
-  if (connectTarget(url.hostname, port)) return;
-  const addresses = net.isIP(url.hostname) ? [{ address: url.hostname }] : await dns.lookup(url.hostname, { all: true });
-  try {
-    for (const { address } of addresses) checkAddress(address);
-  } catch (error) {
-    throw new FetchError("blocked_address", `${url.origin}: ${(error as Error).message}`);
-  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1"); // an IPv6 literal's hostname keeps its brackets
+  if (connectTarget(host, port)) return;
+  const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true })).map(({ address }) => address);
+  const refusal = addressRefusal(host, addresses);
+  if (refusal) throw refusal;
 }
