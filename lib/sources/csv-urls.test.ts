@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
+import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { readCsvUrls } from "./csv-urls";
+import { MAX_CSV_CELL_CHARS, MAX_CSV_ROW_CHARS, readCsvUrls } from "./csv-urls";
+import { describeSourceError } from "./index";
 import { SourceFormatError } from "./xml-urls";
 
 const read = (text: string) => readCsvUrls(Readable.from([Buffer.from(text)]), 1000);
@@ -32,5 +34,90 @@ describe("readCsvUrls", () => {
 
   it("refuses a file with neither a URL column nor URLs", async () => {
     await expect(read("name,price\nshoe,10\n")).rejects.toBeInstanceOf(SourceFormatError);
+  });
+});
+
+describe("readCsvUrls: quoting, separators and chunks", () => {
+  const streamOf = (chunks: Buffer[]) => readCsvUrls(Readable.from(chunks), 10_000);
+
+  it("reads a quoted cell holding separators, line breaks and escaped quotes", async () => {
+    const csv = [
+      "url,note",
+      '"https://example.com/?q=""a,b""","one, two; three|four\tfive\r\nsix ""quoted"" \nseven"',
+      'https://example.com/b,"""",""',
+      "",
+    ].join("\r\n");
+    expect(await read(csv)).toEqual({ urls: ['https://example.com/?q="a,b"', "https://example.com/b"], rows: 2 });
+  });
+
+  it.each([
+    ["tab", "\t"],
+    ["pipe", "|"],
+  ])("guesses a %s separator", async (_name, separator) => {
+    const result = await read(`id${separator}link\n1${separator}https://example.com/a\n2${separator}https://example.com/b\n`);
+    expect(result.urls).toEqual(["https://example.com/a", "https://example.com/b"]);
+  });
+
+  it("reads the same whatever the chunks, even one byte at a time", async () => {
+    const bytes = Buffer.from('\uFEFFurl;title\r\n"https://example.com/é";"a\r\nb"\r\nhttps://example.com/😀;"x;""y"""\r\n');
+    const whole = await streamOf([bytes]);
+    expect(whole).toEqual({ urls: ["https://example.com/é", "https://example.com/😀"], rows: 2 });
+    expect(await streamOf([...bytes].map((byte) => Buffer.from([byte])))).toEqual(whole);
+  });
+
+  it("cuts rows where papaparse does, stray quotes included, past the first batch", async () => {
+    const tricky = [
+      '"https://example.com/1" ,x',
+      '"https://example.com/2"junk"still, quoted\nline",y',
+      '"https://example.com/3"  \t,z',
+      'https://example.com/4"mid"quote,w',
+      '"https://example.com/5""",v',
+      '"https://example.com/6"  "7",u',
+      "https://example.com/8,last",
+    ];
+    const csv = ["url,x", ...Array.from({ length: 4000 }, (_, i) => `https://example.com/pad/${i},x`), ...tricky].join("\n");
+    const rows = Papa.parse<string[]>(csv, { skipEmptyLines: "greedy" }).data.slice(1);
+    const bytes = Buffer.from(csv);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
+    expect(await streamOf(chunks)).toEqual({ urls: rows.map((cells) => cells[0]?.trim()), rows: rows.length });
+  });
+
+  it("reads an empty file as no rows", async () => {
+    expect(await read("")).toEqual({ urls: [], rows: 0 });
+  });
+});
+
+describe("readCsvUrls: limits and messages", () => {
+  /** What the user is shown: describeSourceError puts "The document is " before the message. */
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "no error",
+      (error: unknown) => (error instanceof SourceFormatError ? describeSourceError(error) : String(error)),
+    );
+
+  it("refuses more rows than the limit", async () => {
+    const csv = "url\n" + "https://example.com/\n".repeat(1001);
+    expect(await refusal(read(csv))).toBe("The document is a CSV file with more than 1,000 rows (the limit).");
+  });
+
+  it("refuses a file with neither a URL column nor URLs", async () => {
+    expect(await refusal(read("name,price\nshoe,10\n"))).toBe(
+      "The document is a CSV file with neither a url, loc or link column nor URLs in its first column.",
+    );
+  });
+
+  it(`keeps a cell of ${MAX_CSV_CELL_CHARS} characters and refuses a longer one`, async () => {
+    const url = (length: number) => "https://example.com/" + "a".repeat(length - "https://example.com/".length);
+    expect((await read(`id,url\n1,${url(MAX_CSV_CELL_CHARS)}\n`)).urls).toEqual([url(MAX_CSV_CELL_CHARS)]);
+    expect(await refusal(read(`id,url\n1,"${url(MAX_CSV_CELL_CHARS)}"\n`))).toBe(
+      "The document is a CSV file with a cell longer than 8,192 characters (the limit): row 2, column 2.",
+    );
+  });
+
+  it("refuses a row longer than the limit, even of small cells", async () => {
+    const cells = Array.from({ length: MAX_CSV_ROW_CHARS / 8 }, () => "1234567").join(",");
+    expect(await refusal(read(`url,x\nhttps://example.com/,${cells}\n`))).toBe(
+      "The document is a CSV file with a row longer than 65,536 characters (the limit): row 2.",
+    );
   });
 });
