@@ -24,3 +24,17 @@ export const serviceSecrets = pgTable("service_secrets", {
   value: text("value").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Sign-ups waiting for their address to be proven. No account exists until the link e-mailed to the
+ * address is followed, so a sign-up never touches a user, and nobody can hold an address they do
+ * not read. Only the token's hash is stored, like every other secret.
+ */
+export const signUpRequests = pgTable("sign_up_requests", {
+  tokenHash: text("token_hash").primaryKey(),
+  email: text("email").notNull(),
+  name: text("name"),
+  passwordHash: text("password_hash").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});

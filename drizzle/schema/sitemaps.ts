@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
 
@@ -14,6 +14,10 @@ export const sitemaps = pgTable(
     status: text("status").notNull().default("waiting"),
     statusMessage: text("status_message"),
     urlCount: integer("url_count").notNull().default(0),
+    /** The generation of sitemap_urls that is this sitemap's list; a new list is written beside it, then swapped in. */
+    urlsGeneration: integer("urls_generation").notNull().default(0),
+    /** Processing attempts since it was last queued: a sitemap that keeps failing (or crashing) ends in `error`. */
+    processingAttempts: integer("processing_attempts").notNull().default(0),
     lastProcessedAt: timestamp("last_processed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -27,8 +31,9 @@ export const sitemapUrls = pgTable(
     sitemapId: integer("sitemap_id")
       .notNull()
       .references(() => sitemaps.id, { onDelete: "cascade" }),
+    generation: integer("generation").notNull().default(0),
     url: text("url").notNull(),
     lastmod: timestamp("lastmod", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("sitemap_urls_sitemap_url_key").on(t.sitemapId, t.url), index("sitemap_urls_sitemap_idx").on(t.sitemapId)],
+  (t) => [uniqueIndex("sitemap_urls_sitemap_generation_url_key").on(t.sitemapId, t.generation, t.url)],
 );

@@ -2,8 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
-import { FetchError } from "@/lib/fetch";
-import { describeSourceError, fetchCsvUrls, isTransient, SourceFormatError, SourceHttpError } from "@/lib/sources";
+import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
 import { normaliseUrl } from "@/lib/sources/site-urls";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
@@ -27,7 +26,12 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
   const links = await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
   const ids = links.map((l) => l.id);
   if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
-  const rows = await db.select({ url: sitemapUrls.url }).from(sitemapUrls).where(inArray(sitemapUrls.sitemapId, ids)).orderBy(asc(sitemapUrls.id));
+  const rows = await db
+    .select({ url: sitemapUrls.url })
+    .from(sitemapUrls)
+    .innerJoin(sitemaps, and(eq(sitemaps.id, sitemapUrls.sitemapId), eq(sitemaps.urlsGeneration, sitemapUrls.generation)))
+    .where(inArray(sitemapUrls.sitemapId, ids))
+    .orderBy(asc(sitemapUrls.id));
   const urls = [...new Set(rows.map((r) => r.url))];
   if (!urls.length) {
     const states = await db.select({ status: sitemaps.status }).from(sitemaps).where(inArray(sitemaps.id, ids));
@@ -163,8 +167,7 @@ export async function planRunOrFail(db: Database, runId: number, final: boolean)
   try {
     return await planRun(db, runId);
   } catch (error) {
-    const sourceError = error instanceof SourceFormatError || error instanceof SourceHttpError || error instanceof FetchError;
-    if (!final && (!sourceError || isTransient(error))) throw error;
+    if (!final && (!isSourceError(error) || isTransient(error))) throw error;
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
     if (!run || run.status !== "pending") return { status: "skipped", calls: 0, message: null };
     if (!(error instanceof Error) || describeSourceError(error).startsWith("Unexpected")) console.error("[runs] planning failed", error);

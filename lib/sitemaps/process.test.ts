@@ -9,7 +9,7 @@ import type { AccountContext } from "@/lib/context";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { fetchCsvUrls } from "@/lib/sources";
 import { createSite } from "@/lib/sites/service";
-import { processSitemap } from "./process";
+import { MAX_PROCESSING_ATTEMPTS, processSitemap } from "./process";
 import { addSitemap } from "./service";
 
 type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
@@ -103,6 +103,42 @@ describe("processSitemap", () => {
     await processSitemap(handle.db, first.sitemap.id);
     const rows = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, first.sitemap.id));
     expect(rows.map((r) => r.url)).toEqual(["http://again.test/c"]);
+  });
+});
+
+describe("processSitemap never leaves a sitemap stuck", () => {
+  it("skips and counts URLs longer than 2,048 characters (3,000 characters, and a 10 MB <loc>) and ends done", async () => {
+    const long = `http://long.test/${"a".repeat(3000)}`;
+    const huge = `http://long.test/${"b".repeat(10 * 1024 * 1024)}`;
+    serve("long.test/sitemap.xml", urlset(["http://long.test/ok", long, huge, `http://long.test/${"c".repeat(2000)}`]));
+    const { row, urls } = await processed("long.test", "/sitemap.xml");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(["http://long.test/ok", `http://long.test/${"c".repeat(2000)}`].sort());
+    expect(row.statusMessage).toContain("2 URLs longer than 2,048 characters skipped");
+  });
+
+  it("ends in error with the last error once its attempts are spent, even when the job runner would try again", async () => {
+    routes.set("flaky.test/sitemap.xml", { body: "down", status: 503 });
+    const site = await createSite(ctx, { domain: "flaky.test" });
+    const sitemap = await addSitemap(ctx, site.id, { url: "http://flaky.test/sitemap.xml" });
+    const outcomes: string[] = [];
+    // Job retries and restarts after crashes count alike: never `processing` for ever.
+    for (let i = 0; i < MAX_PROCESSING_ATTEMPTS; i++) outcomes.push((await processSitemap(handle.db, sitemap.id, { final: false })).status);
+    expect(outcomes).toEqual([...Array(MAX_PROCESSING_ATTEMPTS - 1).fill("retry"), "error"]);
+    const [row] = await handle.db.select().from(sitemaps).where(eq(sitemaps.id, sitemap.id));
+    expect(row).toMatchObject({ status: "error" });
+    expect(row!.statusMessage).toMatch(/answered HTTP 503\. \(gave up after 6 attempts\)$/);
+  });
+
+  it("keeps the previous list readable until the new one is complete, and leaves no rows of an abandoned attempt", async () => {
+    serve("gen.test/sitemap.xml", urlset(["http://gen.test/a", "http://gen.test/b"]));
+    const first = await processed("gen.test", "/sitemap.xml");
+    // An attempt that died half-way left rows of the next generation behind.
+    await handle.db.insert(sitemapUrls).values({ sitemapId: first.sitemap.id, generation: first.row.urlsGeneration + 1, url: "http://gen.test/half-way" });
+    serve("gen.test/sitemap.xml", urlset(["http://gen.test/c"]));
+    expect((await processSitemap(handle.db, first.sitemap.id)).status).toBe("done");
+    const rows = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, first.sitemap.id));
+    expect(rows.map((r) => r.url)).toEqual(["http://gen.test/c"]);
   });
 });
 

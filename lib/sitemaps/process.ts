@@ -1,21 +1,68 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { isOnDomain } from "@/lib/sites/domain-name";
-import { describeSourceError, fetchXmlSource, isTransient } from "@/lib/sources";
-import { emptyTally, normaliseUrl, tallyUrl, type UrlTally } from "@/lib/sources/site-urls";
 import { plural } from "@/lib/format";
+import { isOnDomain } from "@/lib/sites/domain-name";
+import { describeSourceError, fetchXmlSource, isSourceError, isTransient } from "@/lib/sources";
+import { countSkipped, MAX_URL_LENGTH, normaliseUrl, siteUrl } from "@/lib/sources/site-urls";
+import type { UrlEntry } from "@/lib/sources/xml-urls";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
 export const MAX_INDEX_DEPTH = 3;
 export const MAX_SITEMAPS_PER_ROOT = 500;
 export const MAX_URLS_PER_SITEMAP = 1_000_000;
-const INSERT_CHUNK = 1000;
+/** Attempts of one processing (job retries and restarts after a crash together) before it ends in `error`. */
+export const MAX_PROCESSING_ATTEMPTS = 6;
+/**
+ * Rows per statement. On the embedded database every statement holds the one connection, and the
+ * API's queries wait behind it: small statements with the event loop free between them keep the
+ * API answering while a million URLs are stored.
+ */
+const INSERT_CHUNK = 500;
+const DELETE_CHUNK = 2000;
 
-type Crawl = UrlTally & { documents: number; skippedChildren: string[]; repeatedChildren: number };
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function crawl(rootUrl: string, domain: string): Promise<Crawl> {
-  const state: Crawl = { ...emptyTally(), documents: 0, skippedChildren: [], repeatedChildren: 0 };
+type Crawl = { stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
+
+/** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
+async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
+  if (!chunk.size) return 0;
+  const rows = await db
+    .insert(sitemapUrls)
+    .values([...chunk].map(([url, lastmod]) => ({ sitemapId, generation, url, lastmod })))
+    .onConflictDoUpdate({
+      target: [sitemapUrls.sitemapId, sitemapUrls.generation, sitemapUrls.url],
+      // A URL listed in two documents keeps its newest lastmod.
+      set: { lastmod: sql`greatest(${sitemapUrls.lastmod}, excluded.lastmod)` },
+    })
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  return rows.filter((row) => row.inserted).length;
+}
+
+/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason. */
+async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<void> {
+  for (let i = 0; i < entries.length && state.stored < MAX_URLS_PER_SITEMAP; i += INSERT_CHUNK) {
+    const chunk = new Map<string, Date | null>();
+    for (const entry of entries.slice(i, i + INSERT_CHUNK)) {
+      const url = countSkipped(state, siteUrl(entry.loc, domain));
+      if (url === undefined) continue;
+      if (chunk.has(url)) state.duplicates++;
+      const known = chunk.get(url);
+      if (!chunk.has(url) || (entry.lastmod && (!known || entry.lastmod > known))) chunk.set(url, entry.lastmod);
+    }
+    const room = MAX_URLS_PER_SITEMAP - state.stored;
+    const limited = chunk.size > room ? new Map([...chunk].slice(0, room)) : chunk;
+    const inserted = await storeChunk(db, sitemapId, generation, limited);
+    state.stored += inserted;
+    state.duplicates += limited.size - inserted;
+    await yieldToEventLoop();
+  }
+}
+
+/** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
+async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string): Promise<Crawl> {
+  const state: Crawl = { stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   const seen = new Set<string>([rootUrl]);
   let level = [rootUrl];
   for (let depth = 0; level.length; depth++) {
@@ -24,16 +71,13 @@ async function crawl(rootUrl: string, domain: string): Promise<Crawl> {
       const source = await fetchXmlSource(url);
       state.documents++;
       if (source.kind !== "sitemapindex") {
-        for (const entry of source.entries) {
-          if (state.urls.size >= MAX_URLS_PER_SITEMAP) break;
-          tallyUrl(state, entry.loc, entry.lastmod, domain);
-        }
+        await storeEntries(db, sitemapId, generation, source.entries, domain, state);
         continue;
       }
       for (const entry of source.entries) {
         const child = normaliseUrl(entry.loc, url);
-        if (!child || !isOnDomain(child, domain)) {
-          state.skippedChildren.push(entry.loc);
+        if (!child || !isOnDomain(child, domain) || child.toString().length > MAX_URL_LENGTH) {
+          state.skippedChildren.push(entry.loc.slice(0, 200));
         } else if (seen.has(child.toString())) {
           state.repeatedChildren++; // a cycle, or the same child listed twice
         } else if (depth + 1 > MAX_INDEX_DEPTH || seen.size >= MAX_SITEMAPS_PER_ROOT) {
@@ -49,22 +93,48 @@ async function crawl(rootUrl: string, domain: string): Promise<Crawl> {
   return state;
 }
 
-
 function summary(result: Crawl, domain: string): string {
-  const parts = [`${plural(result.urls.size, "URL")} from ${plural(result.documents, "document")}`];
+  const parts = [`${plural(result.stored, "URL")} from ${plural(result.documents, "document")}`];
+  if (result.stored >= MAX_URLS_PER_SITEMAP) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);
   if (result.offDomain) parts.push(`${plural(result.offDomain, "URL")} outside ${domain} skipped`);
   if (result.invalid) parts.push(`${plural(result.invalid, "invalid URL")} skipped`);
+  if (result.tooLong) parts.push(`${plural(result.tooLong, "URL")} longer than ${MAX_URL_LENGTH.toLocaleString("en")} characters skipped`);
   if (result.skippedChildren.length) parts.push(`${plural(result.skippedChildren.length, "child sitemap")} skipped (outside ${domain} or past the depth limit): ${result.skippedChildren.slice(0, 3).join(", ")}`);
   if (result.repeatedChildren) parts.push(`${plural(result.repeatedChildren, "repeated child sitemap")} ignored (cycle or duplicate)`);
   return `${parts.join("; ")}.`;
 }
 
+/** Removes the sitemap's rows of every generation but `keep`, a bounded number per statement. */
+async function dropOtherGenerations(db: Database, sitemapId: number, keep: number): Promise<void> {
+  for (;;) {
+    const doomed = db
+      .select({ id: sitemapUrls.id })
+      .from(sitemapUrls)
+      .where(and(eq(sitemapUrls.sitemapId, sitemapId), ne(sitemapUrls.generation, keep)))
+      .limit(DELETE_CHUNK);
+    const deleted = await db.delete(sitemapUrls).where(inArray(sitemapUrls.id, doomed)).returning({ id: sitemapUrls.id });
+    if (deleted.length < DELETE_CHUNK) return;
+    await yieldToEventLoop();
+  }
+}
+
+/** What a failure says on the record; an error we did not expect keeps its own words (it is logged too). */
+function failureMessage(error: unknown): string {
+  const described = describeSourceError(error);
+  if (!described.startsWith("Unexpected")) return described;
+  console.error("[sitemaps] unexpected error", error);
+  const detail = error instanceof Error ? error.message.replace(/\s+/g, " ").slice(0, 300) : String(error).slice(0, 300);
+  return `The sitemap could not be processed: ${detail}`;
+}
+
 export type ProcessOutcome = { status: "done" | "error" | "retry"; message: string };
 
 /**
- * Downloads the sitemap (following index children), replaces its stored URL set and records the
- * outcome. Idempotent: running it again gives the same rows. A transient failure on a non-final
- * attempt answers `retry` so the job runner tries again; the record shows the reason meanwhile.
+ * Downloads the sitemap (following index children) into a new generation of its URL rows, then
+ * swaps it in: the boost runs planned meanwhile read the previous list whole. Idempotent: running
+ * it again gives the same rows. A transient failure on a non-final attempt answers `retry` so the
+ * job runner tries again; any failure on the last attempt, of whatever kind, ends in `error` with
+ * its reason, so no sitemap is left `processing` for ever.
  */
 export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean } = { final: true }): Promise<ProcessOutcome> {
   const [row] = await db
@@ -73,31 +143,33 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
     .innerJoin(sites, eq(sites.id, sitemaps.siteId))
     .where(eq(sitemaps.id, sitemapId));
   if (!row) return { status: "done", message: "The sitemap was deleted." };
-  await db.update(sitemaps).set({ status: "processing", statusMessage: null }).where(eq(sitemaps.id, sitemapId));
-  let result: Crawl;
+  const attempts = row.sitemap.processingAttempts + 1;
+  const current = row.sitemap.urlsGeneration;
+  const final = attempt.final || attempts >= MAX_PROCESSING_ATTEMPTS;
   try {
-    result = await crawl(row.sitemap.url, row.domain);
-  } catch (error) {
-    const message = describeSourceError(error);
-    const retry = isTransient(error) && !attempt.final;
-    if (message.startsWith("Unexpected")) console.error("[sitemaps] unexpected error", error);
+    await db.update(sitemaps).set({ status: "processing", statusMessage: null, processingAttempts: attempts }).where(eq(sitemaps.id, sitemapId));
+    // Rows of an attempt that died half-way belong to no list: start the new one clean.
+    await dropOtherGenerations(db, sitemapId, current);
+    const result = await crawl(db, sitemapId, current + 1, row.sitemap.url, row.domain);
+    const message = summary(result, row.domain);
     await db
       .update(sitemaps)
-      .set(retry ? { status: "processing", statusMessage: `${message} Retrying.` } : { status: "error", statusMessage: message, lastProcessedAt: new Date() })
+      .set({ status: "done", statusMessage: message, urlCount: result.stored, urlsGeneration: current + 1, lastProcessedAt: new Date(), processingAttempts: 0 })
+      .where(eq(sitemaps.id, sitemapId));
+    await dropOtherGenerations(db, sitemapId, current + 1);
+    return { status: "done", message };
+  } catch (error) {
+    const message = failureMessage(error);
+    // A document that is not a sitemap, or an address that is refused, will not change on retry.
+    const retry = !final && (isTransient(error) || !isSourceError(error));
+    await db
+      .update(sitemaps)
+      .set(
+        retry
+          ? { status: "processing", statusMessage: `${message} Retrying.` }
+          : { status: "error", statusMessage: attempts >= MAX_PROCESSING_ATTEMPTS && !attempt.final ? `${message} (gave up after ${attempts} attempts)` : message, lastProcessedAt: new Date(), processingAttempts: 0 },
+      )
       .where(eq(sitemaps.id, sitemapId));
     return { status: retry ? "retry" : "error", message };
   }
-  const message = summary(result, row.domain);
-  const entries = [...result.urls];
-  await db.transaction(async (tx) => {
-    await tx.delete(sitemapUrls).where(eq(sitemapUrls.sitemapId, sitemapId));
-    for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
-      await tx.insert(sitemapUrls).values(entries.slice(i, i + INSERT_CHUNK).map(([url, lastmod]) => ({ sitemapId, url, lastmod })));
-    }
-    await tx
-      .update(sitemaps)
-      .set({ status: "done", statusMessage: message, urlCount: entries.length, lastProcessedAt: new Date() })
-      .where(eq(sitemaps.id, sitemapId));
-  });
-  return { status: "done", message };
 }

@@ -1,9 +1,12 @@
 import { isOnDomain } from "@/lib/sites/domain-name";
 
-export type UrlTally = { urls: Map<string, Date | null>; invalid: number; offDomain: number; duplicates: number };
+/** The sitemaps protocol's limit, and what browsers, CDNs and Postgres's btree indexes all take. */
+export const MAX_URL_LENGTH = 2048;
+
+export type UrlTally = { urls: Map<string, Date | null>; invalid: number; offDomain: number; duplicates: number; tooLong: number };
 
 export function emptyTally(): UrlTally {
-  return { urls: new Map(), invalid: 0, offDomain: 0, duplicates: 0 };
+  return { urls: new Map(), invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0 };
 }
 
 /** Normalises a URL as the service stores it: absolute http(s), lower-case host, no fragment. */
@@ -19,18 +22,30 @@ export function normaliseUrl(value: string, base?: string): URL | undefined {
   }
 }
 
+export type SiteUrl = { url: string } | { skipped: "invalid" | "offDomain" | "tooLong" };
+
+/** A source's URL as stored (normalised, on the site's domain, at most MAX_URL_LENGTH characters), or why it is skipped. */
+export function siteUrl(value: string, domain: string): SiteUrl {
+  // Percent-encoding can only lengthen a URL: a value far over the limit is not even parsed.
+  if (value.length > 4 * MAX_URL_LENGTH) return { skipped: "tooLong" };
+  const url = normaliseUrl(value);
+  if (!url) return { skipped: "invalid" };
+  if (!isOnDomain(url, domain)) return { skipped: "offDomain" };
+  const text = url.toString();
+  return text.length > MAX_URL_LENGTH ? { skipped: "tooLong" } : { url: text };
+}
+
+/** Counts a skipped URL in the tally; answers the URL to keep, if any. */
+export function countSkipped(tally: Omit<UrlTally, "urls" | "duplicates">, result: SiteUrl): string | undefined {
+  if ("url" in result) return result.url;
+  tally[result.skipped]++;
+  return undefined;
+}
+
 /** Adds a source's URL to the tally when it is valid and on the site's domain. */
 export function tallyUrl(tally: UrlTally, value: string, lastmod: Date | null, domain: string): void {
-  const url = normaliseUrl(value);
-  if (!url) {
-    tally.invalid++;
-    return;
-  }
-  if (!isOnDomain(url, domain)) {
-    tally.offDomain++;
-    return;
-  }
-  const key = url.toString();
+  const key = countSkipped(tally, siteUrl(value, domain));
+  if (key === undefined) return;
   if (tally.urls.has(key)) {
     tally.duplicates++;
     const known = tally.urls.get(key);
