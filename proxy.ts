@@ -13,4 +13,4 @@ export function proxy(request: NextRequest) {
   return NextResponse.redirect(signIn);
 }
 
-export const config = { matcher: ["/sites/:path*", "/boosts/:path*", "/runs/:path*", "/keys/:path*", "/outbox/:path*"] };
+export const config = { matcher: ["/sites/:path*", "/boosts/:path*", "/runs/:path*", "/keys/:path*", "/outbox/:path*", "/account/:path*"] };

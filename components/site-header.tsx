@@ -6,6 +6,7 @@ const dashboardLinks = [
   { href: "/sites", label: "Sites" },
   { href: "/keys", label: "API keys" },
   { href: "/outbox", label: "Outbox" },
+  { href: "/account", label: "Account" },
   { href: "/docs/api", label: "API reference" },
 ];
 

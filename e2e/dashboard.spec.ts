@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { signUpAndSignIn } from "./support/emails";
 import { originUrl } from "./support/ports";
 
 /**
@@ -42,13 +43,8 @@ test.afterAll(async () => {
   await page.close();
 });
 
-test("sign up creates the account and opens the dashboard", async () => {
-  await page.goto("/signup");
-  await page.getByLabel("Name (optional)").fill(owner.name);
-  await page.getByLabel("E-mail").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/sites$/);
+test("sign up e-mails a link; following it creates the account, and the owner signs in", async () => {
+  await signUpAndSignIn(page, owner);
   await expect(page.getByRole("heading", { name: "Sites", exact: true })).toBeVisible();
   await expect(page.getByText("No sites yet")).toBeVisible();
 });
@@ -223,11 +219,7 @@ test("a sign-in link, e-mailed to the outbox, signs the owner in on another brow
 test("another user cannot open the first user's site by its address", async ({ browser }) => {
   const context = await browser.newContext();
   const other = await context.newPage();
-  await other.goto("/signup");
-  await other.getByLabel("E-mail").fill(`intruder-${Date.now()}@example.com`);
-  await other.getByLabel("Password").fill("another long password");
-  await other.getByRole("button", { name: "Create account" }).click();
-  await expect(other).toHaveURL(/\/sites$/);
+  await signUpAndSignIn(other, { email: `intruder-${Date.now()}@example.com`, password: "another long password" });
   const response = await other.goto(siteUrl);
   expect(response?.status()).toBe(404);
   await expect(other.getByText(domain)).toHaveCount(0);

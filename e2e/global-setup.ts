@@ -18,6 +18,9 @@ export default async function globalSetup() {
     PREHEAT_JOBS_POLL_SECONDS: "0.5",
   });
 
+  // The tests read e-mails (sign-up links) from the outbox through the operator CLI, which needs the data directory.
+  process.env.PREHEAT_E2E_DATA_DIR = dataDir;
+
   return async () => {
     await server.stop();
     await origin.close();

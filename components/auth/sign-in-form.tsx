@@ -25,7 +25,7 @@ export function SignInForm() {
   const router = useRouter();
   const params = useSearchParams();
   const callbackUrl = safeCallback(params.get("callbackUrl"));
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState<"password" | "link" | null>(null);
   const [error, setError] = useState<string | null>(params.get("error") ? (errors[params.get("error")!] ?? "Sign-in failed: try again.") : null);

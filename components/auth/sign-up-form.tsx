@@ -1,18 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
+import { NoEmailTransportNote } from "./no-email-transport-note";
 
-export function SignUpForm({ minPasswordLength }: { minPasswordLength: number }) {
-  const router = useRouter();
+export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordLength: number; emailTransport: boolean }) {
   const [form, setForm] = useState({ name: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | Error | null>(null);
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: event.target.value });
 
@@ -21,15 +20,25 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
     setBusy(true);
     setError(null);
     try {
-      await api("/api/dashboard/signup", { method: "POST", body: { email: form.email, password: form.password, name: form.name || undefined } });
-      const result = await signIn("password", { email: form.email, password: form.password, redirect: false });
-      if (!result?.ok || result.error) throw new Error("Your account was created, but signing in failed: sign in with your password.");
-      router.push("/sites");
-      router.refresh();
+      const answer = await api<{ email: string }>("/api/dashboard/signup", { method: "POST", body: { email: form.email, password: form.password, name: form.name || undefined } });
+      setSentTo(answer.email);
     } catch (caught) {
       setError(caught as Error);
-      setBusy(false);
     }
+    setBusy(false);
+  }
+
+  if (sentTo) {
+    return (
+      <div role="status" className="space-y-3 text-sm text-slate-700">
+        <h2 className="text-base font-semibold text-slate-900">Check your e-mail</h2>
+        <p>
+          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address: your account is created then, and you sign in with the
+          password you chose. The link works once and expires in 24 hours.
+        </p>
+        {emailTransport ? null : <NoEmailTransportNote email={sentTo} />}
+      </div>
+    );
   }
 
   const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);

@@ -1,49 +1,79 @@
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { ConflictError, InvalidError } from "@/lib/errors";
-import { findOrCreateUser, findUserByEmail, normaliseEmail } from "./users";
+import { InvalidError } from "@/lib/errors";
+import { findUserByEmail } from "./users";
 
 export const MIN_PASSWORD_LENGTH = 10;
-/** bcrypt reads 72 bytes at most: longer passwords would be silently cut. */
+/** Long enough for any passphrase, short enough that hashing stays cheap. */
 const MAX_PASSWORD_BYTES = 72;
-const BCRYPT_ROUNDS = 12;
 
-function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, { password: `At least ${MIN_PASSWORD_LENGTH} characters.` });
-  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new InvalidError(`The password may have at most ${MAX_PASSWORD_BYTES} bytes.`, { password: `At most ${MAX_PASSWORD_BYTES} bytes.` });
+/** scrypt at OWASP's recommended cost (N=2^15, r=8, p=1): about 32 MiB and tens of ms, in libuv's thread pool. */
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const KEY_BYTES = 32;
+
+export function checkNewPassword(password: string, field = "password"): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [{ field, message: `At least ${MIN_PASSWORD_LENGTH} characters.` }]);
+  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new InvalidError(`The password may have at most ${MAX_PASSWORD_BYTES} bytes.`, [{ field, message: `At most ${MAX_PASSWORD_BYTES} bytes.` }]);
+}
+
+function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize("NFC"), salt, KEY_BYTES, { ...cost, maxmem: SCRYPT.maxmem }, (error, key) => (error ? reject(error) : resolve(key))));
+}
+
+/** `scrypt$N$r$p$salt$key`: the cost travels with the hash, so it can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, SCRYPT);
+  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** Whether the password matches a stored hash: ours (scrypt), or a bcrypt hash of earlier versions. */
+async function matches(password: string, stored: string): Promise<boolean> {
+  if (stored.startsWith("$2")) return bcrypt.compare(password, stored);
+  const [scheme, N, r, p, salt, key] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !key) return false;
+  const expected = Buffer.from(key, "base64url");
+  const actual = await derive(password, Buffer.from(salt, "base64url"), { N: Number(N), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+const needsRehash = (stored: string) => !stored.startsWith(`scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$`);
+
+// Compared against when there is no user, so that timing does not tell which addresses exist.
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * The user whose password this is, or undefined; as slow for unknown addresses as for known ones.
+ * A hash of an older kind (bcrypt) is replaced by today's on a successful sign-in.
+ */
+export async function verifyPassword(db: Database, email: string, password: string) {
+  const user = await findUserByEmail(db, email).catch(() => undefined);
+  dummyHash ??= hashPassword("no user has this password");
+  const ok = await matches(password, user?.passwordHash ?? (await dummyHash));
+  if (!ok || !user?.passwordHash) return undefined;
+  if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+  return user;
 }
 
 /**
- * Sign-up: creates the account and its first user with a password. An address that already has a
- * password is refused; one known only from the CLI or a sign-in link gets its password now.
+ * Sets or changes a signed-in user's password. Changing one needs the current password; a user
+ * without one (created by the CLI or a sign-in link) proved the address by signing in.
  */
-export async function signUpWithPassword(db: Database, input: { email: string; password: string; name?: string }) {
-  const email = normaliseEmail(input.email);
-  checkPassword(input.password);
-  const existing = await findUserByEmail(db, email);
-  if (existing?.passwordHash) throw new ConflictError("An account with this e-mail address exists already: sign in instead.", { email: "Already registered." });
-  const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
-  const { user } = await findOrCreateUser(db, email, input.name);
-  const [updated] = await db
-    .update(users)
-    .set({ passwordHash, name: user.name ?? (input.name?.trim() || null) })
-    .where(eq(users.id, user.id))
-    .returning();
-  return updated!;
+export async function changePassword(db: Database, userId: number, input: { current_password?: string; new_password: string }): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new InvalidError("This user does not exist any more.");
+  if (user.passwordHash) {
+    if (!input.current_password) throw new InvalidError("Enter your current password to change it.", [{ field: "current_password", message: "Required to change the password." }]);
+    if (!(await matches(input.current_password, user.passwordHash))) throw new InvalidError("The current password is not right.", [{ field: "current_password", message: "Not right." }]);
+  }
+  checkNewPassword(input.new_password, "new_password");
+  await db.update(users).set({ passwordHash: await hashPassword(input.new_password) }).where(eq(users.id, user.id));
 }
 
-/** The user whose password this is, or undefined; as slow for unknown addresses as for known ones. */
-export async function verifyPassword(db: Database, email: string, password: string) {
-  let user: Awaited<ReturnType<typeof findUserByEmail>>;
-  try {
-    user = await findUserByEmail(db, email);
-  } catch {
-    user = undefined;
-  }
-  // Compare against a dummy hash when there is no user, so timing does not tell which addresses exist.
-  const hash = user?.passwordHash ?? "$2b$12$C6UzMDM.H6dfI/f/IKcEeO5rV7r1m6bS4VZ6b0Q0n3l1zI6m5p2cK";
-  const matches = await bcrypt.compare(password, hash);
-  return matches && user?.passwordHash ? user : undefined;
+export async function hasPassword(db: Database, userId: number): Promise<boolean> {
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return Boolean(user?.passwordHash);
 }

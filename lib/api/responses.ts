@@ -2,8 +2,8 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return Response.json(body, { status, headers });
 }
 
-export function errorResponse(status: number, error: string, extra?: Record<string, unknown>): Response {
-  return json({ error, ...extra }, status);
+export function errorResponse(status: number, error: string, extra?: Record<string, unknown>, headers?: HeadersInit): Response {
+  return json({ error, ...extra }, status, headers);
 }
 
 export function noContent(): Response {

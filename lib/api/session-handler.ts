@@ -4,7 +4,18 @@ import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
 import { toErrorResponse } from "./errors";
 import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
+import { RequestError } from "./errors";
 import { errorResponse } from "./responses";
+
+/**
+ * For the routes a signed-out visitor may call (sign-up): a cross-site <form> can post text/plain
+ * or form-encoded bodies without a CORS preflight, but neither JSON nor the dashboard header.
+ */
+export function requireJsonOrDashboard(request: Request): void {
+  if (request.headers.get(DASHBOARD_HEADER) === "1") return;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new RequestError(415, "Send the body as JSON (Content-Type: application/json).");
+}
 
 export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B> };
 

@@ -1,6 +1,7 @@
 /**
- * Attempts per key (an e-mail address, a client address) over a sliding window,
- * in this process: enough to make guessing passwords slow. Several servers each keep their own.
+ * Attempts per key (an e-mail address, a client address as lib/server/client-address.ts finds it)
+ * over a sliding window, in this process: enough to make guessing passwords slow. Several servers
+ * each keep their own.
  */
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -42,9 +43,4 @@ export function signInLimits(): Limits {
   const g = globalThis as Global;
   g.__preheatSignInLimits ??= { byEmail: new AttemptLimiter(10, WINDOW_MS), byClient: new AttemptLimiter(50, WINDOW_MS), signUps: new AttemptLimiter(20, 60 * 60_000) };
   return g.__preheatSignInLimits;
-}
-
-/** The client's address as the proxy in front reports it, or the one bucket every direct client shares. */
-export function clientAddress(forwardedFor: unknown): string {
-  return (typeof forwardedFor === "string" ? forwardedFor.split(",")[0]!.trim() : "") || "direct";
 }

@@ -7,22 +7,21 @@ import EmailProvider from "next-auth/providers/email";
 import { users } from "@/drizzle/schema";
 import { verifyPassword } from "@/lib/accounts/passwords";
 import { type Database, getDb } from "@/lib/db";
-import { deliverEmail, queueEmail } from "@/lib/email/send";
+import { sendNow } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/server/base-url";
-import { clientAddress, signInLimits } from "./attempts";
+import { clientAddress } from "@/lib/server/client-address";
+import { signInLimits } from "./attempts";
 import { preheatAdapter } from "./next-auth-adapter";
 import { hasSessionCookie } from "./session-cookie";
-import { serviceSecret } from "./service-secret";
-
-const SIGN_IN_LINK_HOURS = 24;
+import { sessionSecret, SIGN_IN_LINK_HOURS } from "./sign-in-link";
 
 const SESSION_DAYS = 30;
 
 /** Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits. */
 async function sendSignInLink(db: Database, email: string, url: string): Promise<void> {
   const user = await db.select({ accountId: users.accountId }).from(users).where(eq(users.email, email.toLowerCase()));
-  const queued = await queueEmail(db, {
+  await sendNow(db, {
     accountId: user[0]?.accountId ?? null,
     // Each link is its own e-mail: the token in the URL is unique.
     dedupeKey: `sign-in-link:${new URL(url).searchParams.get("token") ?? url}`,
@@ -30,7 +29,6 @@ async function sendSignInLink(db: Database, email: string, url: string): Promise
     template: "sign-in-link",
     props: { url, host: new URL(url).host, expiresInHours: SIGN_IN_LINK_HOURS },
   });
-  if (queued.status === "pending") await deliverEmail(db, queued.id, { final: true });
 }
 
 function buildOptions(db: Database, secret: string): NextAuthOptions {
@@ -47,7 +45,7 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
           const email = credentials.email.trim().toLowerCase();
-          const client = clientAddress(request?.headers?.["x-forwarded-for"]);
+          const client = clientAddress(request?.headers ?? {});
           const { byEmail, byClient } = signInLimits();
           const wait = Math.max(byEmail.retryAfterSeconds(email), byClient.retryAfterSeconds(client));
           // next-auth passes this message on as the sign-in error.
@@ -85,7 +83,7 @@ export function authOptions(): Promise<NextAuthOptions> {
   process.env.NEXTAUTH_URL ??= publicBaseUrl();
   g.__preheatAuthOptions ??= (async () => {
     const db = await getDb();
-    return buildOptions(db, await serviceSecret(db, "session-secret", process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET));
+    return buildOptions(db, await sessionSecret(db));
   })().catch((error) => {
     g.__preheatAuthOptions = undefined;
     throw error;

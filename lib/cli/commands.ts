@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { findOrCreateUser, findUserByEmail } from "@/lib/accounts/users";
 import { apiKeyState, createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { parseScopeList } from "@/lib/auth/scopes";
+import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 
@@ -11,6 +12,9 @@ export const USAGE = `Usage: npm run --silent cli -- <command>
       Creates the account and user if needed; prints only the key on stdout.
   keys list --email <address> [--json]
   keys revoke <id>
+  emails --to <address> [--last <n>]
+      The newest e-mails to an address (default 1), as text: read a sign-up or sign-in link when the
+      server sends no e-mail (RESEND_API_KEY unset) and keeps it in its outbox.
 
 The CLI works whether or not the server runs: it hands the command to a running server that owns
 the embedded database, or opens the database itself. PREHEAT_DATA_DIR (default .data) and
@@ -82,12 +86,22 @@ async function keys(db: Database, args: string[]): Promise<string> {
   throw new UsageError(`Unknown keys command ${JSON.stringify(action ?? "")}.`);
 }
 
+async function emails(db: Database, args: string[]): Promise<string> {
+  const { values } = parseArgs({ args, options: { to: { type: "string" }, last: { type: "string" } } });
+  const last = Number(values.last ?? 1);
+  if (!Number.isInteger(last) || last < 1 || last > 100) throw new UsageError("--last takes a whole number from 1 to 100.");
+  const rows = await latestEmailsTo(db, required(values.to, "--to"), last);
+  if (!rows.length) return `No e-mail to ${values.to}.\n`;
+  return rows.map((row) => [`Date: ${row.createdAt.toISOString()}`, `To: ${row.toAddress}`, `Subject: ${row.subject}`, `Status: ${row.status}`, "", row.text.trim(), ""].join("\n")).join("\n");
+}
+
 /** Runs one CLI command against a database; the same code serves the CLI process and a running server. */
 export async function runCommand(db: Database, argv: string[]): Promise<CommandResult> {
   const [command, ...rest] = argv;
   try {
-    if (command !== "keys") throw new UsageError(`Unknown command ${JSON.stringify(command ?? "")}.`);
-    return { code: 0, stdout: await keys(db, rest), stderr: "" };
+    if (command === "keys") return { code: 0, stdout: await keys(db, rest), stderr: "" };
+    if (command === "emails") return { code: 0, stdout: await emails(db, rest), stderr: "" };
+    throw new UsageError(`Unknown command ${JSON.stringify(command ?? "")}.`);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       return { code: 2, stdout: "", stderr: `${(error as Error).message}\n\n${USAGE}\n` };

@@ -3,6 +3,7 @@ import { emailOutbox } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
+import type { Database } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -39,4 +40,9 @@ export async function getOutboxEmail(ctx: AccountContext, id: number) {
   const [row] = await ctx.db.select().from(emailOutbox).where(and(eq(emailOutbox.id, id), eq(emailOutbox.accountId, ctx.accountId)));
   if (!row) throw notFound(`E-mail ${id}`);
   return { ...toOutboxItem(row), html: row.html, text: row.text };
+}
+
+/** The operator's view (CLI): the newest e-mails to one address, whatever account they belong to. */
+export async function latestEmailsTo(db: Database, address: string, limit: number) {
+  return db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, address.trim().toLowerCase())).orderBy(desc(emailOutbox.id)).limit(limit);
 }

@@ -3,6 +3,14 @@ import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
+import {
+  SignUpConfirmationEmail,
+  SignUpExistingEmail,
+  signUpConfirmationProps,
+  signUpConfirmationSubject,
+  signUpExistingProps,
+  signUpExistingSubject,
+} from "./templates/sign-up";
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
@@ -13,6 +21,8 @@ const template = <S extends z.ZodType>(definition: Template<S>) => definition;
 export const templates = {
   "run-report": template({ props: runReportProps, subject: runReportSubject, component: RunReportEmail }),
   "sign-in-link": template({ props: signInLinkProps, subject: signInLinkSubject, component: SignInLinkEmail }),
+  "sign-up-confirmation": template({ props: signUpConfirmationProps, subject: signUpConfirmationSubject, component: SignUpConfirmationEmail }),
+  "sign-up-existing": template({ props: signUpExistingProps, subject: signUpExistingSubject, component: SignUpExistingEmail }),
 } as const;
 
 export type TemplateName = keyof typeof templates;

@@ -49,6 +49,16 @@ export function queueRunReport(db: Database, input: { accountId: number; to: str
   return queueEmail(db, { accountId: input.accountId, dedupeKey: `run-report:${input.runId}`, to: input.to, template: "run-report", props: input.props }, transport);
 }
 
+/**
+ * Queues an e-mail the reader is waiting for (a sign-in or confirmation link) and, with a transport,
+ * sends it at once; the outbox keeps it either way.
+ */
+export async function sendNow<T extends TemplateName>(db: Database, input: Parameters<typeof queueEmail<T>>[1]): Promise<OutboxRow> {
+  const queued = await queueEmail(db, input);
+  if (queued.status !== "pending") return queued;
+  return (await deliverEmail(db, queued.id, { final: true })) ?? queued;
+}
+
 /** Updates only a row still `pending`: a delivery that raced this one and sent it wins. */
 function whilePending(id: number) {
   return and(eq(emailOutbox.id, id), eq(emailOutbox.status, "pending"));

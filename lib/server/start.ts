@@ -6,6 +6,7 @@ import { controlSocketPath } from "@/lib/db/paths";
 import { embeddedWorkerEnabled } from "@/lib/jobs/config";
 import { startJobs, stopJobs } from "@/lib/jobs/start";
 import { publicBaseUrl } from "./base-url";
+import { trustedProxies } from "./client-address";
 
 async function printFirstRunHint(): Promise<void> {
   const { db } = await getDatabaseHandle();
@@ -44,6 +45,7 @@ function closeOnExit(stopCommands: () => Promise<void>): void {
 export async function startServer(): Promise<void> {
   let stopCommands = async () => {};
   try {
+    trustedProxies(); // a bad PREHEAT_TRUSTED_PROXIES stops the start, naming the variable
     const handle = await getDatabaseHandle();
     console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${process.env.PREHEAT_DATA_DIR || ".data"}`})`);
     if (handle.kind === "embedded") stopCommands = await serveCommands(handle.db, controlSocketPath());

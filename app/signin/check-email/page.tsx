@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NoEmailTransportNote } from "@/components/auth/no-email-transport-note";
 
 export const metadata: Metadata = { title: "Check your e-mail" };
 // Whether e-mail goes out is read at request time, not baked in at build time.
@@ -11,12 +12,7 @@ export default function CheckEmailPage() {
     <div className="mx-auto max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="mb-2 text-xl font-bold">Check your e-mail</h1>
       <p className="text-sm text-slate-600">A sign-in link is on its way. It works once and expires in 24 hours.</p>
-      {transport ? null : (
-        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
-          This server sends no e-mail (RESEND_API_KEY is not set): the link waits in the outbox, which a signed-in member of your account can
-          open. Signing in with your password works meanwhile.
-        </p>
-      )}
+      {transport ? null : <NoEmailTransportNote />}
       <p className="mt-4 text-sm">
         <Link href="/signin" className="font-medium text-brand-700 underline">
           Back to sign in

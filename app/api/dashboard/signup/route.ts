@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { requestSignUp } from "@/lib/accounts/sign-up";
 import { toErrorResponse } from "@/lib/api/errors";
 import { parseBody } from "@/lib/api/input";
 import { errorResponse, json, otherMethods } from "@/lib/api/responses";
-import { clientAddress, signInLimits } from "@/lib/auth/attempts";
-import { signUpWithPassword } from "@/lib/accounts/passwords";
+import { requireJsonOrDashboard } from "@/lib/api/session-handler";
+import { signInLimits } from "@/lib/auth/attempts";
 import { getDb } from "@/lib/db";
+import { clientAddress } from "@/lib/server/client-address";
 
 const signUpBody = z.object({
   email: z.string().trim().min(1, "Enter your e-mail address."),
@@ -12,17 +14,19 @@ const signUpBody = z.object({
   name: z.string().trim().max(100).optional(),
 });
 
-// POST /api/dashboard/signup – creates the account and its owner; the page then signs in with next-auth.
+// POST /api/dashboard/signup – e-mails a confirmation link (or, for a known address, a note to its owner)
 export async function POST(request: Request) {
   try {
-    const client = clientAddress(request.headers.get("x-forwarded-for"));
+    requireJsonOrDashboard(request);
+    const client = clientAddress(request.headers);
     const { signUps } = signInLimits();
     const wait = signUps.retryAfterSeconds(client);
-    if (wait) return errorResponse(429, `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`);
+    if (wait) return errorResponse(429, `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
     signUps.record(client);
     const body = await parseBody(request, signUpBody);
-    const user = await signUpWithPassword(await getDb(), body);
-    return json({ id: user.id, email: user.email }, 201);
+    const { email } = await requestSignUp(await getDb(), body);
+    // The same answer whether or not the address has an account: sign-up enumerates nobody.
+    return json({ email, confirmation_sent: true, message: `We sent a link to ${email}: follow it to finish.` }, 201);
   } catch (error) {
     return toErrorResponse(error);
   }

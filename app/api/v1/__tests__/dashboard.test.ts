@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newKey, uniqueEmail } from "./support/api";
+import { api, lastEmailTo, linkIn, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
 
 // The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
 
@@ -40,15 +40,54 @@ describe("the dashboard's own routes", () => {
   });
 });
 
+/** One password sign-in through next-auth's own endpoints, as the sign-in page makes it: "ok" or the error code. */
+async function signIn(email: string, password: string, from?: string): Promise<string> {
+  const csrf = await api("GET", "/api/auth/csrf", { from });
+  const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const response = await api("POST", "/api/auth/callback/password", {
+    from,
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, json: "true" }).toString(),
+  });
+  return new URL(response.body.url).searchParams.get("error") ?? "ok";
+}
+
+/** Follows an e-mailed sign-in link; answers the session cookie it sets. */
+async function followSignInLink(link: URL): Promise<string> {
+  const response = await fetch(link, { redirect: "manual" });
+  const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  if (!session) throw new Error(`no session from ${link}: ${response.status} ${response.headers.get("location")}`);
+  return session.split(";")[0]!;
+}
+
+async function signUp(email: string, password = "a long enough password", from = TRUSTED_PROXY, client = "198.51.100.1") {
+  return api("POST", "/api/dashboard/signup", { from, headers: { "x-forwarded-for": client }, body: { email, password } });
+}
+
+/** Signs up and follows the confirmation link, as a new owner does. */
+async function signUpAndConfirm(email: string, password = "a long enough password") {
+  expect((await signUp(email, password)).status).toBe(201);
+  const token = linkIn(await lastEmailTo(email)).searchParams.get("token");
+  const confirmed = await api("POST", "/api/dashboard/signup/confirm", { body: { token } });
+  expect(confirmed.status).toBe(201);
+}
+
 describe("POST /api/dashboard/signup", () => {
-  it("creates an account once per address", async () => {
+  it("creates the account only when the e-mailed link is followed, once", async () => {
     const email = uniqueEmail("signup");
-    const created = await api("POST", "/api/dashboard/signup", { body: { email: email.toUpperCase(), password: "a long enough password" } });
+    const created = await signUp(email.toUpperCase());
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), email });
-    const again = await api("POST", "/api/dashboard/signup", { body: { email, password: "another long password" } });
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatch(/sign in instead/);
+    expect(created.body).toEqual({ email, confirmation_sent: true, message: `We sent a link to ${email}: follow it to finish.` });
+    expect(await signIn(email, "a long enough password")).toBe("CredentialsSignin");
+    const text = await lastEmailTo(email);
+    expect(text).toMatch(/Subject: Confirm your address to create your Preheat account/);
+    const token = linkIn(text).searchParams.get("token");
+    const confirmed = await api("POST", "/api/dashboard/signup/confirm", { body: { token } });
+    expect(confirmed).toMatchObject({ status: 201, body: { email, created: true } });
+    expect(await signIn(email, "a long enough password")).toBe("ok");
+    const again = await api("POST", "/api/dashboard/signup/confirm", { body: { token } });
+    expect(again.status).toBe(422);
+    expect(again.body.error).toMatch(/not valid any more/);
   });
 
   it("refuses bad input with a sentence and writes nothing", async () => {
@@ -61,51 +100,102 @@ describe("POST /api/dashboard/signup", () => {
       [[], 422, /JSON object/],
     ];
     for (const [body, status, message] of cases) {
-      const response = await api("POST", "/api/dashboard/signup", { body });
+      const response = await api("POST", "/api/dashboard/signup", { from: TRUSTED_PROXY, headers: { "x-forwarded-for": "198.51.100.2" }, body });
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(response.body.error).toMatch(message);
     }
-    expect((await api("POST", "/api/dashboard/signup", { rawBody: "{" })).status).toBe(400);
-    // None of those created the account: signing up now works.
-    expect((await api("POST", "/api/dashboard/signup", { body: { email, password: "a long enough password" } })).status).toBe(201);
+    expect((await api("POST", "/api/dashboard/signup", { from: TRUSTED_PROXY, headers: { "x-forwarded-for": "198.51.100.2" }, rawBody: "{" })).status).toBe(400);
+    expect(await lastEmailTo(email)).toMatch(/^No e-mail to/);
+  });
+
+  it("takes JSON only: a cross-site form cannot sign anybody up", async () => {
+    const email = uniqueEmail("form");
+    for (const [type, body] of [
+      ["text/plain", JSON.stringify({ email, password: "a long enough password" })],
+      ["application/x-www-form-urlencoded", new URLSearchParams({ email, password: "a long enough password" }).toString()],
+      ["multipart/form-data; boundary=x", `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\n${email}\r\n--x--\r\n`],
+    ]) {
+      const response = await api("POST", "/api/dashboard/signup", { headers: { "content-type": type! }, rawBody: body });
+      expect(response.status, type).toBe(415);
+    }
+    expect(await lastEmailTo(email)).toMatch(/^No e-mail to/);
+  });
+});
+
+describe("sign-up with an address that has a user", () => {
+  it("changes nothing, answers as for a new address, and e-mails its owner a sign-in link instead", async () => {
+    const owner = uniqueEmail("owner");
+    const key = await newKey("all", owner); // created by the CLI: no password
+    const site = await api("POST", "/v1/sites", { key, body: { domain: `owned-${Date.now()}.test` } });
+    const attempt = await signUp(owner, "the attacker's password");
+    const fresh = await signUp(uniqueEmail("fresh"), "the attacker's password");
+    expect(attempt.status).toBe(fresh.status);
+    expect(Object.keys(attempt.body)).toEqual(Object.keys(fresh.body));
+    expect(attempt.body).toEqual({ email: owner, confirmation_sent: true, message: `We sent a link to ${owner}: follow it to finish.` });
+    // The attacker's password never signs in, so no session and no key can be had.
+    expect(await signIn(owner, "the attacker's password")).toBe("CredentialsSignin");
+    expect((await api("GET", "/v1/me", { key })).status).toBe(200);
+    const note = await lastEmailTo(owner);
+    expect(note).toMatch(/Subject: You already have a Preheat account/);
+    expect(note).toMatch(/Nothing was changed/);
+    // The owner's way in: the link signs in, and the owner's sites are there.
+    const cookie = await followSignInLink(linkIn(note));
+    const sites = await api("GET", "/v1/sites", { headers: { ...dashboard, cookie } });
+    expect(sites.body.data.map((s: { id: number }) => s.id)).toEqual([site.body.id]);
+  });
+
+  it("a user without a password sets one only from a signed-in session; changing it needs the current one", async () => {
+    const email = uniqueEmail("nopass");
+    await newKey("all", email);
+    expect((await api("PUT", "/api/dashboard/password", { headers: dashboard, body: { new_password: "a brand new password" } })).status).toBe(401);
+    expect((await signUp(email, "a long enough password")).status).toBe(201);
+    const cookie = await followSignInLink(linkIn(await lastEmailTo(email)));
+    const session = { ...dashboard, cookie };
+    expect((await api("GET", "/api/dashboard/password", { headers: session })).body).toEqual({ has_password: false });
+    expect((await api("PUT", "/api/dashboard/password", { headers: session, body: { new_password: "a brand new password" } })).status).toBe(204);
+    expect(await signIn(email, "a brand new password")).toBe("ok");
+    const withoutCurrent = await api("PUT", "/api/dashboard/password", { headers: session, body: { new_password: "yet another password" } });
+    expect(withoutCurrent.status).toBe(422);
+    expect(withoutCurrent.body.details).toEqual([{ field: "current_password", message: "Required to change the password." }]);
+    expect((await api("PUT", "/api/dashboard/password", { headers: session, body: { current_password: "wrong password!", new_password: "yet another password" } })).status).toBe(422);
+    expect((await api("PUT", "/api/dashboard/password", { headers: session, body: { current_password: "a brand new password", new_password: "yet another password" } })).status).toBe(204);
+    expect(await signIn(email, "yet another password")).toBe("ok");
+    // Without the dashboard header, a cookie alone changes nothing (CSRF).
+    expect((await api("PUT", "/api/dashboard/password", { headers: { cookie }, body: { current_password: "yet another password", new_password: "forged password!!" } })).status).toBe(403);
   });
 });
 
 describe("sign-ups from one client", () => {
-  it("are limited to 20 an hour", async () => {
+  it("are limited to 20 an hour, per client as the trusted proxy reports it", async () => {
     // A documentation address (RFC 5737) of this test's own, so other tests' sign-ups do not count.
-    const headers = { "x-forwarded-for": "203.0.113.20" };
-    for (let i = 0; i < 20; i++) {
-      const response = await api("POST", "/api/dashboard/signup", { headers, body: { email: uniqueEmail("many"), password: "a long enough password" } });
-      expect(response.status).toBe(201);
-    }
-    const refused = await api("POST", "/api/dashboard/signup", { headers, body: { email: uniqueEmail("many"), password: "a long enough password" } });
+    for (let i = 0; i < 20; i++) expect((await signUp(uniqueEmail("many"), undefined, TRUSTED_PROXY, "203.0.113.20")).status).toBe(201);
+    const refused = await signUp(uniqueEmail("many"), undefined, TRUSTED_PROXY, "203.0.113.20");
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatch(/^Too many sign-ups from here: try again in \d+ minutes\.$/);
-  }, 60_000);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await signUp(uniqueEmail("many"), undefined, TRUSTED_PROXY, "203.0.113.21")).status).toBe(201);
+  }, 90_000);
 });
 
 describe("password sign-in", () => {
-  /** One password sign-in through next-auth's own endpoints, as the sign-in page makes it. */
-  async function signIn(email: string, password: string): Promise<string> {
-    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const { csrfToken } = await csrf.json();
-    const response = await fetch(`${baseUrl}/api/auth/callback/password`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-      redirect: "manual",
-    });
-    const { url } = await response.json();
-    return new URL(url).searchParams.get("error") ?? "ok";
-  }
-
   it("signs in with the right password, and slows down guessing after 10 failures", async () => {
     const email = uniqueEmail("guess");
-    await api("POST", "/api/dashboard/signup", { body: { email, password: "the right password" } });
+    await signUpAndConfirm(email, "the right password");
     expect(await signIn(email, "the right password")).toBe("ok");
     for (let i = 0; i < 10; i++) expect(await signIn(email, `wrong ${i}`)).toBe("CredentialsSignin");
     expect(await signIn(email, "the right password")).toMatch(/^Too many failed sign-ins: try again in 15 minutes/);
   });
+
+  it("counts a client by the connection, not by an X-Forwarded-For it sends itself", async () => {
+    // 127.0.0.3 is no trusted proxy: rotating the header does not give it fresh buckets.
+    const direct = "127.0.0.3";
+    for (let i = 0; i < 50; i++) {
+      const response = await api("POST", "/api/auth/callback/password", { from: direct, headers: { "x-forwarded-for": `192.0.2.${i}` } });
+      expect(response.status).toBeLessThan(500);
+      expect(await signIn(uniqueEmail("rotate"), `wrong ${i}`, direct)).toBe("CredentialsSignin");
+    }
+    expect(await signIn(uniqueEmail("rotate"), "wrong again", direct)).toMatch(/^Too many failed sign-ins/);
+    // Behind the trusted proxy, another client is another bucket.
+    expect(await signIn(uniqueEmail("rotate"), "wrong again", TRUSTED_PROXY)).toBe("CredentialsSignin");
+  }, 120_000);
 });

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
+import { Agent, fetch as undiciFetch } from "undici";
 import { inject } from "vitest";
 import type { OriginHost } from "@/lib/testing/origin";
 
@@ -13,7 +14,25 @@ export const originUrl = inject("originUrl");
 
 export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
 
-export type RequestOptions = { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+export type RequestOptions = {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** The local address the request leaves from (127.0.0.2 is the test server's trusted proxy). */
+  from?: string;
+};
+
+const agents = new Map<string, Agent>();
+/** A client on another loopback address: the server tells clients apart by the connection's address. */
+export function fromAddress(address: string): Agent {
+  let agent = agents.get(address);
+  if (!agent) agents.set(address, (agent = new Agent({ localAddress: address })));
+  return agent;
+}
+
+/** The test server trusts this address as its reverse proxy (PREHEAT_TRUSTED_PROXIES). */
+export const TRUSTED_PROXY = "127.0.0.2";
 
 /** One HTTP request to the running server, as an integrator makes it. */
 export async function api<T = any>(method: string, pathname: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -23,7 +42,9 @@ export async function api<T = any>(method: string, pathname: string, options: Re
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const response = await fetch(`${baseUrl}${pathname}`, { method, headers, body });
+  const response = options.from
+    ? ((await undiciFetch(`${baseUrl}${pathname}`, { method, headers, body, dispatcher: fromAddress(options.from) })) as unknown as Response)
+    : await fetch(`${baseUrl}${pathname}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = null;
   if (text) {
@@ -43,6 +64,19 @@ export async function cli(...args: string[]) {
     env: { ...process.env, PREHEAT_DATA_DIR: inject("dataDir"), DATABASE_URL: "" },
   });
   return result.stdout;
+}
+
+/** The newest e-mail to an address, as text (the operator CLI reads the outbox). */
+export async function lastEmailTo(address: string): Promise<string> {
+  return cli("emails", "--to", address);
+}
+
+/** The e-mail's sign-up or sign-in link, pointed at the test server. */
+export function linkIn(text: string): URL {
+  const found = text.match(/https?:\/\/[^\s)"]+/g)?.find((url) => /\/signup\/confirm|\/api\/auth\/callback\//.test(url));
+  if (!found) throw new Error(`no link in:\n${text}`);
+  const url = new URL(found);
+  return new URL(url.pathname + url.search, baseUrl);
 }
 
 export function uniqueEmail(label = "user"): string {

@@ -27,6 +27,8 @@ export default async function setup(project: TestProject) {
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
     PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port},:443:127.0.0.1:${closedPort}`,
     PREHEAT_MONTHLY_CALL_QUOTA: String(MONTHLY_QUOTA),
+    // The API tests play a reverse proxy from 127.0.0.2 (support/api.ts, TRUSTED_PROXY).
+    PREHEAT_TRUSTED_PROXIES: "127.0.0.2",
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("originUrl", `http://127.0.0.1:${origin.port}`);

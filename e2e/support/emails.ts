@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, type Page } from "@playwright/test";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The newest e-mail to an address, as the operator CLI prints it from the server's outbox. */
+export async function lastEmailTo(address: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "emails", "--to", address], {
+    cwd: root,
+    env: { ...process.env, PREHEAT_DATA_DIR: process.env.PREHEAT_E2E_DATA_DIR, DATABASE_URL: "" },
+  });
+  return stdout;
+}
+
+/** The e-mail's link of this server's: the sign-up confirmation or a sign-in link. */
+export function linkIn(text: string): string {
+  const link = text.match(/https?:\/\/\S+?(?=[\s)"]|$)/g)?.find((url) => /\/signup\/confirm|\/api\/auth\/callback\//.test(url));
+  if (!link) throw new Error(`no link in:\n${text}`);
+  return link;
+}
+
+/** A new owner's way in: sign up, follow the e-mailed link, confirm, then sign in with the password. */
+export async function signUpAndSignIn(page: Page, user: { name?: string; email: string; password: string }) {
+  await page.goto("/signup");
+  if (user.name) await page.getByLabel("Name (optional)").fill(user.name);
+  await page.getByLabel("E-mail").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await page.goto(linkIn(await lastEmailTo(user.email)));
+  await page.getByRole("button", { name: "Confirm my address" }).click();
+  await expect(page.getByText(`Your address ${user.email} is confirmed`)).toBeVisible();
+  await page.getByRole("link", { name: "Sign in" }).last().click();
+  await expect(page.getByLabel("E-mail")).toHaveValue(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/sites$/);
+}
