@@ -22,6 +22,15 @@ export class InvalidError extends DomainError {}
 export class ForbiddenError extends DomainError {}
 /** The account's monthly call quota cannot cover the request. */
 export class QuotaExceededError extends ForbiddenError {}
+/** Too many of something in a period; it may be tried again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
 /** No valid credentials. */
 export class UnauthenticatedError extends DomainError {}
 

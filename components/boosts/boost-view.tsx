@@ -134,6 +134,15 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
         <ErrorNote error={runError(trigger.error)} />
       </div>
 
+      {boost.unvalidated_limits ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {boost.unvalidated_limits.message}{" "}
+          <Link href={`/sites/${boost.site_id}`} className="font-medium underline">
+            Validate the site
+          </Link>
+        </p>
+      ) : null}
+
       {paused ? (
         <section aria-labelledby="paused-heading" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
           <h2 id="paused-heading" className="font-semibold">

@@ -5,6 +5,7 @@ import {
   InvalidError,
   NotFoundError,
   QuotaExceededError,
+  TooManyRequestsError,
   UnauthenticatedError,
 } from "@/lib/errors";
 import { errorResponse } from "./responses";
@@ -27,6 +28,7 @@ const statusOf = new Map<Function, number>([
   [NotFoundError, 404],
   [ConflictError, 409],
   [InvalidError, 422],
+  [TooManyRequestsError, 429],
 ]);
 
 /** The one place where domain errors become HTTP statuses; anything unknown is a masked 500. */
@@ -41,7 +43,8 @@ export function toErrorResponse(error: unknown): Response {
         break;
       }
     }
-    return errorResponse(status, error.message, error.details ? { details: error.details } : undefined);
+    const headers = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
+    return errorResponse(status, error.message, error.details ? { details: error.details } : undefined, headers);
   }
   console.error("[api] unhandled error", error);
   return errorResponse(500, "Internal server error.");

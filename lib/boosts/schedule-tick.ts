@@ -2,14 +2,16 @@ import { and, eq, isNotNull, lte, ne } from "drizzle-orm";
 import { boosts } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import { insertBoostRun } from "@/lib/runs/service";
+import { TooManyRequestsError } from "@/lib/errors";
+import { assertUnvalidatedRunBudget, insertBoostRun } from "@/lib/runs/service";
 import { hasActiveRun } from "./service";
 import { nextRunAt } from "./schedule";
 
 /**
  * The cron tick: starts every scheduled boost whose next_run_at has come (UTC) and moves
  * next_run_at past now, so that ticks missed while the service was down start one run, not one
- * per missed tick. A boost with a run in progress, or paused, is not started.
+ * per missed tick. A boost with a run in progress, or paused, or of an unvalidated site past its
+ * daily runs, is not started.
  */
 export async function startDueBoosts(db: Database, now = new Date()): Promise<{ started: number[] }> {
   const due = await db
@@ -23,7 +25,12 @@ export async function startDueBoosts(db: Database, now = new Date()): Promise<{ 
       if (!boost?.schedule || !boost.nextRunAt || boost.nextRunAt > now || boost.status === "paused") return undefined;
       await tx.update(boosts).set({ nextRunAt: nextRunAt(boost.schedule, now) }).where(eq(boosts.id, id));
       if (await hasActiveRun(tx, id)) return undefined;
-      return insertBoostRun(tx, boost);
+      // An unvalidated site past its daily runs skips this tick; its schedule fires again later.
+      const withinBudget = await assertUnvalidatedRunBudget(tx, boost.siteId, now).then(
+        () => true,
+        (error) => (error instanceof TooManyRequestsError ? false : Promise.reject(error)),
+      );
+      return withinBudget ? insertBoostRun(tx, boost) : undefined;
     });
     if (run) {
       started.push(run.id);

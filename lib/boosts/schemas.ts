@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idNumber, timestamp } from "@/lib/api/schemas";
 import { regionCodeOutput, regionListSchema } from "@/lib/regions";
+import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { checkCron } from "./schedule";
 
 export const USER_AGENT_CLASSES = ["mobile", "desktop", "bot", "ai_crawler"] as const;
@@ -8,6 +9,9 @@ export const USER_AGENT_CLASSES = ["mobile", "desktop", "bot", "ai_crawler"] as 
 export const CONTENT_TYPES = ["html", "css", "js", "image", "font", "pdf", "json", "xml", "video", "audio", "other"] as const;
 export const SOURCE_TYPES = ["sitemap", "csv"] as const;
 export const BOOST_STATUSES = ["pending", "running", "active", "paused"] as const;
+
+/** Each language multiplies a run's calls: enough for every market a site serves, not a multiplier to abuse. */
+export const MAX_LANGUAGES = 20;
 
 const uniq = <T>(values: T[]) => [...new Set(values)];
 
@@ -28,9 +32,10 @@ export const variationsSchema = z
       .meta({ description: "User-agent classes; each is one call per URL. Default: desktop." }),
     languages: z
       .array(languageTagSchema)
+      .max(MAX_LANGUAGES, `must list at most ${MAX_LANGUAGES} languages`)
       .transform(uniq)
       .optional()
-      .meta({ description: "Accept-Language values of the form ll-RR; each is one call per URL and user agent. Default: none sent." }),
+      .meta({ description: `Accept-Language values of the form ll-RR, at most ${MAX_LANGUAGES}; each is one call per URL and user agent. Default: none sent.` }),
   })
   .meta({ id: "Variations", description: "Each combination of user agent and language is one call per URL and region." });
 
@@ -147,6 +152,7 @@ export const boostSchema = z
     schedule: z.string().nullable(),
     next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),
     call_limit: z.number().int().nullable(),
+    unvalidated_limits: unvalidatedLimitsSchema.nullable(),
     created_at: timestamp,
     updated_at: timestamp,
   })

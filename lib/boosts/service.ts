@@ -7,11 +7,13 @@ import type { Database } from "@/lib/db";
 import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
+import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { nextRunAt } from "./schedule";
 import type { BoostPayload, CreateBoostInput, UpdateBoostInput } from "./schemas";
 
 export type BoostRow = typeof boosts.$inferSelect;
-export type BoostWithSitemaps = BoostRow & { sitemapIds: number[] };
+/** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */
+export type BoostWithSitemaps = BoostRow & { sitemapIds: number[]; siteValidated: boolean };
 
 export const ACTIVE_RUN_STATUSES = ["pending", "running"] as const;
 
@@ -34,6 +36,7 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     schedule: row.schedule,
     next_run_at: iso(row.nextRunAt),
     call_limit: row.callLimit,
+    unvalidated_limits: unvalidatedLimits(row.siteValidated),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -41,17 +44,24 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
 
 async function withSitemapIds(db: Database, rows: BoostRow[]): Promise<BoostWithSitemaps[]> {
   if (!rows.length) return [];
-  const links = await db
-    .select()
-    .from(boostSitemaps)
-    .where(
-      inArray(
-        boostSitemaps.boostId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(boostSitemaps.sitemapId);
-  return rows.map((row) => ({ ...row, sitemapIds: links.filter((l) => l.boostId === row.id).map((l) => l.sitemapId) }));
+  const [links, siteRows] = await Promise.all([
+    db
+      .select()
+      .from(boostSitemaps)
+      .where(
+        inArray(
+          boostSitemaps.boostId,
+          rows.map((r) => r.id),
+        ),
+      )
+      .orderBy(boostSitemaps.sitemapId),
+    db
+      .select({ id: sites.id, validated: sites.validated })
+      .from(sites)
+      .where(inArray(sites.id, [...new Set(rows.map((r) => r.siteId))])),
+  ]);
+  const validated = new Map(siteRows.map((site) => [site.id, site.validated]));
+  return rows.map((row) => ({ ...row, sitemapIds: links.filter((l) => l.boostId === row.id).map((l) => l.sitemapId), siteValidated: validated.get(row.siteId) ?? false }));
 }
 
 export async function createBoost(ctx: AccountContext, siteId: number, input: CreateBoostInput): Promise<BoostWithSitemaps> {
@@ -81,7 +91,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
     if (sitemapIds.length) await tx.insert(boostSitemaps).values(sitemapIds.map((sitemapId) => ({ boostId: boost!.id, sitemapId })));
     return boost!;
   });
-  return { ...row, sitemapIds };
+  return { ...row, sitemapIds, siteValidated: site.validated };
 }
 
 /** The boost if it belongs to the caller's account (and to `siteId` when the path names a site). */

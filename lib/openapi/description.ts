@@ -1,7 +1,8 @@
 import { DEFAULT_MONTHLY_CALL_QUOTA } from "@/lib/accounts/quota";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@/lib/api/pagination";
 import { SCOPES } from "@/lib/auth/scopes";
-import { CONTENT_TYPES } from "@/lib/boosts/schemas";
+import { CONTENT_TYPES, MAX_LANGUAGES } from "@/lib/boosts/schemas";
+import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { REGIONS } from "@/lib/regions";
 
 /** What the specification leaves "not shown", decided here once and published in the document. */
@@ -50,9 +51,14 @@ Unknown body fields are ignored.
 - **Warming**: one GET per URL × user agent × language × region (no \`variations\`: one desktop call without
   \`Accept-Language\` per region), with a realistic \`User-Agent\` per class, the body read to the end. A call succeeds when
   its final status (after at most 5 redirects) is below 400. Boost runs warm the URLs of the boost's sitemaps (or CSV file)
-  under \`url_root\`, without \`exclude_ext\`, of the \`content_types\` asked for, at most 10 URLs on a site that is not
-  validated, and stop at \`call_limit\`. \`cache_hits\` counts answers the CDN served from its cache; \`pops\` maps the CDN's
+  under \`url_root\`, without \`exclude_ext\`, of the \`content_types\` asked for, and stop at \`call_limit\`.
+  \`variations.languages\` takes at most ${MAX_LANGUAGES} tags (422 beyond). \`cache_hits\` counts answers the CDN served from its cache; \`pops\` maps the CDN's
   point of presence (IATA-style code) to calls.
+- **Sites not validated yet**: anyone may register any domain, so until ownership is proven a boost's run warms at most
+  the first ${UNVALIDATED_LIMITS.urlsPerRun} URLs with at most ${UNVALIDATED_LIMITS.callsPerRun} calls (the run's \`status_message\` says when a cap cut it), and the site
+  runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: one more trigger is **429** with \`Retry-After\`, and a schedule
+  skips its ticks until then. Boost objects and the trigger's 202 answer state the caps in \`unvalidated_limits\`
+  (null once the site is validated). On-demand warms need a validated site (409).
 - **Auto-pause**: a boost run stops as \`paused\` when at least 50 % of its last 100 calls failed (after 20 calls), unless
   \`ignore_errors\` is true; the boost becomes \`paused\` and its schedule stops firing until it is triggered or updated.
   A run whose every call failed ends \`failed\`.

@@ -12,7 +12,7 @@ import { warmBody, warmQueuedSchema } from "@/lib/warm/schemas";
 import { API_DESCRIPTION } from "./description";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
 
 const errorMeaning: Record<ErrorStatus, string> = {
   400: "The body is not valid JSON.",
@@ -22,6 +22,7 @@ const errorMeaning: Record<ErrorStatus, string> = {
   409: "Conflict with the current state.",
   413: "The body is larger than 2 MiB.",
   422: "Invalid path, query or body values.",
+  429: "Too many runs: a site that is not validated runs at most 24 boost runs in 24 hours (`Retry-After` says when the next may start).",
 };
 
 /** Path parameters are integers; the document says so (the handlers parse them from the path). */
@@ -76,13 +77,13 @@ export const operations: Operation[] = [
   { method: "put", path: "/v1/boosts/{boostId}", tag: "Boosts", summary: "Update a boost (only the supplied fields)", scope: "boosts:write", params: ids("boostId"), body: updateBoostBody, status: 200, response: boostSchema, errors: [400, 401, 403, 404, 409, 413, 422] },
   { method: "patch", path: "/v1/boosts/{boostId}", tag: "Boosts", summary: "Update a boost (same as PUT)", scope: "boosts:write", params: ids("boostId"), body: updateBoostBody, status: 200, response: boostSchema, errors: [400, 401, 403, 404, 409, 413, 422] },
   { method: "delete", path: "/v1/boosts/{boostId}", tag: "Boosts", summary: "Delete a boost and its runs", scope: "boosts:write", params: ids("boostId"), status: 204, errors: [401, 403, 404, 422] },
-  { method: "post", path: "/v1/boosts/{boostId}/run", tag: "Boosts", summary: "Trigger a run now", scope: "boosts:write", params: ids("boostId"), status: 202, response: runQueuedSchema, errors: [401, 403, 404, 409, 422] },
+  { method: "post", path: "/v1/boosts/{boostId}/run", tag: "Boosts", summary: "Trigger a run now", scope: "boosts:write", params: ids("boostId"), status: 202, response: runQueuedSchema, errors: [401, 403, 404, 409, 422, 429] },
   { method: "get", path: "/v1/sites/{siteId}/boosts", tag: "Boosts", summary: "List the site's boosts", scope: "boosts:read", params: ids("siteId"), query: pageQuery, status: 200, response: pageOf(boostSchema, "BoostPage"), errors: [401, 403, 404, 422] },
   { method: "post", path: "/v1/sites/{siteId}/boosts", tag: "Boosts", summary: "Create a boost for this site", scope: "boosts:write", params: ids("siteId"), body: createSiteBoostBody, status: 201, response: boostSchema, errors: [400, 401, 403, 404, 413, 422] },
   { method: "get", path: "/v1/sites/{siteId}/boosts/{boostId}", tag: "Boosts", summary: "Get a boost of this site", scope: "boosts:read", params: ids("siteId", "boostId"), status: 200, response: boostSchema, errors: [401, 403, 404, 422] },
   { method: "patch", path: "/v1/sites/{siteId}/boosts/{boostId}", tag: "Boosts", summary: "Update a boost of this site (only the supplied fields)", scope: "boosts:write", params: ids("siteId", "boostId"), body: updateBoostBody, status: 200, response: boostSchema, errors: [400, 401, 403, 404, 409, 413, 422] },
   { method: "delete", path: "/v1/sites/{siteId}/boosts/{boostId}", tag: "Boosts", summary: "Delete a boost of this site", scope: "boosts:write", params: ids("siteId", "boostId"), status: 204, errors: [401, 403, 404, 422] },
-  { method: "post", path: "/v1/sites/{siteId}/boosts/{boostId}/run", tag: "Boosts", summary: "Trigger a run of a boost of this site", scope: "boosts:write", params: ids("siteId", "boostId"), status: 202, response: runQueuedSchema, errors: [401, 403, 404, 409, 422] },
+  { method: "post", path: "/v1/sites/{siteId}/boosts/{boostId}/run", tag: "Boosts", summary: "Trigger a run of a boost of this site", scope: "boosts:write", params: ids("siteId", "boostId"), status: 202, response: runQueuedSchema, errors: [401, 403, 404, 409, 422, 429] },
   {
     method: "post",
     path: "/v1/sites/{siteId}/warm",

@@ -4,13 +4,12 @@ import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
 import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
 import { normaliseUrl } from "@/lib/sources/site-urls";
+import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
-/** The spec's cap for boosts of a site whose ownership is not proven. */
-export const UNVALIDATED_URL_CAP = 10;
 
 export type PlanOutcome = { status: "planned" | "done" | "failed" | "skipped"; calls: number; message: string | null };
 
@@ -114,16 +113,22 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
       return url && keepsUrl(url, { urlRoot: boost.urlRoot, excludeExt: boost.excludeExt, contentTypes: boost.contentTypes });
     });
     if (urls.length < source.urls.length) notes.push(`${source.urls.length - urls.length} URLs left out by url_root, exclude_ext or content_types`);
-    if (!site.validated && urls.length > UNVALIDATED_URL_CAP) {
-      urls = urls.slice(0, UNVALIDATED_URL_CAP);
-      notes.push(`the site is not validated, so only its first ${UNVALIDATED_URL_CAP} URLs are warmed`);
+    if (!site.validated && urls.length > UNVALIDATED_LIMITS.urlsPerRun) {
+      urls = urls.slice(0, UNVALIDATED_LIMITS.urlsPerRun);
+      notes.push(`the site is not validated, so only its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs are warmed`);
     }
   } else {
     urls = run.sourceUrls ?? [];
   }
-  const callLimit = boost?.callLimit ?? null;
+  let callLimit = boost?.callLimit ?? null;
+  const uncapped = countPlanned(urls, run, null);
+  if (boost && !site.validated && uncapped > Math.min(callLimit ?? Infinity, UNVALIDATED_LIMITS.callsPerRun)) {
+    callLimit = UNVALIDATED_LIMITS.callsPerRun;
+    notes.push(`the site is not validated, so a run makes at most ${UNVALIDATED_LIMITS.callsPerRun} calls (${uncapped} without the cap)`);
+  } else if (callLimit !== null && uncapped > callLimit) {
+    notes.push(`stopped at the call limit of ${callLimit}`);
+  }
   const total = countPlanned(urls, run, callLimit);
-  if (boost?.callLimit != null && total === boost.callLimit && total < urls.length * run.regions.length) notes.push(`stopped at the call limit of ${boost.callLimit}`);
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
   if (boost) {

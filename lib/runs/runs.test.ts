@@ -2,7 +2,8 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boosts, emailOutbox, sites } from "@/drizzle/schema";
+import { boosts, emailOutbox, runs, sites } from "@/drizzle/schema";
+import { TooManyRequestsError } from "@/lib/errors";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost, getBoost } from "@/lib/boosts/service";
@@ -145,6 +146,35 @@ describe("boost runs", () => {
     expect(run.summary.total_calls).toBe(10);
     expect(run.status_message).toMatch(/not validated/);
   });
+
+  it("on a site that is not validated: at most 100 calls a run, whatever the variations, and 24 runs in 24 hours", async () => {
+    const { site, sitemapId } = await siteWithSitemap("amplify.test", { pages: 30 }, false);
+    const boost = await createBoost(ctx, site.id, {
+      name: "Amplify",
+      source_type: "sitemap",
+      sitemap_ids: [sitemapId],
+      region: ["fr", "de", "es", "gb", "us", "eu", "as"],
+      variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages: Array.from({ length: 20 }, (_, i) => `l${String.fromCharCode(97 + i)}-FR`) },
+      schedule: "* * * * *",
+    });
+    expect((await getBoost(ctx, boost.id)).siteValidated).toBe(false);
+    const first = await triggerBoostRun(ctx, boost.id);
+    expect(first.siteValidated).toBe(false);
+    const run = await ended(first.id, 60_000);
+    expect(run.summary.total_calls).toBe(100);
+    expect(seen.get("amplify.test")).toHaveLength(100);
+    expect(run.status_message).toMatch(/only its first 10 URLs are warmed; the site is not validated, so a run makes at most 100 calls \(5600 without the cap\)/);
+
+    // 23 more runs in the last 24 hours make 24: the 25th is refused, and the schedule skips its tick.
+    await handle.db.insert(runs).values(Array.from({ length: 23 }, () => ({ kind: "boost" as const, siteId: site.id, boostId: boost.id, regions: ["fr"], status: "done" })));
+    const refused = await triggerBoostRun(ctx, boost.id).catch((error) => error);
+    expect(refused).toBeInstanceOf(TooManyRequestsError);
+    expect(refused.message).toMatch(/at most 24 boost runs in 24 hours/);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 60_000) }).where(eq(boosts.id, boost.id));
+    expect((await startDueBoosts(handle.db)).started).toEqual([]);
+    expect((await getBoost(ctx, boost.id)).nextRunAt!.getTime()).toBeGreaterThan(Date.now());
+  }, 90_000);
 
   it("start on the schedule's tick", async () => {
     const { site, sitemapId } = await siteWithSitemap("scheduled.test", { pages: 2 });

@@ -3,6 +3,7 @@ import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { regionCodeOutput } from "@/lib/regions";
+import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 
 export const RUN_STATUSES = ["pending", "running", "done", "failed", "paused"] as const;
 
@@ -112,5 +113,5 @@ export const runsPageSchema = z
   .meta({ id: "RunPage" });
 
 export const runQueuedSchema = z
-  .object({ run_id: z.number().int(), status: z.literal("pending") })
+  .object({ run_id: z.number().int(), status: z.literal("pending"), unvalidated_limits: unvalidatedLimitsSchema.nullable() })
   .meta({ id: "RunQueued", description: "Processed asynchronously; poll GET /v1/runs/{run_id}." });

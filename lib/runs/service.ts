@@ -1,13 +1,14 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db";
-import { ConflictError, notFound } from "@/lib/errors";
+import { ConflictError, notFound, TooManyRequestsError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import { type BoostRow, getBoostRow, hasActiveRun } from "@/lib/boosts/service";
+import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
 import { EMPTY_SUMMARY, summariseRegions, summariseRuns } from "./summary";
@@ -114,16 +115,40 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
   return created!;
 }
 
+/**
+ * A site whose ownership is not proven runs at most UNVALIDATED_LIMITS.runsPerDay boost runs in 24
+ * hours, however many boosts and schedules it has.
+ */
+export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, now = new Date()): Promise<{ siteValidated: boolean }> {
+  const [site] = await tx.select({ validated: sites.validated }).from(sites).where(eq(sites.id, siteId));
+  if (!site || site.validated) return { siteValidated: true };
+  const since = new Date(now.getTime() - 24 * 3600_000);
+  const recent = await tx
+    .select({ createdAt: runs.createdAt })
+    .from(runs)
+    .where(and(eq(runs.siteId, siteId), eq(runs.kind, "boost"), gte(runs.createdAt, since)))
+    .orderBy(desc(runs.createdAt))
+    .limit(UNVALIDATED_LIMITS.runsPerDay);
+  if (recent.length < UNVALIDATED_LIMITS.runsPerDay) return { siteValidated: false };
+  const oldest = recent[recent.length - 1]!.createdAt;
+  const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + 24 * 3600_000 - now.getTime()) / 1000));
+  throw new TooManyRequestsError(
+    `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
+    retryAfter,
+  );
+}
+
 const runInProgress = () => new ConflictError("A run of this boost is already pending or running.");
 
 /** Queues a run of the boost now; 409 while one is pending or running. */
-export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow> {
-  let run: RunRow;
+export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow & { siteValidated: boolean }> {
+  let run: RunRow & { siteValidated: boolean };
   try {
     run = await ctx.db.transaction(async (tx) => {
       const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
       if (await hasActiveRun(tx, boost.id)) throw runInProgress();
-      return insertBoostRun(tx, boost);
+      const { siteValidated } = await assertUnvalidatedRunBudget(tx, boost.siteId);
+      return { ...(await insertBoostRun(tx, boost)), siteValidated };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw runInProgress();

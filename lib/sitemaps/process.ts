@@ -23,7 +23,7 @@ const DELETE_CHUNK = 2000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Crawl = { stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
+type Crawl = { capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
 
 /** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
 async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
@@ -42,7 +42,11 @@ async function storeChunk(db: Database, sitemapId: number, generation: number, c
 
 /** Stores a document's URLs chunk by chunk, each skipped one counted by its reason. */
 async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<void> {
-  for (let i = 0; i < entries.length && state.stored < MAX_URLS_PER_SITEMAP; i += INSERT_CHUNK) {
+  for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+    if (state.stored >= MAX_URLS_PER_SITEMAP) {
+      state.capped = true;
+      return;
+    }
     const chunk = new Map<string, Date | null>();
     for (const entry of entries.slice(i, i + INSERT_CHUNK)) {
       const url = countSkipped(state, siteUrl(entry.loc, domain));
@@ -52,6 +56,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
       if (!chunk.has(url) || (entry.lastmod && (!known || entry.lastmod > known))) chunk.set(url, entry.lastmod);
     }
     const room = MAX_URLS_PER_SITEMAP - state.stored;
+    if (chunk.size > room) state.capped = true;
     const limited = chunk.size > room ? new Map([...chunk].slice(0, room)) : chunk;
     const inserted = await storeChunk(db, sitemapId, generation, limited);
     state.stored += inserted;
@@ -62,7 +67,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
 
 /** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
 async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string): Promise<Crawl> {
-  const state: Crawl = { stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+  const state: Crawl = { capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   const seen = new Set<string>([rootUrl]);
   let level = [rootUrl];
   for (let depth = 0; level.length; depth++) {
@@ -95,7 +100,7 @@ async function crawl(db: Database, sitemapId: number, generation: number, rootUr
 
 function summary(result: Crawl, domain: string): string {
   const parts = [`${plural(result.stored, "URL")} from ${plural(result.documents, "document")}`];
-  if (result.stored >= MAX_URLS_PER_SITEMAP) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);
+  if (result.capped) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);
   if (result.offDomain) parts.push(`${plural(result.offDomain, "URL")} outside ${domain} skipped`);
   if (result.invalid) parts.push(`${plural(result.invalid, "invalid URL")} skipped`);
   if (result.tooLong) parts.push(`${plural(result.tooLong, "URL")} longer than ${MAX_URL_LENGTH.toLocaleString("en")} characters skipped`);

@@ -70,6 +70,7 @@ describe("creating a boost", () => {
       schedule: null,
       next_run_at: null,
       call_limit: null,
+      unvalidated_limits: { max_urls_per_run: 10, max_calls_per_run: 100, max_runs_per_day: 24, message: expect.stringMatching(/^The site is not validated yet/) },
       created_at: iso,
       updated_at: iso,
     });
@@ -509,7 +510,7 @@ describe("triggering a run", () => {
     const boost = await createBoost(csvBoost({ source_url: SLOW_CSV_URL }));
     const response = await api("POST", `/v1/boosts/${boost.id}/run`, { key });
     expect(response.status).toBe(202);
-    expect(response.body).toEqual({ run_id: expect.any(Number), status: "pending" });
+    expect(response.body).toEqual({ run_id: expect.any(Number), status: "pending", unvalidated_limits: expect.objectContaining({ max_runs_per_day: 24 }) });
     expect((await getBoost(boost.id)).status).toBe("running");
     const run = await api("GET", `/v1/runs/${response.body.run_id}`, { key });
     expect(run.status).toBe(200);
@@ -522,7 +523,7 @@ describe("triggering a run", () => {
     const boost = await createBoost(csvBoost({ source_url: SLOW_CSV_URL }));
     const response = await api("POST", `/v1/sites/${site.id}/boosts/${boost.id}/run`, { key });
     expect(response.status).toBe(202);
-    expect(response.body).toEqual({ run_id: expect.any(Number), status: "pending" });
+    expect(response.body).toEqual({ run_id: expect.any(Number), status: "pending", unvalidated_limits: expect.objectContaining({ max_runs_per_day: 24 }) });
     expect((await getBoost(boost.id)).status).toBe("running");
   });
 

@@ -2,11 +2,12 @@ import { withApiKey } from "@/lib/api/handler";
 import { siteBoostParams } from "@/lib/api/params";
 import { json, otherMethods } from "@/lib/api/responses";
 import { triggerBoostRun } from "@/lib/runs/service";
+import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 
 // POST /v1/sites/{siteId}/boosts/{boostId}/run – queue a run now (409 while one is pending or running)
 export const POST = withApiKey({ scope: "boosts:write", params: siteBoostParams }, async ({ ctx, params }) => {
   const run = await triggerBoostRun(ctx, params.boostId, params.siteId);
-  return json({ run_id: run.id, status: "pending" }, 202);
+  return json({ run_id: run.id, status: "pending", unvalidated_limits: unvalidatedLimits(run.siteValidated) }, 202);
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
