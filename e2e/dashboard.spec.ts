@@ -240,3 +240,25 @@ test("signed-out visitors are sent to sign in, and back to the page they asked f
   await expect(visitor.getByRole("heading", { name: "Calls per PoP" })).toBeVisible();
   await context.close();
 });
+
+test("the owner changes the password on the Account page, and signs in with the new one", async ({ browser }) => {
+  await page.getByRole("link", { name: "Account" }).click();
+  await expect(page.getByRole("heading", { name: "Change your password" })).toBeVisible();
+  await page.getByLabel("Current password").fill("not the password");
+  await page.getByLabel("New password").fill("a newer passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The current password is not right." })).toBeVisible();
+  await page.getByLabel("Current password").fill(owner.password);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your password is saved." })).toBeVisible();
+  await shot(page, "account");
+
+  const context = await browser.newContext();
+  const elsewhere = await context.newPage();
+  await elsewhere.goto("/signin");
+  await elsewhere.getByLabel("E-mail").fill(owner.email);
+  await elsewhere.getByLabel("Password").fill("a newer passphrase");
+  await elsewhere.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(elsewhere).toHaveURL(/\/sites$/);
+  await context.close();
+});
