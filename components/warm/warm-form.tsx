@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { countCalls } from "@/lib/runs/calls";
 import { ApiError, api } from "@/components/dashboard/api";
 import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
@@ -27,7 +28,7 @@ export function WarmForm({ site }: { site: Site }) {
   const [languages, setLanguages] = useState("");
   const urls = extractUrls(text);
   const languageList = languages.split(/[\s,]+/).filter(Boolean);
-  const calls = urls.length * Math.max(1, userAgents.length) * Math.max(1, languageList.length) * regions.length;
+  const calls = countCalls(urls.length, { regions, variations: { user_agents: userAgents, languages: languageList } });
 
   const warm = useMutation({
     mutationFn: () =>

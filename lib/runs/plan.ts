@@ -6,7 +6,7 @@ import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@
 import { normaliseUrl } from "@/lib/sources/site-urls";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
-import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
+import { countCalls, regionCalls } from "./calls";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
@@ -38,45 +38,6 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
     return { urls, note: unready ? `${unready} of the boost's sitemaps are not processed yet` : "the boost's sitemaps list no URLs" };
   }
   return { urls };
-}
-
-/** URL × user agent × language × region, URL by URL, stopping at the call limit. */
-export function expandCalls(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null) {
-  const byRegion = new Map<string, PlannedCall[]>(run.regions.map((region) => [region, [...regionCalls(urls, run, callLimit, region)]]));
-  return { byRegion, total: countPlanned(urls, run, callLimit) };
-}
-
-function variationsOf(run: Pick<Run, "variations">) {
-  const agents = run.variations?.user_agents?.length ? run.variations.user_agents : [DEFAULT_USER_AGENT];
-  const languages: (string | null)[] = run.variations?.languages?.length ? run.variations.languages : [null];
-  return { agents, languages };
-}
-
-/** How many calls expandCalls makes, without making them. */
-function countPlanned(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null): number {
-  const { agents, languages } = variationsOf(run);
-  const all = urls.length * run.regions.length * agents.length * languages.length;
-  return callLimit === null ? all : Math.min(all, callLimit);
-}
-
-/**
- * One region's calls in plan order, generated as they are stored (a run of a million calls is
- * never held in memory): the call limit cuts the URL-major order URL → region → agent → language.
- */
-function* regionCalls(urls: string[], run: Pick<Run, "regions" | "variations">, callLimit: number | null, region: string): Generator<PlannedCall> {
-  const { agents, languages } = variationsOf(run);
-  const perUrl = agents.length * languages.length;
-  const regionIndex = run.regions.indexOf(region);
-  for (let u = 0; u < urls.length; u++) {
-    let index = (u * run.regions.length + regionIndex) * perUrl; // the call's place in the whole plan
-    for (const user_agent of agents) {
-      for (const language of languages) {
-        if (callLimit !== null && index >= callLimit) return;
-        yield { url: urls[u]!, user_agent, language };
-        index++;
-      }
-    }
-  }
 }
 
 /** Batch rows stored per INSERT while planning. */
@@ -121,14 +82,14 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
     urls = run.sourceUrls ?? [];
   }
   let callLimit = boost?.callLimit ?? null;
-  const uncapped = countPlanned(urls, run, null);
+  const uncapped = countCalls(urls.length, run);
   if (boost && !site.validated && uncapped > Math.min(callLimit ?? Infinity, UNVALIDATED_LIMITS.callsPerRun)) {
     callLimit = UNVALIDATED_LIMITS.callsPerRun;
     notes.push(`the site is not validated, so a run makes at most ${UNVALIDATED_LIMITS.callsPerRun} calls (${uncapped} without the cap)`);
   } else if (callLimit !== null && uncapped > callLimit) {
     notes.push(`stopped at the call limit of ${callLimit}`);
   }
-  const total = countPlanned(urls, run, callLimit);
+  const total = countCalls(urls.length, run, callLimit);
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
   if (boost) {

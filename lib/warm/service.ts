@@ -2,25 +2,18 @@ import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { assertQuotaCovers } from "@/lib/accounts/quota";
-import type { Variations } from "@/lib/boosts/schemas";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
+import { countCalls } from "@/lib/runs/calls";
 import { toWarmRuns } from "@/lib/runs/service";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
 import type { WarmInput } from "./schemas";
 
 export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
-
-/** URL × user agent × language × region: what a run of these URLs costs against the quota. */
-export function countCalls(urls: number, variations: Variations | null | undefined, regions: number): number {
-  const agents = Math.max(1, variations?.user_agents?.length ?? 0);
-  const languages = Math.max(1, variations?.languages?.length ?? 0);
-  return urls * agents * languages * regions;
-}
 
 function siteUrls(urls: string[], domain: string): string[] {
   const accepted = new Set<string>();
@@ -39,7 +32,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`);
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;
-  const plannedCalls = countCalls(urls.length, variations, regions.length);
+  const plannedCalls = countCalls(urls.length, { regions, variations });
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.");
   const run = await ctx.db
     .transaction(async (tx) => {

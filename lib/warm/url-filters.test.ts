@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandCalls } from "@/lib/runs/plan";
+import { expandCalls } from "@/lib/runs/calls";
 import { contentTypeOf, extensionOf, keepsUrl } from "./url-filters";
 
 const u = (path: string) => new URL(`https://shop.test${path}`);
