@@ -92,6 +92,20 @@ test("a sitemap is added and its URL count appears when it is read", async () =>
   await shot(page, "site-validated");
 });
 
+test("the owner sets the site's pace; a value over the operator's maximum is refused with its reason", async () => {
+  const pace = page.locator("section").filter({ has: page.getByRole("heading", { name: "Pace" }) });
+  await expect(pace.getByLabel("Calls at once")).toHaveValue("4");
+  await pace.getByLabel("Calls at once").fill("99");
+  await pace.getByRole("button", { name: "Save pace" }).click();
+  await expect(pace.getByRole("alert")).toContainText("must be at most the operator's maximum");
+  await pace.getByLabel("Calls at once").fill("3");
+  await pace.getByLabel("Calls per second (optional)").fill("50");
+  await pace.getByRole("button", { name: "Save pace" }).click();
+  await expect(pace.getByRole("status")).toContainText("Saved");
+  const site = await page.request.get(`/api/v1${siteUrl}`, { headers: { "x-preheat-dashboard": "1" } });
+  expect(await site.json()).toMatchObject({ max_concurrency: 3, max_requests_per_second: 50 });
+});
+
 test("a scheduled boost with variations is created and run; its run reaches done", async () => {
   await page.getByRole("link", { name: "New boost" }).click();
   await page.getByLabel("Name", { exact: true }).fill("Nightly products");

@@ -199,6 +199,24 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         </Card>
       </div>
 
+      {run.slowdowns.length ? (
+        <Card title="Pace changes">
+          <p className="mb-3 text-sm text-slate-600">
+            The engine slows down on its own when the site does: it halves the calls it keeps open when responses get over three times slower than
+            at the start of the run (or when the site answers 429/503 with Retry-After), and adds one back as the site recovers.
+          </p>
+          <ul className="divide-y divide-slate-100">
+            {run.slowdowns.map((change, index) => (
+              <li key={index} className="flex flex-wrap items-baseline gap-x-3 py-2 text-sm">
+                <LocalTime value={change.at} />
+                <span className="font-medium text-slate-900">{change.concurrency === 1 ? "1 call at a time" : `${change.concurrency} calls at a time`}</span>
+                <span className="text-slate-600">{change.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+
       <Card title="Failure samples">
         {run.failure_samples.length === 0 ? (
           <EmptyState title={summary.failed_calls ? "No sample recorded" : "No failed call"} />

@@ -10,10 +10,11 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
 
-export function SiteView({ initialSite }: { initialSite: Site }) {
+export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; maxConcurrency: number }) {
   const router = useRouter();
   const { data: site } = useQuery({ queryKey: ["sites", initialSite.id], queryFn: () => api<Site>(`/sites/${initialSite.id}`), initialData: initialSite });
   const remove = useMutation({
@@ -35,6 +36,7 @@ export function SiteView({ initialSite }: { initialSite: Site }) {
       />
       <ValidationPanel site={site} />
       <SitemapsPanel siteId={site.id} domain={site.domain} />
+      <PacePanel site={site} maxConcurrency={maxConcurrency} />
       <SiteBoosts siteId={site.id} />
       <SiteWarmRuns siteId={site.id} />
       <Card title="Delete this site">

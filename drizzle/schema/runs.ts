@@ -4,6 +4,9 @@ import { boosts, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
 
+/** A change of pace the engine made on its own: the window it now keeps open, and why. */
+export type Slowdown = { at: string; reason: string; concurrency: number };
+
 export type FailureSample = { url: string; region: string; user_agent: string; language: string | null; status: number | null; error: string };
 
 /** Boost runs and on-demand warm runs share this table: a warm's run_id is a run id. */
@@ -28,6 +31,8 @@ export const runs = pgTable(
     failureSamples: jsonb("failure_samples").$type<FailureSample[]>().notNull().default([]),
     /** Outcomes of the latest calls, oldest first (`1` failed, `0` succeeded): the auto-pause window. */
     recentOutcomes: text("recent_outcomes").notNull().default(""),
+    /** When and why the run slowed down or sped up again (oldest first, bounded). */
+    slowdowns: jsonb("slowdowns").$type<Slowdown[]>().notNull().default([]),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),

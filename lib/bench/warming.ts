@@ -8,7 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { startEmbeddedJobs } from "@/lib/jobs/embedded";
 import type { RegionCode } from "@/lib/regions";
 import { getRun } from "@/lib/runs/service";
-import { siteConcurrency } from "@/lib/runs/warm-batch";
+import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "@/lib/warm/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
@@ -204,7 +204,7 @@ function runChild(size: number, port: number): Promise<SizeResult> {
 async function main() {
   const sizes = (process.env.BENCH_SIZES ?? "10000,100000,1000000").split(",").map(Number).filter((n) => n > 0);
   const seconds = Number(process.env.BENCH_LOADGEN_SECONDS) || 10;
-  const concurrency = siteConcurrency();
+  const concurrency = defaultSiteConcurrency();
   const origin = await startOrigin();
   try {
     console.log(`machine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}; origin: node:http in its own process, 4 KiB pages; concurrency ${concurrency} (PREHEAT_SITE_CONCURRENCY)`);

@@ -59,6 +59,11 @@ Unknown body fields are ignored.
   runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: one more trigger is **429** with \`Retry-After\`, and a schedule
   skips its ticks until then. Boost objects and the trigger's 202 answer state the caps in \`unvalidated_limits\`
   (null once the site is validated). On-demand warms need a validated site (409).
+- **Pace**: a site gets at most \`max_concurrency\` warming calls at once (default PREHEAT_SITE_CONCURRENCY, 4; at most
+  PREHEAT_SITE_MAX_CONCURRENCY, 16) and, when set, at most \`max_requests_per_second\` starts per second; both are set with
+  \`PATCH /v1/sites/{siteId}\`. The engine slows down on its own when the site does (the median response time of the last 50
+  calls over 3 × that of the run's first 50 halves the window; back under 1.5 × adds one call; a 429/503 with Retry-After drops
+  it to one call): each change is listed in the run's \`slowdowns\`.
 - **Auto-pause**: a boost run stops as \`paused\` when at least 50 % of its last 100 calls failed (after 20 calls), unless
   \`ignore_errors\` is true; the boost becomes \`paused\` and its schedule stops firing until it is triggered or updated.
   A run whose every call failed ends \`failed\`.

@@ -7,6 +7,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import { boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
 import { runDetailSchema, runQueuedSchema, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
 import { addSitemapBody, sitemapSchema } from "@/lib/sitemaps/schemas";
+import { updateSiteBody } from "@/lib/sites/pace";
 import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
 import { warmBody, warmQueuedSchema } from "@/lib/warm/schemas";
 import { API_DESCRIPTION } from "./description";
@@ -54,6 +55,20 @@ export const operations: Operation[] = [
   { method: "get", path: "/v1/sites", tag: "Sites", summary: "List sites", scope: "sites:read", query: pageQuery, status: 200, response: pageOf(siteSchema, "SitePage"), errors: [401, 403, 422] },
   { method: "post", path: "/v1/sites", tag: "Sites", summary: "Register a site", scope: "sites:write", body: createSiteBody, status: 201, response: siteSchema, errors: [400, 401, 403, 409, 413, 422] },
   { method: "get", path: "/v1/sites/{siteId}", tag: "Sites", summary: "Get a site (with its validation token)", scope: "sites:read", params: ids("siteId"), status: 200, response: siteSchema, errors: [401, 403, 404, 422] },
+  {
+    method: "patch",
+    path: "/v1/sites/{siteId}",
+    tag: "Sites",
+    summary: "Set the site's pace (only the supplied fields)",
+    description:
+      "`max_concurrency` bounds the calls the whole service (every worker process, run and region) sends the site at once; `max_requests_per_second` caps how many start per second. Beyond these, the engine slows down on its own when the site does (see the run's `slowdowns`).",
+    scope: "sites:write",
+    params: ids("siteId"),
+    body: updateSiteBody,
+    status: 200,
+    response: siteSchema,
+    errors: [400, 401, 403, 404, 413, 422],
+  },
   { method: "delete", path: "/v1/sites/{siteId}", tag: "Sites", summary: "Delete a site with its sitemaps, boosts and runs", scope: "sites:write", params: ids("siteId"), status: 204, errors: [401, 403, 404, 422] },
   {
     method: "post",

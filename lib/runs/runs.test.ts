@@ -12,14 +12,14 @@ import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/jobs/embedded";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
-import { createSite } from "@/lib/sites/service";
+import { createSite, updateSite } from "@/lib/sites/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { queueWarm } from "@/lib/warm/service";
 import { reportRunEnd } from "./report";
 import { getRun, triggerBoostRun } from "./service";
 
 type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
-type Behaviour = { pages: number; status?: number; headers?: Record<string, string>; delayMs?: number };
+type Behaviour = { pages: number; status?: number; headers?: Record<string, string>; delayMs?: number; slowAfter?: { calls: number; delayMs: number } };
 const behaviours = new Map<string, Behaviour>();
 /** Requests being answered per host now, and the most there ever were at once. */
 const open = new Map<string, number>();
@@ -46,7 +46,7 @@ beforeAll(async () => {
     setTimeout(() => {
       open.set(host, open.get(host)! - 1);
       res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
-    }, site.delayMs ?? 0);
+    }, site.slowAfter && list.length > site.slowAfter.calls ? site.slowAfter.delayMs : (site.delayMs ?? 0));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -214,6 +214,37 @@ describe("per-site concurrency", () => {
       delete process.env.PREHEAT_SITE_CONCURRENCY;
     }
   });
+});
+
+describe("a site's own pace", () => {
+  it("max_concurrency bounds the site across its runs, and max_requests_per_second spaces the calls", async () => {
+    const { site, sitemapId } = await siteWithSitemap("paced.test", { pages: 24, delayMs: 30 });
+    await updateSite(ctx, site.id, { max_concurrency: 3 });
+    const boost = await createBoost(ctx, site.id, { name: "Paced", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
+    const boostRun = await triggerBoostRun(ctx, boost.id);
+    const { run: warmRun } = await queueWarm(ctx, site.id, { urls: Array.from({ length: 24 }, (_, i) => `http://paced.test/w/${i}`), region: ["fr"] });
+    expect((await ended(boostRun.id)).summary.total_calls).toBe(24);
+    expect((await ended(warmRun.id)).summary.total_calls).toBe(24);
+    expect(mostOpen.get("paced.test")).toBe(3);
+
+    const { site: rated } = await siteWithSitemap("rated.test", { pages: 0 });
+    await updateSite(ctx, rated.id, { max_requests_per_second: 20 });
+    const { run } = await queueWarm(ctx, rated.id, { urls: Array.from({ length: 21 }, (_, i) => `http://rated.test/${i}`), region: ["fr"] });
+    const done = await ended(run.id);
+    const seconds = (done.finished_at && done.started_at ? Date.parse(done.finished_at) - Date.parse(done.started_at) : 0) / 1000;
+    expect(done.summary.total_calls).toBe(21);
+    expect(seconds).toBeGreaterThanOrEqual(0.95); // 21 starts at 20 a second: 1 s at least
+  });
+
+  it("slows down on its own when the site does, and the run says when and why", async () => {
+    // 60 quick answers, then the site takes 20 times as long.
+    const { site } = await siteWithSitemap("slowing.test", { pages: 0, delayMs: 10, slowAfter: { calls: 60, delayMs: 200 } });
+    const { run } = await queueWarm(ctx, site.id, { urls: Array.from({ length: 160 }, (_, i) => `http://slowing.test/${i}`), region: ["fr"] });
+    const done = await ended(run.id, 60_000);
+    expect(done.summary.total_calls).toBe(160);
+    expect(done.slowdowns.length).toBeGreaterThanOrEqual(1);
+    expect(done.slowdowns[0]).toMatchObject({ concurrency: 2, reason: expect.stringMatching(/median response time of the last 50 calls \(\d+ ms\) is over 3 × that of the first 50/), at: expect.any(String) });
+  }, 60_000);
 });
 
 describe("regions", () => {

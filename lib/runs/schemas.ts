@@ -73,6 +73,14 @@ export const failureSampleSchema = z
   })
   .meta({ id: "FailureSample", description: "One failed call, as recorded." });
 
+export const slowdownSchema = z
+  .object({
+    at: timestamp,
+    reason: z.string().meta({ description: "Why the engine changed pace: the site slowed down (median response time of the last 50 calls over 3 × that of the first 50), answered 429/503 with Retry-After, or recovered." }),
+    concurrency: z.number().int().meta({ description: "The calls the run keeps in flight to the site from then on." }),
+  })
+  .meta({ id: "Slowdown", description: "A change of pace the engine made on its own: the window halves when the site slows down, and grows back by one call when it recovers." });
+
 export const runDetailSchema = z
   .object({
     type: z.enum(["boost", "warm"]).meta({ description: "`warm` for on-demand warm runs, which have no boost." }),
@@ -90,6 +98,7 @@ export const runDetailSchema = z
       .array(regionBreakdownSchema)
       .meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
     failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
+    slowdowns: z.array(slowdownSchema).meta({ description: "When and why the run slowed down or sped up again, oldest first (at most 50); empty when it kept its pace." }),
   })
   .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });
 

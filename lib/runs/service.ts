@@ -89,6 +89,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
     regions_breakdown: regionsBreakdown,
     failure_samples: row.failureSamples ?? [],
+    slowdowns: row.slowdowns ?? [],
   };
 }
 

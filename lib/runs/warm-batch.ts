@@ -1,10 +1,12 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { boosts, type FailureSample, type PlannedCall, runBatches, runs } from "@/drizzle/schema";
+import { boosts, type FailureSample, type PlannedCall, runBatches, runs, type Slowdown, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobDefinitions } from "@/lib/jobs";
 import { isCacheHit } from "@/lib/warm/cache-status";
 import { type CallOutcome, warmCall } from "@/lib/warm/call";
-import { onSiteSlotFreed, releaseSiteSlot, siteHasRoom, takeSiteSlot } from "@/lib/warm/site-gate";
+import { siteConcurrency } from "@/lib/sites/pace";
+import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
+import { onSiteSlotFreed, releaseSiteSlot, siteHasRoom, siteStartDelay, takeSiteSlot } from "@/lib/warm/site-gate";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
 export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
@@ -30,10 +32,14 @@ const LOAD_BATCHES = 40;
 /** The longest a run.batch job warms before handing over to the next one (well within the job's expiry). */
 const MAX_JOB_MS = 20_000;
 
-export function siteConcurrency(): number {
-  const configured = Number(process.env.PREHEAT_SITE_CONCURRENCY);
-  return Number.isInteger(configured) && configured > 0 ? configured : 4;
-}
+/** Slowdowns kept per run: the first ones tell the story, and a flapping site must not grow the row. */
+const MAX_SLOWDOWNS = 50;
+
+/**
+ * Each run's adaptive window, kept for the run's life in this process (a run hands over from one
+ * run.batch job to the next every few seconds; its pace must not start over each time).
+ */
+const adaptiveWindows = new Map<number, AdaptiveWindow>();
 
 /** A third of the run.batch job's expiry (PREHEAT_JOB_EXPIRE_SECONDS overrides it, as in lib/jobs/embedded.ts), 20 s at most. */
 function jobBudgetMs(): number {
@@ -42,6 +48,8 @@ function jobBudgetMs(): number {
 }
 
 type Run = typeof runs.$inferSelect;
+/** What the engine needs of the site: its limits, service-wide. */
+type SitePace = { id: number; concurrency: number; requestsPerSecond: number | null };
 type BatchRow = typeof runBatches.$inferSelect;
 
 const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null };
@@ -99,7 +107,8 @@ class RunWarmer {
   private lastSeq = -1;
   private exhausted = false; // no pending batch left to load
   private inFlight = 0;
-  private limit = siteConcurrency();
+  private readonly adaptive: AdaptiveWindow;
+  private slowdowns: Slowdown[] = [];
   private notBefore = 0;
   private waiting: (() => void) | undefined;
   private unrecorded = 0;
@@ -120,9 +129,22 @@ class RunWarmer {
   constructor(
     private readonly db: Database,
     private readonly run: Run,
+    private readonly site: SitePace,
     private readonly canPause: boolean,
   ) {
     this.window = run.recentOutcomes;
+    let adaptive = adaptiveWindows.get(run.id);
+    if (!adaptive) adaptiveWindows.set(run.id, (adaptive = new AdaptiveWindow(site.concurrency)));
+    this.adaptive = adaptive;
+  }
+
+  /** Calls this run may have in flight now: its adaptive window, within the site's limit. */
+  private get limit(): number {
+    return Math.min(this.adaptive.window, this.site.concurrency);
+  }
+
+  private noteChange(change: { reason: string; concurrency: number } | undefined) {
+    if (change) this.slowdowns.push({ at: new Date().toISOString(), reason: change.reason, concurrency: change.concurrency });
   }
 
   private wake() {
@@ -209,13 +231,13 @@ class RunWarmer {
 
   /** Room for one more call: in this run's window, and at the site (other runs may be warming it too). */
   private hasRoom(): boolean {
-    return this.inFlight < this.limit && siteHasRoom(this.run.siteId, this.limit);
+    return this.inFlight < this.limit && siteHasRoom(this.run.siteId, this.site.concurrency);
   }
 
   private send(batch: BatchState) {
     const index = batch.next++;
     this.inFlight++;
-    takeSiteSlot(this.run.siteId);
+    takeSiteSlot(this.run.siteId, this.site.requestsPerSecond);
     this.sentCount++;
     warmCall(batch.calls[index]!, batch.region).then((outcome) => this.settled(batch, index, outcome));
   }
@@ -231,8 +253,10 @@ class RunWarmer {
     }
     if (outcome.retryAfter !== null && outcome.retryAfter >= 0) {
       // The site asked us to slow down: one call at a time, after the pause it asked for.
-      this.limit = 1;
+      this.noteChange(this.adaptive.retryAfter(outcome.retryAfter, outcome.status));
       this.notBefore = Math.max(this.notBefore, Date.now() + Math.min(outcome.retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000);
+    } else if (outcome !== INTERRUPTED) {
+      this.noteChange(this.adaptive.observe(outcome.ms));
     }
     this.wake();
   }
@@ -276,6 +300,8 @@ class RunWarmer {
       if (upTo > batch.recorded || giveBack) deltas.push(delta);
     }
     const recordedNow = deltas.reduce((n, d) => n + d.upTo - d.batch.recorded, 0);
+    const slowdowns = this.slowdowns;
+    this.slowdowns = [];
     const running = await this.db.transaction(async (tx) => {
       const [run] = await tx.select().from(runs).where(eq(runs.id, this.run.id)).for("update");
       if (!run) return false;
@@ -301,11 +327,12 @@ class RunWarmer {
       }
       const window = (run.recentOutcomes + outcomesWindow).slice(-AUTO_PAUSE.window);
       const pause = this.canPause && run.status === "running" && shouldPause(window);
-      if (recordedNow || pause) {
+      if (recordedNow || pause || slowdowns.length) {
         await tx
           .update(runs)
           .set({
             recentOutcomes: window,
+            ...(slowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? { slowdowns: [...run.slowdowns, ...slowdowns].slice(0, MAX_SLOWDOWNS) } : {}),
             ...(samples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? { failureSamples: [...run.failureSamples, ...samples].slice(0, MAX_FAILURE_SAMPLES) } : {}),
             ...(pause ? { status: "paused", statusMessage: pauseMessage(window), finishedAt: new Date() } : {}),
           })
@@ -351,8 +378,14 @@ class RunWarmer {
             await this.sleep(wait);
             continue;
           }
+          // The site's own rate cap (max_requests_per_second), shared by every run warming it here.
+          const paced = siteStartDelay(this.run.siteId, this.site.requestsPerSecond);
+          if (paced > 0) {
+            await this.sleep(paced);
+            continue;
+          }
           // Another run may have taken the site's last slot while this one awaited.
-          if (!siteHasRoom(this.run.siteId, this.limit)) break;
+          if (!siteHasRoom(this.run.siteId, this.site.concurrency)) break;
           this.send(batch);
           // At a fast pace, the next reservation is written while the window keeps sending.
           if (!this.reserving) {
@@ -393,10 +426,17 @@ class RunWarmer {
  * `more`: batches wait for the next job; `finished`: none left; `stopped`: paused or gone.
  */
 export async function warmNextBatch(db: Database, runId: number): Promise<"more" | "finished" | "stopped"> {
-  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-  if (!run || run.status !== "running") return "stopped";
+  const [found] = await db.select({ run: runs, site: sites }).from(runs).innerJoin(sites, eq(sites.id, runs.siteId)).where(eq(runs.id, runId));
+  if (!found || found.run.status !== "running") {
+    adaptiveWindows.delete(runId);
+    return "stopped";
+  }
+  const { run, site } = found;
   const [boost] = run.boostId ? await db.select({ ignoreErrors: boosts.ignoreErrors }).from(boosts).where(eq(boosts.id, run.boostId)) : [];
   // Auto-pause belongs to boosts; an on-demand warm runs to its end.
   const canPause = Boolean(boost && !boost.ignoreErrors);
-  return new RunWarmer(db, run, canPause).warm();
+  const pace = { id: site.id, concurrency: siteConcurrency(site), requestsPerSecond: site.maxRequestsPerSecond };
+  const next = await new RunWarmer(db, run, pace, canPause).warm();
+  if (next !== "more") adaptiveWindows.delete(runId);
+  return next;
 }

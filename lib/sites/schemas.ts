@@ -17,6 +17,8 @@ export const siteSchema = z
     validation_token: z.string().meta({ description: "Publish it as /{validation_token}.html or as `<meta name=\"service-token\" content=\"…\">`." }),
     validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
     validated_at: timestamp.nullable(),
+    max_concurrency: z.number().int().meta({ description: "Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH." }),
+    max_requests_per_second: z.number().nullable().meta({ description: "Warming calls started per second at most; null: no rate cap." }),
     created_at: timestamp,
   })
   .meta({ id: "Site" });

@@ -7,6 +7,7 @@ import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, notFound } from "@/lib/errors";
 import { normaliseDomain } from "./domain-name";
+import { siteConcurrency, type UpdateSiteInput } from "./pace";
 import type { SitePayload } from "./schemas";
 
 export type SiteRow = typeof sites.$inferSelect;
@@ -19,6 +20,8 @@ export function toSite(row: SiteRow): SitePayload {
     validation_token: row.validationToken,
     validation_method: (row.validationMethod as SitePayload["validation_method"]) ?? null,
     validated_at: iso(row.validatedAt),
+    max_concurrency: siteConcurrency(row),
+    max_requests_per_second: row.maxRequestsPerSecond,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -54,6 +57,17 @@ export async function getSite(ctx: AccountContext, siteId: number): Promise<Site
     .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)));
   if (!row) throw notFound("Site");
   return row;
+}
+
+/** Changes how hard the service may warm the site; only the fields given change (null resets to the default). */
+export async function updateSite(ctx: AccountContext, siteId: number, input: UpdateSiteInput): Promise<SiteRow> {
+  const site = await getSite(ctx, siteId);
+  const changes: Partial<typeof sites.$inferInsert> = {};
+  if (input.max_concurrency !== undefined) changes.maxConcurrency = input.max_concurrency;
+  if (input.max_requests_per_second !== undefined) changes.maxRequestsPerSecond = input.max_requests_per_second;
+  if (!Object.keys(changes).length) return site;
+  const [row] = await ctx.db.update(sites).set(changes).where(eq(sites.id, site.id)).returning();
+  return row!;
 }
 
 /** Deletes the site with its sitemaps, boosts and runs (foreign keys cascade). */

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SiteView } from "@/components/sites/site-view";
+import { maxSiteConcurrency } from "@/lib/sites/pace";
 import { getSite, toSite } from "@/lib/sites/service";
 import { ownedOr404 } from "../../owned";
 
@@ -7,5 +8,5 @@ export const metadata: Metadata = { title: "Site" };
 
 export default async function SitePage({ params }: { params: Promise<{ siteId: string }> }) {
   const site = await ownedOr404((await params).siteId, getSite);
-  return <SiteView initialSite={toSite(site)} />;
+  return <SiteView initialSite={toSite(site)} maxConcurrency={maxSiteConcurrency()} />;
 }

@@ -37,6 +37,7 @@ const bodies: Record<string, () => unknown> = {
   "POST /v1/sites/{siteId}/sitemaps": () => ({ url: `https://${domain}/sitemap-${randomBytes(4).toString("hex")}.xml` }),
   "POST /v1/boosts": () => ({ ...CSV_BOOST, site_id: ids.siteId }),
   "PUT /v1/boosts/{boostId}": () => ({ name: "Renamed" }),
+  "PATCH /v1/sites/{siteId}": () => ({ max_concurrency: 2 }),
   "PATCH /v1/boosts/{boostId}": () => ({ name: "Renamed" }),
   "POST /v1/sites/{siteId}/boosts": () => CSV_BOOST,
   "PATCH /v1/sites/{siteId}/boosts/{boostId}": () => ({ name: "Renamed" }),

@@ -29,6 +29,7 @@ const validBodies: Record<string, () => Record<string, unknown>> = {
   "POST /v1/sites/{siteId}/sitemaps": () => ({ url: `https://${site.domain}/sitemap-${uniqueName()}.xml` }),
   "POST /v1/boosts": () => ({ name: "Nightly", site_id: ids.siteId, source_type: "csv", source_url: CSV_URL, region: ["fr"] }),
   "PUT /v1/boosts/{boostId}": () => ({ name: `Renamed ${uniqueName()}` }),
+  "PATCH /v1/sites/{siteId}": () => ({ max_concurrency: 2 }),
   "PATCH /v1/boosts/{boostId}": () => ({ name: `Renamed ${uniqueName()}` }),
   "POST /v1/sites/{siteId}/boosts": () => ({ name: "Weekly", source_type: "csv", source_url: CSV_URL, region: ["us"] }),
   "PATCH /v1/sites/{siteId}/boosts/{boostId}": () => ({ ignore_errors: true }),

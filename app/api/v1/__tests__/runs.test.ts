@@ -174,6 +174,7 @@ describe("GET /v1/runs/{runId}", () => {
       bypassed_calls: 0,
       regions_breakdown: ["gb", "us"].map((region) => ({ region, total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0 })),
       failure_samples: [],
+      slowdowns: [],
       created_at: iso,
     });
   });

@@ -150,3 +150,32 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     expect((await api("POST", "/v1/sites/999999/validate", { key })).status).toBe(404);
   });
 });
+
+describe("PATCH /v1/sites/{siteId}", () => {
+  it("sets the site's pace, resets it with null, and shows it in the site object", async () => {
+    const site = await createSite(key);
+    expect((await api("GET", `/v1/sites/${site.id}`, { key })).body).toMatchObject({ max_concurrency: 4, max_requests_per_second: null });
+    const set = await api("PATCH", `/v1/sites/${site.id}`, { key, body: { max_concurrency: 3, max_requests_per_second: 2.5 } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: site.id, max_concurrency: 3, max_requests_per_second: 2.5 });
+    expect((await api("PATCH", `/v1/sites/${site.id}`, { key, body: { max_requests_per_second: null } })).body).toMatchObject({ max_concurrency: 3, max_requests_per_second: null });
+    expect((await api("PATCH", `/v1/sites/${site.id}`, { key, body: { max_concurrency: null } })).body).toMatchObject({ max_concurrency: 4 });
+    expect((await api("PATCH", `/v1/sites/${site.id}`, { key, body: { max_concurrency: 16 } })).body.max_concurrency).toBe(16);
+  });
+
+  it("refuses 0, more than the operator's maximum, and other bad values, changing nothing", async () => {
+    const site = await createSite(key);
+    for (const body of [{ max_concurrency: 0 }, { max_concurrency: 17 }, { max_concurrency: 2.5 }, { max_concurrency: "3" }, { max_requests_per_second: 0 }, { max_requests_per_second: -1 }, { max_requests_per_second: 1001 }]) {
+      const response = await api("PATCH", `/v1/sites/${site.id}`, { key, body });
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body.error).toMatch(/^max_(concurrency|requests_per_second)/);
+    }
+    expect((await api("GET", `/v1/sites/${site.id}`, { key })).body).toMatchObject({ max_concurrency: 4, max_requests_per_second: null });
+  });
+
+  it("needs sites:write and the caller's own site", async () => {
+    const site = await createSite(key);
+    expect((await api("PATCH", `/v1/sites/${site.id}`, { key: await newKey("sites:read"), body: { max_concurrency: 2 } })).status).toBe(403);
+    expect((await api("PATCH", `/v1/sites/${site.id}`, { key: await newKey(), body: { max_concurrency: 2 } })).status).toBe(404);
+  });
+});

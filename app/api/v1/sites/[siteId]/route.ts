@@ -1,11 +1,17 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteParams } from "@/lib/api/params";
 import { json, noContent, otherMethods } from "@/lib/api/responses";
-import { deleteSite, getSite, toSite } from "@/lib/sites/service";
+import { updateSiteBody } from "@/lib/sites/pace";
+import { deleteSite, getSite, toSite, updateSite } from "@/lib/sites/service";
 
 // GET /v1/sites/{siteId} – one site, with its validation token
 export const GET = withApiKey({ scope: "sites:read", params: siteParams }, async ({ ctx, params }) =>
   json(toSite(await getSite(ctx, params.siteId))),
+);
+
+// PATCH /v1/sites/{siteId} – the site's own pace: max_concurrency, max_requests_per_second
+export const PATCH = withApiKey({ scope: "sites:write", params: siteParams, body: updateSiteBody }, async ({ ctx, params, body }) =>
+  json(toSite(await updateSite(ctx, params.siteId, body))),
 );
 
 // DELETE /v1/sites/{siteId} – delete a site with its sitemaps, boosts and runs
@@ -14,4 +20,4 @@ export const DELETE = withApiKey({ scope: "sites:write", params: siteParams }, a
   return noContent();
 });
 
-export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
+export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");
