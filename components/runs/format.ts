@@ -1,12 +1,10 @@
 import type { RunListItem } from "@/components/dashboard/types";
+import { isActiveRun } from "@/lib/runs/status";
 
 type Summary = RunListItem["summary"];
 
-export const ACTIVE_RUN_STATUSES = ["pending", "running"] as const;
-
-export function isActive(status: string): boolean {
-  return (ACTIVE_RUN_STATUSES as readonly string[]).includes(status);
-}
+/** The API's rule for an active run (queued or warming), so that the dashboard never has its own. */
+export const isActive = isActiveRun;
 
 /** Polls every 2 s while any of the runs is pending or running, never otherwise. */
 export function pollWhileActive(statuses: string[] | undefined): number | false {

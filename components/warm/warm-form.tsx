@@ -12,7 +12,7 @@ import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { REGIONS } from "@/lib/regions";
-import { MAX_WARM_URLS } from "@/lib/warm/schemas";
+import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 export function extractUrls(text: string): string[] {

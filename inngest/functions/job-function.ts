@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db";
 import { type JobName, jobDefinitions } from "@/lib/jobs";
-import { runJob } from "@/lib/jobs/handlers";
+import { runJob } from "@/lib/worker/handlers";
 import { eventName, inngest } from "../client";
 
 /**

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { runJob } from "@/lib/jobs/handlers";
+import { runJob } from "@/lib/worker/handlers";
 import { inngest } from "../client";
 
 /** The cron tick: every minute, start the scheduled boosts that are due (UTC). */

@@ -5,12 +5,12 @@ import { runs, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import type { Variations } from "@/lib/boosts/schemas";
 import { openDatabase } from "@/lib/db";
-import { startEmbeddedJobs } from "@/lib/jobs/embedded";
+import { startEmbeddedJobs } from "@/lib/worker/embedded";
 import type { RegionCode } from "@/lib/regions";
 import { getRun } from "@/lib/runs/service";
 import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { createSite } from "@/lib/sites/service";
-import { queueWarm } from "@/lib/warm/service";
+import { queueWarm } from "@/lib/runs/warm-runs";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
 
 /**

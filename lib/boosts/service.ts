@@ -5,6 +5,7 @@ import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
@@ -15,7 +16,6 @@ export type BoostRow = typeof boosts.$inferSelect;
 /** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */
 export type BoostWithSitemaps = BoostRow & { sitemapIds: number[]; siteValidated: boolean };
 
-export const ACTIVE_RUN_STATUSES = ["pending", "running"] as const;
 
 export function toBoost(row: BoostWithSitemaps): BoostPayload {
   return {

@@ -9,7 +9,7 @@ import { runDetailSchema, runQueuedSchema, runsPageSchema, warmRunSchema } from 
 import { addSitemapBody, sitemapSchema } from "@/lib/sitemaps/schemas";
 import { updateSiteBody } from "@/lib/sites/pace";
 import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
-import { warmBody, warmQueuedSchema } from "@/lib/warm/schemas";
+import { warmBody, warmQueuedSchema } from "@/lib/runs/warm-schemas";
 import { API_DESCRIPTION } from "./description";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";

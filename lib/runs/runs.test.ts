@@ -9,14 +9,15 @@ import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost, getBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
-import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/jobs/embedded";
+import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/worker/embedded";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite, updateSite } from "@/lib/sites/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
-import { queueWarm } from "@/lib/warm/service";
+import { queueWarm } from "@/lib/runs/warm-runs";
 import { reportRunEnd } from "./report";
-import { getRun, triggerBoostRun } from "./service";
+import { triggerBoostRun } from "@/lib/boosts/trigger";
+import { getRun } from "./service";
 
 type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
 type Behaviour = { pages: number; status?: number; headers?: Record<string, string>; delayMs?: number; slowAfter?: { calls: number; delayMs: number } };

@@ -5,7 +5,8 @@ import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { regionCodeOutput } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 
-export const RUN_STATUSES = ["pending", "running", "done", "failed", "paused"] as const;
+import { RUN_STATUSES } from "./status";
+
 
 export const runStatusSchema = z.enum(RUN_STATUSES).meta({
   id: "RunStatus",

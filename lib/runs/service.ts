@@ -4,16 +4,14 @@ import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { isUniqueViolation } from "@/lib/db";
-import { ConflictError, notFound, TooManyRequestsError } from "@/lib/errors";
-import { sendJob } from "@/lib/jobs";
-import { type BoostRow, getBoostRow, hasActiveRun } from "@/lib/boosts/service";
+import { notFound, TooManyRequestsError } from "@/lib/errors";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
 import { EMPTY_SUMMARY, summariseRegions, summariseRuns } from "./summary";
 
 export type RunRow = typeof runs.$inferSelect;
+type BoostRow = typeof boosts.$inferSelect;
 
 async function completedCalls(db: Database, runIds: number[]): Promise<Map<number, number>> {
   if (!runIds.length) return new Map();
@@ -137,24 +135,4 @@ export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, n
     `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
     retryAfter,
   );
-}
-
-const runInProgress = () => new ConflictError("A run of this boost is already pending or running.");
-
-/** Queues a run of the boost now; 409 while one is pending or running. */
-export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow & { siteValidated: boolean }> {
-  let run: RunRow & { siteValidated: boolean };
-  try {
-    run = await ctx.db.transaction(async (tx) => {
-      const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
-      if (await hasActiveRun(tx, boost.id)) throw runInProgress();
-      const { siteValidated } = await assertUnvalidatedRunBudget(tx, boost.siteId);
-      return { ...(await insertBoostRun(tx, boost)), siteValidated };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw runInProgress();
-    throw error;
-  }
-  await sendJob("run.plan", { runId: run.id, siteId: run.siteId });
-  return run;
 }

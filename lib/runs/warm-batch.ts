@@ -41,7 +41,7 @@ const MAX_SLOWDOWNS = 50;
  */
 const adaptiveWindows = new Map<number, AdaptiveWindow>();
 
-/** A third of the run.batch job's expiry (PREHEAT_JOB_EXPIRE_SECONDS overrides it, as in lib/jobs/embedded.ts), 20 s at most. */
+/** A third of the run.batch job's expiry (PREHEAT_JOB_EXPIRE_SECONDS overrides it, as in lib/worker/embedded.ts), 20 s at most. */
 function jobBudgetMs(): number {
   const expireSeconds = Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || jobDefinitions["run.batch"].expireInSeconds;
   return Math.max(500, Math.min(MAX_JOB_MS, (expireSeconds * 1000) / 3));

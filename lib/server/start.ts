@@ -3,8 +3,8 @@ import { users } from "@/drizzle/schema";
 import { serveCommands } from "@/lib/cli/control-socket";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
-import { embeddedWorkerEnabled } from "@/lib/jobs/config";
-import { startJobs, stopJobs } from "@/lib/jobs/start";
+import { embeddedWorkerEnabled } from "@/lib/worker/config";
+import { startJobs, stopJobs } from "@/lib/worker/start";
 import { publicBaseUrl } from "./base-url";
 import { trustedProxies } from "./client-address";
 

@@ -1,8 +1,8 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteParams } from "@/lib/api/params";
 import { json, otherMethods } from "@/lib/api/responses";
-import { warmBody } from "@/lib/warm/schemas";
-import { queueWarm } from "@/lib/warm/service";
+import { warmBody } from "@/lib/runs/warm-schemas";
+import { queueWarm } from "@/lib/runs/warm-runs";
 
 // POST /v1/sites/{siteId}/warm – queue an on-demand warm of up to 5,000 URLs
 export const POST = withApiKey({ scope: "boosts:write", params: siteParams, body: warmBody }, async ({ ctx, params, body }) => {

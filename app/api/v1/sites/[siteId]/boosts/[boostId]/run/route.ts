@@ -1,7 +1,7 @@
 import { withApiKey } from "@/lib/api/handler";
 import { siteBoostParams } from "@/lib/api/params";
 import { json, otherMethods } from "@/lib/api/responses";
-import { triggerBoostRun } from "@/lib/runs/service";
+import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 
 // POST /v1/sites/{siteId}/boosts/{boostId}/run – queue a run now (409 while one is pending or running)

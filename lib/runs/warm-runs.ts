@@ -7,11 +7,12 @@ import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
-import { countCalls } from "@/lib/runs/calls";
-import { toWarmRuns } from "@/lib/runs/service";
+import { countCalls } from "./calls";
+import { ACTIVE_RUN_STATUSES } from "./status";
+import { toWarmRuns } from "./service";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
-import type { WarmInput } from "./schemas";
+import type { WarmInput } from "./warm-schemas";
 
 export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
 
@@ -39,7 +40,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
       const [active] = await tx
         .select({ id: runs.id })
         .from(runs)
-        .where(and(eq(runs.siteId, site.id), eq(runs.kind, "warm"), inArray(runs.status, ["pending", "running"])))
+        .where(and(eq(runs.siteId, site.id), eq(runs.kind, "warm"), inArray(runs.status, [...ACTIVE_RUN_STATUSES])))
         .limit(1);
       if (active) throw conflict();
       await assertQuotaCovers(tx, ctx.accountId, plannedCalls);

@@ -1,5 +1,5 @@
 import { eventName, inngest } from "@/inngest/client";
-import { type JobName, type JobPayload, installJobDriver, jobKey } from "./index";
+import { type JobName, type JobPayload, installJobDriver, jobKey } from "@/lib/jobs";
 
 /** Events go to Inngest, which calls the functions served at /api/inngest. */
 export function installInngestDriver(): void {

@@ -8,7 +8,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { createBoost } from "@/lib/boosts/service";
-import { getRun, triggerBoostRun } from "@/lib/runs/service";
+import { triggerBoostRun } from "@/lib/boosts/trigger";
+import { getRun } from "@/lib/runs/service";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
@@ -60,7 +61,7 @@ const jobSettings = {
 Object.assign(process.env, jobSettings);
 
 function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/jobs/worker-main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -254,7 +255,7 @@ describe("a boost run on the embedded database", () => {
       handle = undefined;
 
       // A worker process warms the first HOLD_AFTER pages, then has a full window held by the origin.
-      first = spawn(process.execPath, ["--import", "tsx", "lib/jobs/worker-main.ts"], {
+      first = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], {
         cwd: root,
         env: { ...process.env, ...jobSettings, ...runSettings(), PREHEAT_DATA_DIR: dataDir, DATABASE_URL: "" },
         stdio: ["ignore", "pipe", "pipe"],

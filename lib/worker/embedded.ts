@@ -6,7 +6,7 @@ import { rowsOf } from "@/lib/runs/summary";
 import type { Database, DatabaseHandle } from "@/lib/db";
 import { jobConcurrency } from "./config";
 import { handledJobs, runJob } from "./handlers";
-import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobKey, sendJob } from "./index";
+import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobKey, sendJob } from "@/lib/jobs";
 
 /** pg-boss sends parameterless (possibly multi-statement) SQL through exec(), the rest through query(). */
 function pgliteAdapter(pglite: PGlite): PgBoss.Db {

@@ -1,0 +1,26 @@
+import type { AccountContext } from "@/lib/context";
+import { isUniqueViolation } from "@/lib/db";
+import { ConflictError } from "@/lib/errors";
+import { sendJob } from "@/lib/jobs";
+import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
+import { getBoostRow, hasActiveRun } from "./service";
+
+const runInProgress = () => new ConflictError("A run of this boost is already pending or running.");
+
+/** Queues a run of the boost now; 409 while one is pending or running. */
+export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow & { siteValidated: boolean }> {
+  let run: RunRow & { siteValidated: boolean };
+  try {
+    run = await ctx.db.transaction(async (tx) => {
+      const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
+      if (await hasActiveRun(tx, boost.id)) throw runInProgress();
+      const { siteValidated } = await assertUnvalidatedRunBudget(tx, boost.siteId);
+      return { ...(await insertBoostRun(tx, boost)), siteValidated };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw runInProgress();
+    throw error;
+  }
+  await sendJob("run.plan", { runId: run.id, siteId: run.siteId });
+  return run;
+}

@@ -1,0 +1,15 @@
+import { sendJob } from "@/lib/jobs";
+import { finishRun } from "@/lib/runs/finish";
+import { reportRunEnd } from "@/lib/runs/report";
+import { warmNextBatch } from "@/lib/runs/warm-batch";
+import type { JobHandler } from "../job-handler";
+
+/** Warms a run for a while, then queues itself again until the run is done. */
+export const runBatch: JobHandler<"run.batch"> = async (payload, { db }) => {
+  const next = await warmNextBatch(db, payload.runId);
+  if (next === "more") await sendJob("run.batch", payload);
+  if (next === "finished") await finishRun(db, payload.runId);
+  // Ended here (done, failed) or paused: the boost's report, once (the outbox dedupes per run).
+  if (next !== "more") await reportRunEnd(db, payload.runId);
+  return { next };
+};

@@ -1,0 +1,9 @@
+import { processSitemap } from "@/lib/sitemaps/process";
+import { type JobHandler, RetryLaterError } from "../job-handler";
+
+/** Reads a sitemap (index children, gzip, feeds) into its URL list; a transient failure is retried later. */
+export const sitemapProcess: JobHandler<"sitemap.process"> = async ({ sitemapId }, { db, final }) => {
+  const outcome = await processSitemap(db, sitemapId, { final });
+  if (outcome.status === "retry") throw new RetryLaterError(outcome.message);
+  return outcome;
+};
