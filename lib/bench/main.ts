@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-/** `npm run bench [-- sitemap|sitemap-index|warming]`: each bench in a process of its own; all by default. */
-const benches: Record<string, string> = { sitemap: "sitemap-50k.ts", "sitemap-index": "sitemap-index.ts", warming: "warming.ts" };
+/** `npm run bench [-- sitemap|sitemap-index|warming|multisite]`: each bench in a process of its own; all by default. */
+const benches: Record<string, string> = { sitemap: "sitemap-50k.ts", "sitemap-index": "sitemap-index.ts", warming: "warming.ts", multisite: "multisite.ts" };
 const asked = process.argv.slice(2);
 const names = asked.length ? asked : Object.keys(benches);
 for (const name of names) {

@@ -1,0 +1,37 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * The multisite bench's origin, in a process of its own: every GET answers 200 after a fixed
+ * delay (BENCH_DELAY_MS), as a real site's 100–500 ms would, with a small Cloudflare-style page.
+ * It counts calls in flight, overall and per site (the Host header), and reports the peaks.
+ */
+const delayMs = Number(process.env.BENCH_DELAY_MS ?? 200);
+const page = Buffer.from("<!doctype html><html><body>warm</body></html>");
+let inFlight = 0;
+let peak = 0;
+let served = 0;
+const perSite = new Map<string, number>();
+let peakPerSite = 0;
+
+const server = http.createServer((req, res) => {
+  const host = req.headers.host ?? "";
+  inFlight++;
+  peak = Math.max(peak, inFlight);
+  const open = (perSite.get(host) ?? 0) + 1;
+  perSite.set(host, open);
+  peakPerSite = Math.max(peakPerSite, open);
+  setTimeout(() => {
+    inFlight--;
+    perSite.set(host, perSite.get(host)! - 1);
+    served++;
+    res.writeHead(200, { "content-type": "text/html", "content-length": page.length, "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b-CDG" }).end(page);
+  }, delayMs);
+});
+server.keepAliveTimeout = 60_000;
+server.maxConnections = 100_000;
+server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
+process.on("message", (message: { type: string }) => {
+  if (message.type === "stats") process.send?.({ served, peak, peakPerSite });
+});
+process.on("disconnect", () => process.exit(0));
