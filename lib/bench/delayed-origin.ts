@@ -13,9 +13,12 @@ let peak = 0;
 let served = 0;
 const perSite = new Map<string, number>();
 let peakPerSite = 0;
+let firstAt = 0;
+let lastAt = 0;
 
 const server = http.createServer((req, res) => {
   const host = req.headers.host ?? "";
+  firstAt ||= performance.now();
   inFlight++;
   peak = Math.max(peak, inFlight);
   const open = (perSite.get(host) ?? 0) + 1;
@@ -25,6 +28,7 @@ const server = http.createServer((req, res) => {
     inFlight--;
     perSite.set(host, perSite.get(host)! - 1);
     served++;
+    lastAt = performance.now();
     res.writeHead(200, { "content-type": "text/html", "content-length": page.length, "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b-CDG" }).end(page);
   }, delayMs);
 });
@@ -32,6 +36,6 @@ server.keepAliveTimeout = 60_000;
 server.maxConnections = 100_000;
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on("message", (message: { type: string }) => {
-  if (message.type === "stats") process.send?.({ served, peak, peakPerSite });
+  if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt });
 });
 process.on("disconnect", () => process.exit(0));

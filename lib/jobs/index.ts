@@ -6,7 +6,7 @@ const id = z.number().int().positive();
 export const jobDefinitions = {
   "sitemap.process": { payload: z.object({ sitemapId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   "run.plan": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
-  /** Warms the run's batches for a while (lib/runs/warm-batch.ts), then queues itself again until the run is done. */
+  /** Warms the run's batches for a while (lib/runs/warm-loop.ts, with every other run of the worker), then queues itself again until the run is done. */
   "run.batch": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   /** Sends one report e-mail; its failures are retried and never touch the run. */
   "email.deliver": { payload: z.object({ emailId: id, siteId: id }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },

@@ -217,6 +217,38 @@ describe("per-site concurrency", () => {
   });
 });
 
+describe("one worker, every tenant", () => {
+  it("a 10-URL warm of another account finishes in under 5 s while a 100,000-call run warms its site", async () => {
+    process.env.PREHEAT_MONTHLY_CALL_QUOTA = "1000000";
+    try {
+      const { site: big } = await siteWithSitemap("big.test", { pages: 0, delayMs: 50 });
+      const languages = ["fr-FR", "en-US", "de-DE", "es-ES", "it-IT"];
+      const { run: bigRun } = await queueWarm(ctx, big.id, { urls: Array.from({ length: 5000 }, (_, i) => `http://big.test/p/${i}`), region: ["fr"], variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages } });
+      expect(bigRun.plannedCalls).toBe(100_000);
+      // The big run is warming before the small one is queued.
+      for (let i = 0; i < 100 && (seen.get("big.test")?.length ?? 0) < 20; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const { user } = await findOrCreateUser(handle.db, "other-tenant@example.com");
+      const other = { db: handle.db, accountId: user.accountId };
+      behaviours.set("small.test", { pages: 0 });
+      const small = await createSite(other, { domain: "small.test" });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, small.id));
+      const started = Date.now();
+      const { run } = await queueWarm(other, small.id, { urls: Array.from({ length: 10 }, (_, i) => `http://small.test/${i}`), region: ["fr"] });
+      let done = await getRun(other, run.id);
+      while (done.status !== "done" && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        done = await getRun(other, run.id);
+      }
+      expect(done.summary.total_calls).toBe(10);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect((await getRun(ctx, bigRun.id)).status).toBe("running");
+      await handle.db.delete(sites).where(eq(sites.id, big.id)); // the big run stops with its site
+    } finally {
+      delete process.env.PREHEAT_MONTHLY_CALL_QUOTA;
+    }
+  }, 60_000);
+});
+
 describe("a site's own pace", () => {
   it("max_concurrency bounds the site across its runs, and max_requests_per_second spaces the calls", async () => {
     const { site, sitemapId } = await siteWithSitemap("paced.test", { pages: 24, delayMs: 30 });

@@ -3,6 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { runs, sitemaps } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/runs/summary";
+import { handOverAllRuns } from "@/lib/runs/warm-loop";
 import type { Database, DatabaseHandle } from "@/lib/db";
 import { jobConcurrency } from "./config";
 import { handledJobs, runJob } from "./handlers";
@@ -28,6 +29,9 @@ function envSeconds(name: string, fallback: number): number {
 }
 
 const queueName = (name: JobName) => `preheat.${name}`;
+
+/** run.plan and run.batch jobs one fetch takes at most: each is a run, planned or warmed beside the others. */
+const RUN_BATCH_FETCH = 250;
 
 /**
  * On the embedded database there is one process: an `active` job found at start-up belonged to a
@@ -56,6 +60,12 @@ async function requeueRecords(db: Database) {
   for (const r of pending) {
     const payload = { runId: r.id, siteId: r.siteId };
     if (!live.has(jobKey("run.plan", payload))) await sendJob("run.plan", payload);
+  }
+  // A run that was warming when its worker stopped (its hand-over job could not be queued any more).
+  const running = await db.select({ id: runs.id, siteId: runs.siteId }).from(runs).where(eq(runs.status, "running"));
+  for (const r of running) {
+    const payload = { runId: r.id, siteId: r.siteId };
+    if (!live.has(jobKey("run.batch", payload))) await sendJob("run.batch", payload);
   }
 }
 
@@ -99,16 +109,29 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   if (options.work) {
     if (handle.kind === "embedded") await failOrphans(boss, handle.db);
     for (const name of handledJobs()) {
-      // pg-boss 10 has no team size: each work() is one more job of this kind at a time.
+      // pg-boss 10 has no team size: each work() is one more fetch of this kind at a time.
       const workers = name === "schedule.tick" ? 1 : jobConcurrency();
       const pollSeconds = envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1);
+      // Runs are warmed together by the process's engine (lib/runs/warm-loop.ts): each fetch takes
+      // every queued run.batch (and run.plan) job it can, so one worker serves every tenant's runs at once.
+      const batchSize = name === "run.batch" || name === "run.plan" ? RUN_BATCH_FETCH : 1;
       for (let i = 0; i < workers; i++) {
         // The first worker answers quickly; the others only matter under load, and an idle poll costs
-        // a query (several ms on PGlite): they look five times less often.
-        const pollingIntervalSeconds = i === 0 ? pollSeconds : Math.max(5, pollSeconds * 5);
-        await boss.work(queueName(name), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-          if (!job) return;
-          return runJob(name, job.data, { db: handle.db, final: job.retryCount >= job.retryLimit });
+        // a query (several ms on PGlite): they look five times less often, except for runs, whose
+        // newcomers must not wait behind a long-running batch of jobs.
+        const pollingIntervalSeconds = i === 0 || batchSize > 1 ? pollSeconds : Math.max(5, pollSeconds * 5);
+        await boss.work(queueName(name), { includeMetadata: true, batchSize, pollingIntervalSeconds }, async (jobs) => {
+          await Promise.all(
+            jobs.map(async (job) => {
+              try {
+                await runJob(name, job.data, { db: handle.db, final: job.retryCount >= job.retryLimit });
+              } catch (error) {
+                // One job's failure is its own: the others of the fetch complete.
+                if (jobs.length === 1) throw error;
+                await boss.fail(queueName(name), job.id, { message: (error as Error).message });
+              }
+            }),
+          );
         });
       }
     }
@@ -119,6 +142,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     boss,
     stop: async () => {
       installJobDriver(undefined);
+      handOverAllRuns(handle.db);
       await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !handle.pglite });
     },
   };

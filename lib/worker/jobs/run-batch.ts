@@ -1,7 +1,7 @@
 import { sendJob } from "@/lib/jobs";
 import { finishRun } from "@/lib/runs/finish";
 import { reportRunEnd } from "@/lib/runs/report";
-import { warmNextBatch } from "@/lib/runs/warm-batch";
+import { warmNextBatch } from "@/lib/runs/warm-loop";
 import type { JobHandler } from "../job-handler";
 
 /** Warms a run for a while, then queues itself again until the run is done. */

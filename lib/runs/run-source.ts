@@ -1,0 +1,280 @@
+import type { FailureSample, PlannedCall, runBatches, runs, Slowdown } from "@/drizzle/schema";
+import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
+import { isCacheHit } from "@/lib/warm/cache-status";
+import type { CallOutcome } from "@/lib/warm/call";
+import type { Ticket, WarmSource } from "@/lib/warm/engine";
+
+/** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
+export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
+export const MAX_FAILURE_SAMPLES = 20;
+/** Slowdowns kept per run: the first ones tell the story, and a flapping site must not grow the row. */
+export const MAX_SLOWDOWNS = 50;
+/** Longest pause honoured for a Retry-After; a site asking for more is retried at this pace. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+/**
+ * Reservations (dispatched_calls) run ahead of the calls sent by what the recent pace sends in
+ * RESERVE_HORIZON_MS, at most RESERVE_MAX calls: a slow site gets exactly the calls that go out
+ * now, a fast one a write every hundred calls. Each recording gives the unsent ones back, so only a
+ * crash can count calls the site never saw (as interrupted), RESERVE_MAX at most.
+ */
+const RESERVE_HORIZON_MS = 50;
+const RESERVE_MAX = 200;
+/** The pace is measured over this long. */
+const PACE_WINDOW_MS = 200;
+
+type Run = typeof runs.$inferSelect;
+export type BatchRow = typeof runBatches.$inferSelect;
+
+export const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null };
+
+export function pauseMessage(window: string): string {
+  const failed = [...window].filter((c) => c === "1").length;
+  return `Paused: ${failed} of the last ${window.length} calls failed (the limit is ${AUTO_PAUSE.failureRate * 100} %). Trigger the boost or update it to resume, or set ignore_errors.`;
+}
+
+export function shouldPause(window: string): boolean {
+  const failures = [...window].filter((c) => c === "1").length;
+  return window.length >= AUTO_PAUSE.minCalls && failures / window.length >= AUTO_PAUSE.failureRate;
+}
+
+/**
+ * A batch being warmed. Calls [0, recorded) have their outcomes in the database, [recorded, next)
+ * were handed to the network (some answered, waiting to be recorded), [next, reserved) are reserved
+ * (dispatched_calls) and about to go out.
+ */
+export class BatchState {
+  readonly id: number;
+  readonly calls: PlannedCall[];
+  readonly region: string;
+  recorded: number;
+  next: number;
+  reserved: number;
+  /** Outcomes of calls [recorded, next), by call index; recorded in call order. */
+  readonly outcomes = new Map<number, CallOutcome>();
+  readonly pops: Record<string, number>;
+
+  constructor(row: BatchRow) {
+    this.id = row.id;
+    this.calls = row.calls;
+    this.region = row.region;
+    this.recorded = row.totalCalls;
+    this.pops = { ...row.pops };
+    // Calls handed to the network by a worker that died: the site saw them, so they count once, as failed.
+    for (let i = row.totalCalls; i < row.dispatchedCalls; i++) this.outcomes.set(i, INTERRUPTED);
+    this.next = this.reserved = Math.max(row.totalCalls, row.dispatchedCalls);
+  }
+
+  get sent() {
+    return this.next >= this.calls.length;
+  }
+}
+
+/** One batch's recorded progress and statistics, for the recording statement. */
+export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; done: boolean };
+/** What one run has to record now. */
+export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
+
+/**
+ * A run in the worker's engine: its loaded batches, the calls reserved and sent, the outcomes
+ * waiting to be recorded, its adaptive window and its auto-pause window. The engine takes calls
+ * from it; the warm loop loads, reserves and records for every run together.
+ */
+export class RunSource implements WarmSource {
+  readonly accountId: number;
+  readonly siteId: number;
+  readonly runId: number;
+  readonly batches: BatchState[] = []; // loaded, not recorded to the end; in seq order
+  lastSeq = -1;
+  exhausted = false; // no pending batch left to load
+  inFlight = 0;
+  /** Outcomes answered and not recorded yet. */
+  unrecorded = 0;
+  /** Stop taking calls: "budget" (hand over to the next job) or "stopped" (paused here or elsewhere). */
+  halt: "budget" | "stopped" | undefined;
+  /** The in-memory auto-pause window tripped: send nothing until the database has decided. */
+  pauseCheck = false;
+  /** The run's auto-pause window as last recorded, plus what this process saw since. */
+  pauseWindow: string;
+  slowdowns: Slowdown[] = [];
+  /** Wants more calls reserved (or batches loaded): the loop writes reservations for every such run at once. */
+  wantsReservation = false;
+  private notBeforeAt = 0;
+  private sentCount = 0;
+  private pace = 0;
+  private paceSince = performance.now();
+  private sentAtPaceSince = 0;
+
+  constructor(
+    run: Run,
+    accountId: number,
+    readonly canPause: boolean,
+    readonly adaptive: AdaptiveWindow,
+    readonly deadline: number,
+    private readonly onActivity: () => void,
+  ) {
+    this.accountId = accountId;
+    this.siteId = run.siteId;
+    this.runId = run.id;
+    this.pauseWindow = run.recentOutcomes;
+  }
+
+  addBatches(rows: BatchRow[], pageSize: number): void {
+    if (rows.length < pageSize) this.exhausted = true;
+    for (const row of rows) {
+      this.lastSeq = row.seq;
+      const batch = new BatchState(row);
+      this.unrecorded += batch.outcomes.size;
+      this.batches.push(batch);
+    }
+  }
+
+  window(): number {
+    return this.halt || this.pauseCheck ? 0 : this.adaptive.window;
+  }
+
+  notBefore(): number {
+    return this.notBeforeAt;
+  }
+
+  /** Whether every loaded call is sent and no batch is left to load. */
+  get allSent(): boolean {
+    return this.exhausted && this.batches.every((b) => b.sent);
+  }
+
+  /** Whether everything sent has returned and is recorded. */
+  get settled(): boolean {
+    return this.inFlight === 0 && this.unrecorded === 0 && !this.batches.some((b) => b.reserved > b.next);
+  }
+
+  take(): Ticket | undefined {
+    if (performance.now() >= this.deadline) this.halt ??= "budget";
+    if (this.halt || this.pauseCheck) return undefined;
+    for (const batch of this.batches) {
+      if (batch.sent) continue;
+      if (batch.next >= batch.reserved) {
+        this.wantsReservation = true;
+        this.onActivity();
+        return undefined;
+      }
+      const index = batch.next++;
+      this.sentCount++;
+      if (batch.reserved - batch.next < this.reserveTarget() / 2) {
+        this.wantsReservation = true;
+        this.onActivity();
+      }
+      return { call: batch.calls[index]!, region: batch.region, settle: (outcome) => this.settle(batch, index, outcome) };
+    }
+    if (!this.exhausted) {
+      this.wantsReservation = true; // more batches to load
+      this.onActivity();
+    }
+    return undefined;
+  }
+
+  private settle(batch: BatchState, index: number, outcome: CallOutcome) {
+    batch.outcomes.set(index, outcome);
+    this.unrecorded++;
+    if (this.canPause) {
+      this.pauseWindow = (this.pauseWindow + (outcome.ok ? "0" : "1")).slice(-AUTO_PAUSE.window);
+      if (!outcome.ok && shouldPause(this.pauseWindow)) this.pauseCheck = true;
+    }
+    if (outcome.retryAfter !== null && outcome.retryAfter >= 0) {
+      // The site asked us to slow down: one call at a time, after the pause it asked for.
+      this.noteChange(this.adaptive.retryAfter(outcome.retryAfter, outcome.status));
+      this.notBeforeAt = Math.max(this.notBeforeAt, Date.now() + Math.min(outcome.retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000);
+    } else {
+      this.noteChange(this.adaptive.observe(outcome.ms));
+    }
+    this.onActivity();
+  }
+
+  private noteChange(change: { reason: string; concurrency: number } | undefined) {
+    if (change) this.slowdowns.push({ at: new Date().toISOString(), reason: change.reason, concurrency: change.concurrency });
+  }
+
+  /** How far reservations should run ahead: the free window, or what the recent pace sends in the horizon. */
+  reserveTarget(): number {
+    const now = performance.now();
+    if (now - this.paceSince >= PACE_WINDOW_MS) {
+      this.pace = (this.sentCount - this.sentAtPaceSince) / (now - this.paceSince);
+      this.paceSince = now;
+      this.sentAtPaceSince = this.sentCount;
+    }
+    return Math.max(this.adaptive.window, Math.min(RESERVE_MAX, Math.floor(this.pace * RESERVE_HORIZON_MS)));
+  }
+
+  /** Calls reserved and not sent yet, across the loaded batches. */
+  private reservedAhead(): number {
+    let ahead = 0;
+    for (const batch of this.batches) ahead += batch.reserved - batch.next;
+    return ahead;
+  }
+
+  /** The reservations to write now: batch after batch, until the target is reserved ahead. */
+  reservations(): { batch: BatchState; upTo: number }[] {
+    let missing = this.reserveTarget() - this.reservedAhead();
+    const extended: { batch: BatchState; upTo: number }[] = [];
+    for (const batch of this.batches) {
+      if (missing <= 0) break;
+      if (batch.reserved >= batch.calls.length) continue;
+      const upTo = Math.min(batch.calls.length, batch.reserved + missing);
+      missing -= upTo - batch.reserved;
+      extended.push({ batch, upTo });
+    }
+    return extended;
+  }
+
+  /** Needs more batches loaded before it can reserve. */
+  get wantsBatches(): boolean {
+    return !this.exhausted && !this.batches.some((b) => b.reserved < b.calls.length);
+  }
+
+  /**
+   * For each batch, the outcomes of its calls in call order up to the first still in flight, and
+   * the reservations not sent yet given back (dispatched_calls = calls sent). Applied with
+   * `recorded()` once the transaction has committed.
+   */
+  delta(): RunDelta | undefined {
+    const batches: BatchDelta[] = [];
+    const samples: FailureSample[] = [];
+    let outcomes = "";
+    for (const batch of this.batches) {
+      let upTo = batch.recorded;
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, done: false };
+      for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
+        batch.outcomes.delete(upTo);
+        const call = batch.calls[upTo]!;
+        if (outcome.ok) delta.ok++;
+        else {
+          delta.failed++;
+          samples.push({ url: call.url, region: batch.region, user_agent: call.user_agent, language: call.language, status: outcome.status, error: outcome.error ?? "failed" });
+        }
+        // Interrupted calls say nothing about the site's health: they stay out of the auto-pause window.
+        if (outcome !== INTERRUPTED) outcomes += outcome.ok ? "0" : "1";
+        if (outcome.cache && isCacheHit(outcome.cache)) delta.hits++;
+        if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
+        if (outcome.cache?.pop) batch.pops[outcome.cache.pop] = (batch.pops[outcome.cache.pop] ?? 0) + 1;
+        delta.ms += Math.round(outcome.ms);
+      }
+      delta.upTo = upTo;
+      delta.done = upTo === batch.calls.length;
+      const giveBack = batch.reserved > batch.next;
+      batch.reserved = batch.next;
+      if (upTo > batch.recorded || giveBack) batches.push(delta);
+    }
+    const recorded = batches.reduce((n, d) => n + d.upTo - d.batch.recorded, 0);
+    const slowdowns = this.slowdowns;
+    this.slowdowns = [];
+    if (!batches.length && !slowdowns.length && !this.pauseCheck) return undefined;
+    return { source: this, batches, recorded, samples, outcomes, slowdowns };
+  }
+
+  recorded(delta: RunDelta, running: boolean, window: string): void {
+    for (const d of delta.batches) d.batch.recorded = d.upTo;
+    this.unrecorded -= delta.recorded;
+    this.pauseWindow = window;
+    this.pauseCheck = false;
+    if (!running) this.halt = "stopped";
+    while (this.batches[0] && this.batches[0].recorded === this.batches[0].calls.length) this.batches.shift();
+  }
+}

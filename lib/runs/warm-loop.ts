@@ -1,0 +1,237 @@
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import { jobDefinitions } from "@/lib/jobs";
+import { siteConcurrency } from "@/lib/sites/pace";
+import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
+import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
+import { AUTO_PAUSE, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause } from "./run-source";
+
+/** Outcomes of every run the worker holds are recorded together this often, in one transaction. */
+export const RECORD_EVERY_MS = 250;
+/** Batches read from the database at a time, ahead of the window. */
+const LOAD_BATCHES = 40;
+/** The longest a run.batch job warms before handing over to the next one (well within the job's expiry). */
+const MAX_JOB_MS = 20_000;
+
+export type WarmResult = "more" | "finished" | "stopped";
+
+/** A third of the run.batch job's expiry (PREHEAT_JOB_EXPIRE_SECONDS overrides it, as in lib/worker/embedded.ts), 20 s at most. */
+function jobBudgetMs(): number {
+  const expireSeconds = Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || jobDefinitions["run.batch"].expireInSeconds;
+  return Math.max(500, Math.min(MAX_JOB_MS, (expireSeconds * 1000) / 3));
+}
+
+/**
+ * Each run's adaptive window, kept for the run's life in this process (a run hands over from one
+ * run.batch job to the next every few seconds; its pace must not start over each time).
+ */
+const adaptiveWindows = new Map<number, AdaptiveWindow>();
+
+type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (error: unknown) => void };
+
+/**
+ * Every run a worker process holds, warmed together through the process's engine: batches are
+ * loaded and calls reserved (dispatched_calls, one statement for every run that needs it) before
+ * they go out, and every RECORD_EVERY_MS the outcomes of all runs are recorded in one transaction
+ * (batch statistics and progress, each run's error window, samples and slowdowns, auto-pause). A
+ * run leaves when it is finished, stopped, or has warmed for its job's time budget.
+ */
+export class WarmLoop {
+  private readonly held = new Map<number, Held>();
+  private ticker: NodeJS.Timeout | undefined;
+  /** Loading, reserving and recording never overlap: each waits for the one before. */
+  private chain: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly engine: WarmEngine,
+  ) {}
+
+  private serial(step: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(step, step);
+    this.chain = next.catch((error) => console.error("[warm] loop step failed", error));
+    return next;
+  }
+
+  /** Warms the run with every other run this process holds, until it ends or its job's budget is spent. */
+  async adopt(runId: number): Promise<WarmResult> {
+    const [found] = await this.db
+      .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
+      .from(runs)
+      .innerJoin(sites, eq(sites.id, runs.siteId))
+      .leftJoin(boosts, eq(boosts.id, runs.boostId))
+      .where(eq(runs.id, runId));
+    if (!found || found.run.status !== "running") {
+      adaptiveWindows.delete(runId);
+      return "stopped";
+    }
+    if (this.held.has(runId)) return "more"; // another job of the same run is already here: let it carry on
+    const { run, site } = found;
+    const concurrency = siteConcurrency(site);
+    this.engine.setSite(site.id, concurrency, site.maxRequestsPerSecond);
+    let adaptive = adaptiveWindows.get(run.id);
+    if (!adaptive) adaptiveWindows.set(run.id, (adaptive = new AdaptiveWindow(concurrency)));
+    // Auto-pause belongs to boosts; an on-demand warm runs to its end.
+    const canPause = Boolean(run.boostId && found.ignoreErrors === false);
+    const source = new RunSource(run, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
+    const result = new Promise<WarmResult>((resolve, reject) => this.held.set(run.id, { source, done: resolve, fail: reject }));
+    await this.serial(() => this.load(source));
+    this.engine.add(source);
+    this.soon();
+    this.ticker ??= setInterval(() => void this.serial(() => this.tick()), RECORD_EVERY_MS);
+    return result;
+  }
+
+  /** Loading and reservations are wanted: write them for every run that wants them, at once, soon. */
+  private soon(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      void this.serial(() => this.flush());
+    });
+  }
+
+  private async load(source: RunSource): Promise<void> {
+    const rows = await this.db
+      .select()
+      .from(runBatches)
+      .where(and(eq(runBatches.runId, source.runId), eq(runBatches.status, "pending"), gt(runBatches.seq, source.lastSeq)))
+      .orderBy(asc(runBatches.seq))
+      .limit(LOAD_BATCHES);
+    source.addBatches(rows, LOAD_BATCHES);
+  }
+
+  private async flush(): Promise<void> {
+    const wanting = [...this.held.values()].map((h) => h.source).filter((s) => s.wantsReservation && !s.halt);
+    for (const source of wanting) {
+      source.wantsReservation = false;
+      if (source.wantsBatches) await this.load(source);
+    }
+    const extended = wanting.flatMap((source) => source.reservations());
+    if (extended.length) {
+      const values = extended.map(({ batch, upTo }) => sql`(${batch.id}::int, ${upTo}::int)`);
+      await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from (values ${sql.join(values, sql`, `)}) as v(id, up_to) where b.id = v.id`);
+      for (const { batch, upTo } of extended) batch.reserved = upTo;
+    }
+    this.engine.pump();
+  }
+
+  private async tick(): Promise<void> {
+    const deltas = [...this.held.values()].map((h) => h.source.delta()).filter((d): d is RunDelta => Boolean(d));
+    if (deltas.length) {
+      try {
+        await this.record(deltas);
+      } catch (error) {
+        // Nothing of these outcomes is recorded: their jobs fail and are retried, and the calls
+        // already handed out count once, as interrupted (dispatched_calls), when the runs resume.
+        for (const { source } of deltas) this.release(source.runId, (held) => held.fail(error));
+        return;
+      }
+    }
+    for (const [runId, { source, done }] of [...this.held]) {
+      if (source.inFlight || !source.settled) continue;
+      const result: WarmResult | undefined = source.halt === "stopped" ? "stopped" : source.allSent ? "finished" : source.halt === "budget" ? "more" : undefined;
+      if (!result) continue;
+      if (result !== "more") adaptiveWindows.delete(runId);
+      this.release(runId, () => done(result));
+    }
+    if (!this.held.size && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+    this.engine.pump();
+  }
+
+  /** Every run here hands over as soon as its calls in flight are back and recorded (the worker is stopping). */
+  handOver(): void {
+    for (const { source } of this.held.values()) source.halt ??= "budget";
+  }
+
+  private release(runId: number, settle: (held: Held) => void): void {
+    const held = this.held.get(runId);
+    if (!held) return;
+    this.engine.remove(held.source);
+    this.held.delete(runId);
+    settle(held);
+  }
+
+  /** Every run's outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
+  private async record(deltas: RunDelta[]): Promise<void> {
+    const ids = deltas.map((d) => d.source.runId);
+    const decisions = await this.db.transaction(async (tx) => {
+      const rows = await tx.select().from(runs).where(inArray(runs.id, ids)).orderBy(asc(runs.id)).for("update");
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const batchValues = deltas.flatMap((d) =>
+        d.batches.map(
+          (b) =>
+            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean)`,
+        ),
+      );
+      if (batchValues.length) {
+        await tx.execute(sql`
+          update ${runBatches} as b set
+            total_calls = v.total,
+            dispatched_calls = v.reserved,
+            successful_calls = b.successful_calls + v.ok,
+            failed_calls = b.failed_calls + v.failed,
+            cache_hits = b.cache_hits + v.hits,
+            bypassed_calls = b.bypassed_calls + v.bypassed,
+            response_time_ms_total = b.response_time_ms_total + v.ms,
+            pops = v.pops,
+            status = case when v.done then 'done' else b.status end,
+            finished_at = case when v.done then now() else b.finished_at end
+          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, ok, failed, hits, bypassed, ms, pops, done)
+          where b.id = v.id`);
+      }
+      const decided = new Map<number, { running: boolean; window: string }>();
+      for (const delta of deltas) {
+        const run = byId.get(delta.source.runId);
+        if (!run) {
+          decided.set(delta.source.runId, { running: false, window: "" });
+          continue;
+        }
+        const window = (run.recentOutcomes + delta.outcomes).slice(-AUTO_PAUSE.window);
+        const pause = delta.source.canPause && run.status === "running" && shouldPause(window);
+        if (delta.recorded || pause || delta.slowdowns.length) {
+          await tx
+            .update(runs)
+            .set({
+              recentOutcomes: window,
+              ...(delta.samples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? { failureSamples: [...run.failureSamples, ...delta.samples].slice(0, MAX_FAILURE_SAMPLES) } : {}),
+              ...(delta.slowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? { slowdowns: [...run.slowdowns, ...delta.slowdowns].slice(0, MAX_SLOWDOWNS) } : {}),
+              ...(pause ? { status: "paused", statusMessage: pauseMessage(window), finishedAt: new Date() } : {}),
+            })
+            .where(eq(runs.id, run.id));
+          if (pause && run.boostId) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(eq(boosts.id, run.boostId));
+        }
+        decided.set(run.id, { running: run.status === "running" && !pause, window });
+      }
+      return decided;
+    });
+    for (const delta of deltas) {
+      const decision = decisions.get(delta.source.runId)!;
+      delta.source.recorded(delta, decision.running, decision.window);
+    }
+  }
+}
+
+const loops = new Map<Database, WarmLoop>();
+
+/** Before a worker stops: its runs hand over at once (their next job resumes them), instead of warming out their budget. */
+export function handOverAllRuns(db: Database): void {
+  loops.get(db)?.handOver();
+}
+
+/**
+ * Warms the run's pending batches with every other run this process holds, for up to a third of
+ * the job's expiry. `more`: batches wait for the next job; `finished`: none left; `stopped`:
+ * paused or gone.
+ */
+export function warmNextBatch(db: Database, runId: number): Promise<WarmResult> {
+  let loop = loops.get(db);
+  if (!loop) loops.set(db, (loop = new WarmLoop(db, warmEngine())));
+  return loop.adopt(runId);
+}
