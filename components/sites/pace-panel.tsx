@@ -49,7 +49,7 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
           </Button>
           {save.isSuccess ? (
             <p role="status" className="text-sm text-emerald-700">
-              Saved: runs in progress take it up within 20 seconds.
+              Saved: runs in progress take it up within seconds.
             </p>
           ) : null}
         </div>

@@ -6,3 +6,4 @@ export * from "./sitemaps";
 export * from "./sites";
 export * from "./email-outbox";
 export * from "./auth";
+export * from "./site-slots";

@@ -14,8 +14,8 @@ const MAX_RETRY_AFTER_SECONDS = 60;
 /**
  * Reservations (dispatched_calls) run ahead of the calls sent by what the recent pace sends in
  * RESERVE_HORIZON_MS, at most RESERVE_MAX calls: a slow site gets exactly the calls that go out
- * now, a fast one a write every hundred calls. Each recording gives the unsent ones back, so only a
- * crash can count calls the site never saw (as interrupted), RESERVE_MAX at most.
+ * now, a fast one a write every hundred calls. A run that stops or hands over gives the unsent ones
+ * back, so only a crash can count calls the site never saw (as interrupted), RESERVE_MAX at most.
  */
 const RESERVE_HORIZON_MS = 50;
 const RESERVE_MAX = 200;
@@ -70,7 +70,7 @@ export class BatchState {
 }
 
 /** One batch's recorded progress and statistics, for the recording statement. */
-export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; done: boolean };
+export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; done: boolean; giveBack: boolean };
 /** What one run has to record now. */
 export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
 
@@ -158,7 +158,9 @@ export class RunSource implements WarmSource {
       }
       const index = batch.next++;
       this.sentCount++;
-      if (batch.reserved - batch.next < this.reserveTarget() / 2) {
+      // A fast run writes its next reservations while the window keeps sending.
+      const ahead = this.paceAhead();
+      if (ahead > this.adaptive.window && batch.reserved - batch.next < ahead / 2) {
         this.wantsReservation = true;
         this.onActivity();
       }
@@ -192,15 +194,25 @@ export class RunSource implements WarmSource {
     if (change) this.slowdowns.push({ at: new Date().toISOString(), reason: change.reason, concurrency: change.concurrency });
   }
 
-  /** How far reservations should run ahead: the free window, or what the recent pace sends in the horizon. */
-  reserveTarget(): number {
+  /** What the recent pace sends in RESERVE_HORIZON_MS (RESERVE_MAX at most): how far a fast run reserves ahead. */
+  private paceAhead(): number {
     const now = performance.now();
     if (now - this.paceSince >= PACE_WINDOW_MS) {
       this.pace = (this.sentCount - this.sentAtPaceSince) / (now - this.paceSince);
       this.paceSince = now;
       this.sentAtPaceSince = this.sentCount;
     }
-    return Math.max(this.adaptive.window, Math.min(RESERVE_MAX, Math.floor(this.pace * RESERVE_HORIZON_MS)));
+    return Math.min(RESERVE_MAX, Math.floor(this.pace * RESERVE_HORIZON_MS));
+  }
+
+  /**
+   * How far reservations should run ahead: the calls that can go out now (the free part of the
+   * window, within what the site has free), or the pace's horizon when that is more. A slow site
+   * thus reserves exactly the calls about to leave, so a crash counts no call the site never saw.
+   */
+  reserveTarget(siteRoom: number): number {
+    const free = Math.max(0, Math.min(this.adaptive.window - this.inFlight, siteRoom));
+    return Math.max(free, this.paceAhead());
   }
 
   /** Calls reserved and not sent yet, across the loaded batches. */
@@ -211,8 +223,8 @@ export class RunSource implements WarmSource {
   }
 
   /** The reservations to write now: batch after batch, until the target is reserved ahead. */
-  reservations(): { batch: BatchState; upTo: number }[] {
-    let missing = this.reserveTarget() - this.reservedAhead();
+  reservations(siteRoom: number): { batch: BatchState; upTo: number }[] {
+    let missing = this.reserveTarget(siteRoom) - this.reservedAhead();
     const extended: { batch: BatchState; upTo: number }[] = [];
     for (const batch of this.batches) {
       if (missing <= 0) break;
@@ -230,9 +242,9 @@ export class RunSource implements WarmSource {
   }
 
   /**
-   * For each batch, the outcomes of its calls in call order up to the first still in flight, and
-   * the reservations not sent yet given back (dispatched_calls = calls sent). Applied with
-   * `recorded()` once the transaction has committed.
+   * For each batch, the outcomes of its calls in call order up to the first still in flight, and,
+   * once the run sends no more (stopped or handing over), the reservations not sent given back
+   * (dispatched_calls = calls sent). Applied with `recorded()` once the transaction has committed.
    */
   delta(): RunDelta | undefined {
     const batches: BatchDelta[] = [];
@@ -240,7 +252,7 @@ export class RunSource implements WarmSource {
     let outcomes = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
-      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, done: false };
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, done: false, giveBack: false };
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;
@@ -258,8 +270,9 @@ export class RunSource implements WarmSource {
       }
       delta.upTo = upTo;
       delta.done = upTo === batch.calls.length;
-      const giveBack = batch.reserved > batch.next;
-      batch.reserved = batch.next;
+      const giveBack = Boolean(this.halt) && batch.reserved > batch.next;
+      if (giveBack) batch.reserved = batch.next;
+      delta.giveBack = giveBack;
       if (upTo > batch.recorded || giveBack) batches.push(delta);
     }
     const recorded = batches.reduce((n, d) => n + d.upTo - d.batch.recorded, 0);

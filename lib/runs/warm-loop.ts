@@ -5,10 +5,15 @@ import { jobDefinitions } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
+import { renewSlots } from "./site-slots";
 import { AUTO_PAUSE, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause } from "./run-source";
 
 /** Outcomes of every run the worker holds are recorded together this often, in one transaction. */
 export const RECORD_EVERY_MS = 250;
+/** Reservations wanted within this long are written together. */
+const RESERVE_EVERY_MS = 5;
+/** Site slots are renewed (and shares rebalanced between workers) this often. */
+const SLOTS_EVERY_MS = 1_000;
 /** Batches read from the database at a time, ahead of the window. */
 const LOAD_BATCHES = 40;
 /** The longest a run.batch job warms before handing over to the next one (well within the job's expiry). */
@@ -40,14 +45,30 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
 export class WarmLoop {
   private readonly held = new Map<number, Held>();
   private ticker: NodeJS.Timeout | undefined;
+  private slotTicker: NodeJS.Timeout | undefined;
+  /** Sites this worker holds slots of. */
+  private readonly slotted = new Set<number>();
+  /** Sites of runs just adopted, waiting for their first slots. */
+  private readonly newSites = new Set<number>();
+  private newSitesStep: Promise<void> | undefined;
   /** Loading, reserving and recording never overlap: each waits for the one before. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  private slotChain: Promise<void> = Promise.resolve();
+  /** The reservations being written: a recording that gives reservations back waits for them. */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
     private readonly engine: WarmEngine,
   ) {}
+
+  /** Slot renewals, one after the other, beside (not behind) the recordings. */
+  private slotStep(step: () => Promise<void>): Promise<void> {
+    const next = this.slotChain.then(step, step);
+    this.slotChain = next.catch((error) => console.error("[warm] site slots failed", error));
+    return next;
+  }
 
   private serial(step: () => Promise<void>): Promise<void> {
     const next = this.chain.then(step, step);
@@ -70,7 +91,6 @@ export class WarmLoop {
     if (this.held.has(runId)) return "more"; // another job of the same run is already here: let it carry on
     const { run, site } = found;
     const concurrency = siteConcurrency(site);
-    this.engine.setSite(site.id, concurrency, site.maxRequestsPerSecond);
     let adaptive = adaptiveWindows.get(run.id);
     if (!adaptive) adaptiveWindows.set(run.id, (adaptive = new AdaptiveWindow(concurrency)));
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
@@ -78,9 +98,12 @@ export class WarmLoop {
     const source = new RunSource(run, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(run.id, { source, done: resolve, fail: reject }));
     await this.serial(() => this.load(source));
+    // The site's slots first: what this worker may send it beside the other workers warming it.
+    if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
     this.engine.add(source);
     this.soon();
     this.ticker ??= setInterval(() => void this.serial(() => this.tick()), RECORD_EVERY_MS);
+    this.slotTicker ??= setInterval(() => void this.slotStep(() => this.renewSlots()), SLOTS_EVERY_MS);
     return result;
   }
 
@@ -88,10 +111,14 @@ export class WarmLoop {
   private soon(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    setImmediate(() => {
+    // Calls returning within a few milliseconds share one reservation statement: with thousands in
+    // flight, one per call would cost more than the calls.
+    setTimeout(() => {
       this.flushQueued = false;
-      void this.serial(() => this.flush());
-    });
+      // Reservations do not wait behind a recording: a call that returns is followed by the next at once.
+      const step = this.flushing.then(() => this.flush());
+      this.flushing = step.catch((error) => console.error("[warm] reservations failed", error));
+    }, RESERVE_EVERY_MS);
   }
 
   private async load(source: RunSource): Promise<void> {
@@ -110,7 +137,14 @@ export class WarmLoop {
       source.wantsReservation = false;
       if (source.wantsBatches) await this.load(source);
     }
-    const extended = wanting.flatMap((source) => source.reservations());
+    // The site's free slots are shared by its runs: reserve no more than can go out.
+    const siteRoom = new Map<number, number>();
+    const extended = wanting.flatMap((source) => {
+      const room = siteRoom.get(source.siteId) ?? this.engine.siteRoom(source.siteId);
+      const wanted = source.reservations(room);
+      siteRoom.set(source.siteId, Math.max(0, room - wanted.reduce((n, { batch, upTo }) => n + upTo - batch.reserved, 0)));
+      return wanted;
+    });
     if (extended.length) {
       const values = extended.map(({ batch, upTo }) => sql`(${batch.id}::int, ${upTo}::int)`);
       await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from (values ${sql.join(values, sql`, `)}) as v(id, up_to) where b.id = v.id`);
@@ -141,6 +175,41 @@ export class WarmLoop {
     if (!this.held.size && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
+      void this.slotStep(() => this.renewSlots()); // gives the last sites' slots back
+    }
+    this.engine.pump();
+  }
+
+  /** Takes slots of sites new to this worker: the runs adopted meanwhile wait for one renewal together. */
+  private slotsFor(siteId: number): Promise<void> {
+    this.newSites.add(siteId);
+    this.newSitesStep ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const sites = [...this.newSites];
+      this.newSites.clear();
+      this.newSitesStep = undefined;
+      return this.slotStep(() => this.applyGrants(sites, []));
+    });
+    return this.newSitesStep;
+  }
+
+  /** Renews this worker's share of each site it warms and gives back the others' (lib/runs/site-slots.ts). */
+  private async renewSlots(): Promise<void> {
+    const held = [...new Set([...this.held.values()].map((h) => h.source.siteId))];
+    const released = [...this.slotted].filter((siteId) => !held.includes(siteId));
+    if (!held.length && !released.length) {
+      if (this.slotTicker) clearInterval(this.slotTicker);
+      this.slotTicker = undefined;
+      return;
+    }
+    await this.applyGrants(held, released);
+  }
+
+  private async applyGrants(held: number[], released: number[]): Promise<void> {
+    const grants = await renewSlots(this.db, held, released, (siteId) => this.engine.siteInFlight(siteId));
+    for (const siteId of released) this.slotted.delete(siteId);
+    for (const grant of grants) {
+      this.slotted.add(grant.siteId);
+      this.engine.setSite(grant.siteId, grant.slots, grant.requestsPerSecond);
     }
     this.engine.pump();
   }
@@ -161,20 +230,23 @@ export class WarmLoop {
   /** Every run's outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
   private async record(deltas: RunDelta[]): Promise<void> {
     const ids = deltas.map((d) => d.source.runId);
+    // Giving reservations back must not cross a reservation of the same batch being written.
+    if (deltas.some((d) => d.batches.some((b) => b.giveBack))) await this.flushing;
     const decisions = await this.db.transaction(async (tx) => {
       const rows = await tx.select().from(runs).where(inArray(runs.id, ids)).orderBy(asc(runs.id)).for("update");
       const byId = new Map(rows.map((row) => [row.id, row]));
       const batchValues = deltas.flatMap((d) =>
         d.batches.map(
           (b) =>
-            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean)`,
+            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.giveBack}::boolean, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean)`,
         ),
       );
       if (batchValues.length) {
         await tx.execute(sql`
           update ${runBatches} as b set
             total_calls = v.total,
-            dispatched_calls = v.reserved,
+            -- Reservations written meanwhile are never lowered, except when the run gives its unsent ones back.
+            dispatched_calls = case when v.give_back then v.reserved else greatest(b.dispatched_calls, v.reserved) end,
             successful_calls = b.successful_calls + v.ok,
             failed_calls = b.failed_calls + v.failed,
             cache_hits = b.cache_hits + v.hits,
@@ -183,7 +255,7 @@ export class WarmLoop {
             pops = v.pops,
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, ok, failed, hits, bypassed, ms, pops, done)
+          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, give_back, ok, failed, hits, bypassed, ms, pops, done)
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();

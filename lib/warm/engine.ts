@@ -57,6 +57,12 @@ export class WarmEngine {
     return this.sites.get(siteId)?.inFlight ?? 0;
   }
 
+  /** Calls the site may still take now from this worker. */
+  siteRoom(siteId: number): number {
+    const gate = this.sites.get(siteId);
+    return gate ? Math.max(0, gate.limit - gate.inFlight) : 0;
+  }
+
   add(source: WarmSource): void {
     let queue = this.accounts.get(source.accountId);
     if (!queue) {

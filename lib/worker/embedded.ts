@@ -30,8 +30,11 @@ function envSeconds(name: string, fallback: number): number {
 
 const queueName = (name: JobName) => `preheat.${name}`;
 
-/** run.plan and run.batch jobs one fetch takes at most: each is a run, planned or warmed beside the others. */
-const RUN_BATCH_FETCH = 250;
+/** run.plan and run.batch jobs one fetch takes at most (PREHEAT_RUNS_PER_FETCH, default 250): each is a run, planned or warmed beside the others. */
+function runsPerFetch(): number {
+  const value = Number(process.env.PREHEAT_RUNS_PER_FETCH);
+  return Number.isInteger(value) && value > 0 ? value : 250;
+}
 
 /**
  * On the embedded database there is one process: an `active` job found at start-up belonged to a
@@ -114,7 +117,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       const pollSeconds = envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1);
       // Runs are warmed together by the process's engine (lib/runs/warm-loop.ts): each fetch takes
       // every queued run.batch (and run.plan) job it can, so one worker serves every tenant's runs at once.
-      const batchSize = name === "run.batch" || name === "run.plan" ? RUN_BATCH_FETCH : 1;
+      const batchSize = name === "run.batch" || name === "run.plan" ? runsPerFetch() : 1;
       for (let i = 0; i < workers; i++) {
         // The first worker answers quickly; the others only matter under load, and an idle poll costs
         // a query (several ms on PGlite): they look five times less often, except for runs, whose

@@ -23,6 +23,26 @@ function answerSitemap(res: http.ServerResponse, host: string, pages: number) {
   res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${locs}</urlset>`);
 }
 
+/** `paced` hosts: a CSV of PACED_PAGES URLs, pages answered after 100 ms; calls at once are counted. */
+const PACED_PAGES = 60;
+const pacedOpen = new Map<string, number>();
+const pacedMost = new Map<string, number>();
+const pacedPages = new Map<string, number>();
+function answerPaced(req: http.IncomingMessage, res: http.ServerResponse, host: string) {
+  if (req.url === "/urls.csv") {
+    const rows = Array.from({ length: PACED_PAGES }, (_, i) => `http://${host}/p/${i}`);
+    return void res.writeHead(200, { "content-type": "text/csv" }).end(`url\n${rows.join("\n")}\n`);
+  }
+  pacedPages.set(host, (pacedPages.get(host) ?? 0) + 1);
+  const open = (pacedOpen.get(host) ?? 0) + 1;
+  pacedOpen.set(host, open);
+  pacedMost.set(host, Math.max(pacedMost.get(host) ?? 0, open));
+  setTimeout(() => {
+    pacedOpen.set(host, pacedOpen.get(host)! - 1);
+    res.writeHead(200, { "content-type": "text/html" }).end("page");
+  }, 100);
+}
+
 /** A local origin: each host's sitemap lists 3 URLs; `stall` hosts do not answer their first request. */
 const requests = new Map<string, number>();
 const stalled = new Set<string>();
@@ -33,6 +53,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 beforeAll(async () => {
   origin = http.createServer((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+    if (host.startsWith("paced")) return answerPaced(req, res, host);
     const count = (requests.get(host) ?? 0) + 1;
     requests.set(host, count);
     const answer = () =>
@@ -57,6 +78,7 @@ const jobSettings = {
   PREHEAT_JOB_EXPIRE_SECONDS: "3",
   PREHEAT_JOBS_MAINTENANCE_SECONDS: "1",
   PREHEAT_JOB_RETRY_DELAY_SECONDS: "1",
+  PREHEAT_SITE_SLOT_TTL_SECONDS: "2",
 };
 Object.assign(process.env, jobSettings);
 
@@ -146,6 +168,39 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
       await jobs.stop();
     }
   }, 90_000);
+
+  it("two workers share a site's max_concurrency, and a worker killed mid-run loses nothing", async () => {
+    const host = "paced-pg.test";
+    const jobs = await startEmbeddedJobs(handle, { work: false });
+    const { user } = await findOrCreateUser(handle.db, `paced-${Date.now()}@example.com`);
+    const ctx = { db: handle.db, accountId: user.accountId };
+    const site = await createSite(ctx, { domain: host });
+    await handle.db.update(sites).set({ validated: true, maxConcurrency: 3 }).where(eq(sites.id, site.id));
+    // One run at a time per worker: both workers warm the site at once, each with its own runs.
+    const oneRunEach = { DATABASE_URL: server.url, PREHEAT_JOB_CONCURRENCY: "1", PREHEAT_RUNS_PER_FETCH: "1" };
+    const workers = [startWorker(oneRunEach), startWorker(oneRunEach)];
+    try {
+      const runIds: number[] = [];
+      for (const name of ["First", "Second", "Third"]) {
+        const boost = await createBoost(ctx, site.id, { name, source_type: "csv", source_url: `http://${host}/urls.csv`, region: ["fr", "de"] });
+        runIds.push((await triggerBoostRun(ctx, boost.id)).id);
+      }
+      // Half-way, one worker dies: the other takes its runs over (after the job's expiry) and ends them.
+      await until("half of the calls", () => (pacedPages.get(host) ?? 0) >= (runIds.length * PACED_PAGES * 2) / 2 || undefined);
+      await stop(workers[0]!, "SIGKILL");
+      const ended = await until("every run to end", async () => {
+        const all = await Promise.all(runIds.map((id) => getRun(ctx, id)));
+        return all.every((run) => run.status === "done") ? all : undefined;
+      }, 120_000);
+      const total = ended.reduce((sum, run) => sum + run.summary.total_calls, 0);
+      expect(total).toBe(runIds.length * PACED_PAGES * 2);
+      expect(pacedPages.get(host)).toBe(total);
+      expect(pacedMost.get(host)).toBeLessThanOrEqual(3);
+    } finally {
+      await Promise.all(workers.map((w) => stop(w)));
+      await jobs.stop();
+    }
+  }, 150_000);
 
   it("two workers never run the same job at once", async () => {
     const hosts = Array.from({ length: 12 }, (_, i) => `pair-${i}.test`);
