@@ -9,9 +9,9 @@ export function embeddedWorkerEnabled(): boolean {
 }
 
 /**
- * Jobs of one kind a worker process runs at once (PREHEAT_JOB_CONCURRENCY, default 4): runs of
- * different sites warm side by side instead of queueing behind the slowest site. Each record still
- * has one active job at a time, and each site its own concurrency limit.
+ * Fetches of one job kind a worker process keeps going (PREHEAT_JOB_CONCURRENCY, default 4): one
+ * job each for sitemaps and e-mails, up to PREHEAT_RUNS_PER_FETCH runs each for planning and
+ * warming (the engine warms them all together). Each record still has one active job at a time.
  */
 export function jobConcurrency(): number {
   const configured = Number(process.env.PREHEAT_JOB_CONCURRENCY);
