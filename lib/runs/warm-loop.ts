@@ -97,9 +97,14 @@ export class WarmLoop {
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
     const source = new RunSource(run, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(run.id, { source, done: resolve, fail: reject }));
-    await this.serial(() => this.load(source));
-    // The site's slots first: what this worker may send it beside the other workers warming it.
-    if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
+    try {
+      await this.serial(() => this.load(source));
+      // The site's slots first: what this worker may send it beside the other workers warming it.
+      if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
+    } catch (error) {
+      this.held.delete(run.id); // the job fails and is retried; nothing was sent
+      throw error;
+    }
     this.engine.add(source);
     this.soon();
     this.ticker ??= setInterval(() => void this.serial(() => this.tick()), RECORD_EVERY_MS);
