@@ -17,6 +17,7 @@ async function printFirstRunHint(): Promise<void> {
       "",
       "  Preheat is ready, with an empty database.",
       `  Dashboard:  open ${publicBaseUrl()}/signup to create your account, then API keys → Create key.`,
+      ...(process.env.RESEND_API_KEY ? [] : ["  No e-mail is sent (RESEND_API_KEY unset): read your confirmation link with  npm run --silent cli -- emails --to you@example.com"]),
       "  Or, from a terminal:  npm run --silent cli -- keys create --email you@example.com --scopes all",
       `  then call the API:  curl -H "Authorization: Bearer <key>" ${publicBaseUrl()}/v1/me`,
       `  API reference:      ${publicBaseUrl()}/docs/api`,
