@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db";
 import { plural } from "@/lib/format";
 import { isOnDomain } from "@/lib/sites/domain-name";
 import { describeSourceError, fetchXmlSource, isSourceError, isTransient } from "@/lib/sources";
-import { countSkipped, MAX_URL_LENGTH, normaliseUrl, siteUrl } from "@/lib/sources/site-urls";
+import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
 import type { UrlEntry } from "@/lib/sources/xml-urls";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
@@ -47,14 +47,13 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
       state.capped = true;
       return;
     }
-    const chunk = new Map<string, Date | null>();
-    for (const entry of entries.slice(i, i + INSERT_CHUNK)) {
-      const url = countSkipped(state, siteUrl(entry.loc, domain));
-      if (url === undefined) continue;
-      if (chunk.has(url)) state.duplicates++;
-      const known = chunk.get(url);
-      if (!chunk.has(url) || (entry.lastmod && (!known || entry.lastmod > known))) chunk.set(url, entry.lastmod);
-    }
+    const tally = emptyTally();
+    for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
+    state.invalid += tally.invalid;
+    state.offDomain += tally.offDomain;
+    state.tooLong += tally.tooLong;
+    state.duplicates += tally.duplicates;
+    const chunk = tally.urls;
     const room = MAX_URLS_PER_SITEMAP - state.stored;
     if (chunk.size > room) state.capped = true;
     const limited = chunk.size > room ? new Map([...chunk].slice(0, room)) : chunk;

@@ -22,10 +22,8 @@ export function normaliseUrl(value: string, base?: string): URL | undefined {
   }
 }
 
-export type SiteUrl = { url: string } | { skipped: "invalid" | "offDomain" | "tooLong" };
-
 /** A source's URL as stored (normalised, on the site's domain, at most MAX_URL_LENGTH characters), or why it is skipped. */
-export function siteUrl(value: string, domain: string): SiteUrl {
+function siteUrl(value: string, domain: string): { url: string } | { skipped: "invalid" | "offDomain" | "tooLong" } {
   // Percent-encoding can only lengthen a URL: a value far over the limit is not even parsed.
   if (value.length > 4 * MAX_URL_LENGTH) return { skipped: "tooLong" };
   const url = normaliseUrl(value);
@@ -35,17 +33,17 @@ export function siteUrl(value: string, domain: string): SiteUrl {
   return text.length > MAX_URL_LENGTH ? { skipped: "tooLong" } : { url: text };
 }
 
-/** Counts a skipped URL in the tally; answers the URL to keep, if any. */
-export function countSkipped(tally: Omit<UrlTally, "urls" | "duplicates">, result: SiteUrl): string | undefined {
-  if ("url" in result) return result.url;
-  tally[result.skipped]++;
-  return undefined;
-}
-
-/** Adds a source's URL to the tally when it is valid and on the site's domain. */
+/**
+ * Adds a source's URL to the tally when it is valid, on the site's domain and not too long (the
+ * others are counted by reason); a URL listed twice keeps its newest lastmod.
+ */
 export function tallyUrl(tally: UrlTally, value: string, lastmod: Date | null, domain: string): void {
-  const key = countSkipped(tally, siteUrl(value, domain));
-  if (key === undefined) return;
+  const result = siteUrl(value, domain);
+  if ("skipped" in result) {
+    tally[result.skipped]++;
+    return;
+  }
+  const key = result.url;
   if (tally.urls.has(key)) {
     tally.duplicates++;
     const known = tally.urls.get(key);
