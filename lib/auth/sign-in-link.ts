@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { lt } from "drizzle-orm";
-import { verificationTokens } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { publicBaseUrl } from "@/lib/server/base-url";
+import { preheatAdapter } from "./next-auth-adapter";
 import { serviceSecret } from "./service-secret";
 
 export const SIGN_IN_LINK_HOURS = 24;
@@ -13,7 +12,7 @@ export function sessionSecret(db: Database): Promise<string> {
 }
 
 /** next-auth's own hashing of e-mail tokens (sha256 of token + secret): its callback checks links this way. */
-export function hashSignInToken(token: string, secret: string): string {
+function hashSignInToken(token: string, secret: string): string {
   return createHash("sha256").update(`${token}${secret}`).digest("hex");
 }
 
@@ -24,8 +23,8 @@ export function hashSignInToken(token: string, secret: string): string {
 export async function createSignInLink(db: Database, email: string, callbackPath = "/sites"): Promise<string> {
   const token = randomBytes(32).toString("hex");
   const secret = await sessionSecret(db);
-  await db.delete(verificationTokens).where(lt(verificationTokens.expires, new Date()));
-  await db.insert(verificationTokens).values({ identifier: email, token: hashSignInToken(token, secret), expires: new Date(Date.now() + SIGN_IN_LINK_HOURS * 3600_000) });
+  // Stored as next-auth stores its own links, so its e-mail callback accepts this one.
+  await preheatAdapter(db).createVerificationToken!({ identifier: email, token: hashSignInToken(token, secret), expires: new Date(Date.now() + SIGN_IN_LINK_HOURS * 3600_000) });
   const base = publicBaseUrl();
   return `${base}/api/auth/callback/email?${new URLSearchParams({ callbackUrl: `${base}${callbackPath}`, token, email })}`;
 }
