@@ -14,6 +14,11 @@ export const jobDefinitions = {
 } as const;
 
 export type JobName = keyof typeof jobDefinitions;
+
+/** How long a job may run before it counts as lost: PREHEAT_JOB_EXPIRE_SECONDS (tests, operators), or the job's own. */
+export function jobExpireSeconds(name: JobName): number {
+  return Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || jobDefinitions[name].expireInSeconds;
+}
 export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N]["payload"]>;
 
 /** One job per record at a time: the key pg-boss deduplicates on, and Inngest's idempotency key. */

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { siteSlots, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
+import { envNumber } from "@/lib/env";
 import { siteConcurrency } from "@/lib/sites/pace";
 
 /** This process, as it signs its slots. */
@@ -10,8 +11,7 @@ export const WORKER_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString
 
 /** How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10): a dead worker's come back after this. */
 export function slotTtlSeconds(): number {
-  const value = Number(process.env.PREHEAT_SITE_SLOT_TTL_SECONDS);
-  return Number.isFinite(value) && value > 0 ? value : 10;
+  return envNumber("PREHEAT_SITE_SLOT_TTL_SECONDS", 10);
 }
 
 /** The advisory-lock space of site slots: one lock per site, taken in site order (no deadlock). */

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { jobDefinitions } from "@/lib/jobs";
+import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
@@ -21,10 +21,9 @@ const MAX_JOB_MS = 20_000;
 
 export type WarmResult = "more" | "finished" | "stopped";
 
-/** A third of the run.batch job's expiry (PREHEAT_JOB_EXPIRE_SECONDS overrides it, as in lib/worker/embedded.ts), 20 s at most. */
+/** A third of the run.batch job's expiry, 20 s at most. */
 function jobBudgetMs(): number {
-  const expireSeconds = Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || jobDefinitions["run.batch"].expireInSeconds;
-  return Math.max(500, Math.min(MAX_JOB_MS, (expireSeconds * 1000) / 3));
+  return Math.max(500, Math.min(MAX_JOB_MS, (jobExpireSeconds("run.batch") * 1000) / 3));
 }
 
 /**

@@ -1,10 +1,5 @@
 import { z } from "zod";
-
-/** A positive whole number from the environment, or the fallback (issue 15 moves this into one config module). */
-function envInteger(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
+import { envInteger } from "@/lib/env";
 
 /** The most calls at once any site may ask for (PREHEAT_SITE_MAX_CONCURRENCY, default 16): the operator's ceiling. */
 export function maxSiteConcurrency(): number {

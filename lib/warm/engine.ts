@@ -1,4 +1,5 @@
 import type { PlannedCall } from "@/drizzle/schema";
+import { envInteger } from "@/lib/env";
 import { type CallOutcome, warmCall } from "./call";
 
 /** A call a source is ready to send now (its reservation is written), and where its outcome goes. */
@@ -164,8 +165,7 @@ export class WarmEngine {
 
 /** Calls in flight one worker process keeps across every run it holds (PREHEAT_WORKER_MAX_IN_FLIGHT). */
 export function workerMaxInFlight(): number {
-  const value = Number(process.env.PREHEAT_WORKER_MAX_IN_FLIGHT);
-  return Number.isInteger(value) && value > 0 ? value : 2000;
+  return envInteger("PREHEAT_WORKER_MAX_IN_FLIGHT", 2000);
 }
 
 type Global = typeof globalThis & { __preheatWarmEngine?: WarmEngine };

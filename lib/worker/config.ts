@@ -1,3 +1,5 @@
+import { envInteger } from "@/lib/env";
+
 /** Inngest takes the work when it is configured (Cloud with an event key, or a dev/self-hosted server). */
 export function inngestConfigured(): boolean {
   return Boolean(process.env.INNGEST_EVENT_KEY || process.env.INNGEST_DEV);
@@ -14,6 +16,5 @@ export function embeddedWorkerEnabled(): boolean {
  * warming (the engine warms them all together). Each record still has one active job at a time.
  */
 export function jobConcurrency(): number {
-  const configured = Number(process.env.PREHEAT_JOB_CONCURRENCY);
-  return Number.isInteger(configured) && configured > 0 ? Math.min(configured, 64) : 4;
+  return Math.min(envInteger("PREHEAT_JOB_CONCURRENCY", 4), 64);
 }
