@@ -2,9 +2,8 @@ import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
-import { toErrorResponse } from "./errors";
+import { RequestError, toErrorResponse } from "./errors";
 import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
-import { RequestError } from "./errors";
 import { errorResponse } from "./responses";
 
 /**

@@ -151,25 +151,22 @@ export class RunSource implements WarmSource {
     if (this.halt || this.pauseCheck) return undefined;
     for (const batch of this.batches) {
       if (batch.sent) continue;
-      if (batch.next >= batch.reserved) {
-        this.wantsReservation = true;
-        this.onActivity();
-        return undefined;
-      }
+      if (batch.next >= batch.reserved) return this.want();
       const index = batch.next++;
       this.sentCount++;
       // A fast run writes its next reservations while the window keeps sending.
       const ahead = this.paceAhead();
-      if (ahead > this.adaptive.window && batch.reserved - batch.next < ahead / 2) {
-        this.wantsReservation = true;
-        this.onActivity();
-      }
+      if (ahead > this.adaptive.window && batch.reserved - batch.next < ahead / 2) this.want();
       return { call: batch.calls[index]!, region: batch.region, settle: (outcome) => this.settle(batch, index, outcome) };
     }
-    if (!this.exhausted) {
-      this.wantsReservation = true; // more batches to load
-      this.onActivity();
-    }
+    if (!this.exhausted) this.want(); // more batches to load
+    return undefined;
+  }
+
+  /** Asks the loop for reservations (or batches): it writes them for every run that asked, at once. */
+  private want(): undefined {
+    this.wantsReservation = true;
+    this.onActivity();
     return undefined;
   }
 

@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { eq, inArray, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { runs, sitemaps } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/runs/summary";
@@ -7,7 +7,8 @@ import { handOverAllRuns } from "@/lib/runs/warm-loop";
 import type { Database, DatabaseHandle } from "@/lib/db";
 import { jobConcurrency } from "./config";
 import { handledJobs, runJob } from "./handlers";
-import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobKey, sendJob } from "@/lib/jobs";
+import { envInteger, envNumber } from "@/lib/env";
+import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey, sendJob } from "@/lib/jobs";
 
 /** pg-boss sends parameterless (possibly multi-statement) SQL through exec(), the rest through query(). */
 function pgliteAdapter(pglite: PGlite): PgBoss.Db {
@@ -23,17 +24,11 @@ function pgliteAdapter(pglite: PGlite): PgBoss.Db {
   };
 }
 
-function envSeconds(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 const queueName = (name: JobName) => `preheat.${name}`;
 
 /** run.plan and run.batch jobs one fetch takes at most (PREHEAT_RUNS_PER_FETCH, default 250): each is a run, planned or warmed beside the others. */
 function runsPerFetch(): number {
-  const value = Number(process.env.PREHEAT_RUNS_PER_FETCH);
-  return Number.isInteger(value) && value > 0 ? value : 250;
+  return envInteger("PREHEAT_RUNS_PER_FETCH", 250);
 }
 
 /**
@@ -59,16 +54,13 @@ async function requeueRecords(db: Database) {
     const payload = { sitemapId: s.id, siteId: s.siteId };
     if (!live.has(jobKey("sitemap.process", payload))) await sendJob("sitemap.process", payload);
   }
-  const pending = await db.select({ id: runs.id, siteId: runs.siteId }).from(runs).where(eq(runs.status, "pending"));
-  for (const r of pending) {
+  // Pending runs wait for planning; running ones were warming when their worker stopped (their
+  // hand-over job could not be queued any more).
+  const active = await db.select({ id: runs.id, siteId: runs.siteId, status: runs.status }).from(runs).where(inArray(runs.status, ["pending", "running"]));
+  for (const r of active) {
     const payload = { runId: r.id, siteId: r.siteId };
-    if (!live.has(jobKey("run.plan", payload))) await sendJob("run.plan", payload);
-  }
-  // A run that was warming when its worker stopped (its hand-over job could not be queued any more).
-  const running = await db.select({ id: runs.id, siteId: runs.siteId }).from(runs).where(eq(runs.status, "running"));
-  for (const r of running) {
-    const payload = { runId: r.id, siteId: r.siteId };
-    if (!live.has(jobKey("run.batch", payload))) await sendJob("run.batch", payload);
+    const job = r.status === "pending" ? "run.plan" : "run.batch";
+    if (!live.has(jobKey(job, payload))) await sendJob(job, payload);
   }
 }
 
@@ -81,7 +73,7 @@ export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
 export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work: boolean }): Promise<EmbeddedJobs> {
   const common = {
     schema: "pgboss",
-    maintenanceIntervalSeconds: envSeconds("PREHEAT_JOBS_MAINTENANCE_SECONDS", 60),
+    maintenanceIntervalSeconds: envNumber("PREHEAT_JOBS_MAINTENANCE_SECONDS", 60),
   };
   const boss = handle.pglite
     ? new PgBoss({ ...common, db: pgliteAdapter(handle.pglite), supervise: options.work, schedule: options.work })
@@ -89,7 +81,6 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
   // Overrides for tests and operators: how soon a lost job is retried, and the first retry's delay.
-  const expireOverride = Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || undefined;
   const retryDelayOverride = Number(process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS) || undefined;
   for (const [name, definition] of Object.entries(jobDefinitions) as [JobName, (typeof jobDefinitions)[JobName]][]) {
     const queue = {
@@ -98,7 +89,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       retryLimit: definition.retryLimit,
       retryDelay: retryDelayOverride ?? definition.retryDelaySeconds,
       retryBackoff: true,
-      expireInSeconds: expireOverride ?? definition.expireInSeconds,
+      expireInSeconds: jobExpireSeconds(name),
     };
     if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
     else await boss.createQueue(queue.name, queue);
@@ -114,7 +105,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     for (const name of handledJobs()) {
       // pg-boss 10 has no team size: each work() is one more fetch of this kind at a time.
       const workers = name === "schedule.tick" ? 1 : jobConcurrency();
-      const pollSeconds = envSeconds("PREHEAT_JOBS_POLL_SECONDS", 1);
+      const pollSeconds = envNumber("PREHEAT_JOBS_POLL_SECONDS", 1);
       // Runs are warmed together by the process's engine (lib/runs/warm-loop.ts): each fetch takes
       // every queued run.batch (and run.plan) job it can, so one worker serves every tenant's runs at once.
       const batchSize = name === "run.batch" || name === "run.plan" ? runsPerFetch() : 1;
