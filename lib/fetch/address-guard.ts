@@ -55,12 +55,21 @@ export function allowPrivateNetwork(): boolean {
   return process.env.PREHEAT_ALLOW_PRIVATE_NETWORK === "true";
 }
 
+/**
+ * An IP address as written by a socket or an operator, or undefined; an IPv4-mapped IPv6 address
+ * (::ffff:127.0.0.1) is the IPv4 address it carries.
+ */
+export function parseIp(value: string): Address | undefined {
+  // net.isIP, not ipaddr.isValid: ipaddr.js also reads forms such as "0x7f.1" or "127.1".
+  if (!net.isIP(value)) return undefined;
+  const parsed: Address = ipaddr.parse(value);
+  return parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+}
+
 /** Why the address must not be reached ("in the loopback range 127.0.0.0/8"), or undefined when it is public. */
 export function blockedReason(address: string): string | undefined {
-  // net.isIP, not ipaddr.isValid: ipaddr.js also reads forms such as "0x7f.1" or "127.1".
-  if (!net.isIP(address)) return "not an IP address";
-  let parsed: Address = ipaddr.parse(address);
-  if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) parsed = parsed.toIPv4Address();
+  const parsed = parseIp(address);
+  if (!parsed) return "not an IP address";
   const special = NOT_PUBLIC.find(({ range }) => range[0].kind() === parsed.kind() && parsed.match(range));
   if (special) return `in the ${special.name} range ${special.cidr}`;
   if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST_V6)) return "outside the IPv6 global unicast range 2000::/3";

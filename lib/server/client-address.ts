@@ -1,5 +1,6 @@
 import http from "node:http";
 import ipaddr from "ipaddr.js";
+import { parseIp } from "@/lib/fetch/address-guard";
 
 /**
  * The address of the peer that opened the connection, written by this process on every request it
@@ -27,12 +28,6 @@ export function stampPeerAddresses(): void {
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (!ipaddr.isValid(value)) return undefined;
-  const parsed = ipaddr.parse(value);
-  return parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
-}
-
 /** PREHEAT_TRUSTED_PROXIES: addresses or CIDR ranges of the proxies in front (nginx, a load balancer). */
 export function trustedProxies(value = process.env.PREHEAT_TRUSTED_PROXIES ?? ""): Range[] {
   return value
@@ -47,14 +42,14 @@ export function trustedProxies(value = process.env.PREHEAT_TRUSTED_PROXIES ?? ""
           throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
         }
       }
-      const address = parseAddress(entry);
+      const address = parseIp(entry);
       if (!address) throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
       return [address, address.kind() === "ipv4" ? 32 : 128];
     });
 }
 
 function isTrusted(address: string, proxies: Range[]): boolean {
-  const parsed = parseAddress(address);
+  const parsed = parseIp(address);
   return Boolean(parsed && proxies.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits)));
 }
 
@@ -85,5 +80,5 @@ export function clientAddress(headers: HeaderSource, proxies = trustedProxies())
 }
 
 function normalise(address: string): string {
-  return parseAddress(address)?.toString() ?? address;
+  return parseIp(address)?.toString() ?? address;
 }
