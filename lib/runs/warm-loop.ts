@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobExpireSeconds } from "@/lib/jobs";
@@ -263,6 +263,8 @@ export class WarmLoop {
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();
+      const runValues: SQL[] = [];
+      const pausedBoosts: number[] = [];
       for (const delta of deltas) {
         const run = byId.get(delta.source.runId);
         if (!run) {
@@ -272,19 +274,29 @@ export class WarmLoop {
         const window = (run.recentOutcomes + delta.outcomes).slice(-AUTO_PAUSE.window);
         const pause = delta.source.canPause && run.status === "running" && shouldPause(window);
         if (delta.recorded || pause || delta.slowdowns.length) {
-          await tx
-            .update(runs)
-            .set({
-              recentOutcomes: window,
-              ...(delta.samples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? { failureSamples: [...run.failureSamples, ...delta.samples].slice(0, MAX_FAILURE_SAMPLES) } : {}),
-              ...(delta.slowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? { slowdowns: [...run.slowdowns, ...delta.slowdowns].slice(0, MAX_SLOWDOWNS) } : {}),
-              ...(pause ? { status: "paused", statusMessage: pauseMessage(window), finishedAt: new Date() } : {}),
-            })
-            .where(eq(runs.id, run.id));
-          if (pause && run.boostId) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(eq(boosts.id, run.boostId));
+          const samples = delta.samples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? [...run.failureSamples, ...delta.samples].slice(0, MAX_FAILURE_SAMPLES) : null;
+          const slowdowns = delta.slowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? [...run.slowdowns, ...delta.slowdowns].slice(0, MAX_SLOWDOWNS) : null;
+          runValues.push(
+            sql`(${run.id}::int, ${window}::text, ${samples && JSON.stringify(samples)}::jsonb, ${slowdowns && JSON.stringify(slowdowns)}::jsonb, ${pause ? pauseMessage(window) : null}::text)`,
+          );
+          if (pause && run.boostId) pausedBoosts.push(run.boostId);
         }
         decided.set(run.id, { running: run.status === "running" && !pause, window });
       }
+      // Every run touched in one statement: the database's work grows with the tick, not with the runs held.
+      if (runValues.length) {
+        await tx.execute(sql`
+          update ${runs} as r set
+            recent_outcomes = v.recent_outcomes,
+            failure_samples = coalesce(v.samples, r.failure_samples),
+            slowdowns = coalesce(v.slowdowns, r.slowdowns),
+            status = case when v.pause_message is null then r.status else 'paused' end,
+            status_message = coalesce(v.pause_message, r.status_message),
+            finished_at = case when v.pause_message is null then r.finished_at else now() end
+          from (values ${sql.join(runValues, sql`, `)}) as v(id, recent_outcomes, samples, slowdowns, pause_message)
+          where r.id = v.id`);
+      }
+      if (pausedBoosts.length) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(inArray(boosts.id, pausedBoosts));
       return decided;
     });
     for (const delta of deltas) {
