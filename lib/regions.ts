@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Egress } from "@/drizzle/schema";
 
 /** The union of both region lists of the spec; `uk` is accepted as an alias of `gb`. */
 export const REGIONS = [
@@ -29,6 +30,12 @@ export const regionListSchema = z
 
 export const regionCodeOutput = z.enum(REGION_CODES).meta({ id: "RegionCode", description: "A stored region code (`uk` is stored as `gb`)." });
 
+export const egressSchema = z.enum(["worker", "proxy", "local"] as const satisfies readonly Egress[]).meta({
+  id: "Egress",
+  description:
+    "How a region's calls leave the service: `worker` (a worker process started for that region, e.g. `npm run worker -- --regions de`, seen in the last minute), `proxy` (the region's proxy, PREHEAT_REGION_PROXY_<CODE>), or `local` (the server's own network).",
+});
+
 export const regionSchema = z
-  .object({ code: z.enum(REGION_CODES), name: z.string() })
-  .meta({ id: "Region", description: "A region the caller can warm from." });
+  .object({ code: z.enum(REGION_CODES), name: z.string(), egress: egressSchema })
+  .meta({ id: "Region", description: "A region the caller can warm from, and how its calls leave now." });

@@ -14,6 +14,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { checkCron } from "@/lib/boosts/schedule";
 import { REGIONS } from "@/lib/regions";
+import { RegionChoices } from "@/components/runs/region-choices";
 import { ScheduleEditor } from "./schedule-editor";
 import { siteBoostsQueryKey } from "./site-boosts";
 
@@ -302,11 +303,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
 
       <Card title="How to call them">
         <div className="space-y-5">
-          <CheckboxGroup legend="Regions" hint="Each region warms every URL from its own egress." error={problem("region")}>
-            {REGIONS.map((region) => (
-              <Check key={region.code} label={`${region.name} (${region.code})`} name="region" checked={state.region.includes(region.code)} onChange={(on) => set("region", toggle(state.region, region.code, on))} />
-            ))}
-          </CheckboxGroup>
+          <RegionChoices value={state.region} onChange={(regions) => set("region", regions)} error={problem("region")} />
 
           <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop." error={problem("variations.user_agents")}>
             {USER_AGENT_CLASSES.map((agent) => (

@@ -10,6 +10,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/regions";
+import { EGRESS_LABELS } from "./region-choices";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
 import { td, tdNum, th, thNum } from "./run-cells";
 
@@ -145,6 +146,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                 <thead>
                   <tr>
                     <th scope="col" className={th}>Region</th>
+                    <th scope="col" className={th}>Left through</th>
                     <th scope="col" className={thNum}>Calls</th>
                     <th scope="col" className={thNum}>Success</th>
                     <th scope="col" className={thNum}>Cache hits</th>
@@ -158,6 +160,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                       <td className={`${td} font-medium`}>
                         {regionName(region.region)} ({region.region})
                       </td>
+                      <td className={td}>{EGRESS_LABELS[region.egress]}</td>
                       <td className={tdNum}>{count(region.total_calls)}</td>
                       <td className={tdNum}>{percent(ratio(region.successful_calls, region.total_calls))}</td>
                       <td className={tdNum}>{percent(ratio(region.cache_hits, region.total_calls))}</td>

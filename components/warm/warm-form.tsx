@@ -11,8 +11,8 @@ import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
-import { REGIONS } from "@/lib/regions";
 import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
+import { RegionChoices } from "@/components/runs/region-choices";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 export function extractUrls(text: string): string[] {
@@ -80,11 +80,7 @@ export function WarmForm({ site }: { site: Site }) {
         </Card>
         <Card title="Where and how">
           <div className="space-y-4">
-            <CheckboxGroup legend="Regions" hint="Each region warms every URL from its own egress." error={fieldError("region")}>
-              {REGIONS.map((region) => (
-                <Check key={region.code} label={`${region.name} (${region.code})`} name="region" checked={regions.includes(region.code)} onChange={(on) => setRegions(toggle(regions, region.code, on))} />
-              ))}
-            </CheckboxGroup>
+            <RegionChoices value={regions} onChange={setRegions} error={fieldError("region")} />
             <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop.">
               {USER_AGENT_CLASSES.map((ua) => (
                 <Check key={ua} label={ua} name="user_agents" checked={userAgents.includes(ua)} onChange={(on) => setUserAgents(toggle(userAgents, ua, on))} />

@@ -7,3 +7,4 @@ export * from "./sites";
 export * from "./email-outbox";
 export * from "./auth";
 export * from "./site-slots";
+export * from "./workers";

@@ -47,6 +47,9 @@ export const runs = pgTable(
   ],
 );
 
+/** How a region's calls leave: a regional worker, the region's proxy, or the worker's own network. */
+export type Egress = "worker" | "proxy" | "local";
+
 export type PlannedCall = { url: string; user_agent: string; language: string | null };
 
 /** Statistics live per batch (never per call) and are summed into a run's summary. */
@@ -77,6 +80,8 @@ export const runBatches = pgTable(
     bypassedCalls: integer("bypassed_calls").notNull().default(0),
     responseTimeMsTotal: bigint("response_time_ms_total", { mode: "number" }).notNull().default(0),
     pops: jsonb("pops").$type<Record<string, number>>().notNull().default({}),
+    /** Calls recorded per egress (worker, proxy, local): how this batch's calls left. */
+    egressCalls: jsonb("egress_calls").$type<Partial<Record<Egress, number>>>().notNull().default({}),
     lastError: text("last_error"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),

@@ -6,7 +6,8 @@ import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { scopeSchema } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { notFound } from "@/lib/errors";
-import { REGIONS, regionSchema } from "@/lib/regions";
+import { regionSchema } from "@/lib/regions";
+import { regionsWithEgress } from "@/lib/warm/workers";
 import { getQuota } from "./quota";
 
 export const meSchema = z
@@ -31,12 +32,12 @@ export const meSchema = z
 export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
   if (!account) throw notFound("Account");
-  const quota = await getQuota(ctx.db, ctx.accountId);
+  const [quota, regions] = await Promise.all([getQuota(ctx.db, ctx.accountId), regionsWithEgress(ctx.db)]);
   return {
     account: { id: account.id, name: account.name, created_at: account.createdAt.toISOString() },
     api_key: { id: principal.keyId, name: principal.name, prefix: principal.prefix, expires_at: principal.expiresAt?.toISOString() ?? null },
     scopes: principal.scopes,
-    regions: REGIONS.map((r) => ({ code: r.code, name: r.name })),
+    regions,
     quota: {
       period: "month",
       limit: quota.limit,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { regionCodeOutput } from "@/lib/regions";
 
 const id = z.number().int().positive();
 
@@ -6,8 +7,12 @@ const id = z.number().int().positive();
 export const jobDefinitions = {
   "sitemap.process": { payload: z.object({ sitemapId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   "run.plan": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
-  /** Warms the run's batches for a while (lib/runs/warm-loop.ts, with every other run of the worker), then queues itself again until the run is done. */
-  "run.batch": { payload: z.object({ runId: id, siteId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
+  /**
+   * Warms one region of the run for a while (lib/runs/warm-loop.ts, with every other run of the
+   * worker), then queues itself again until that region is done. One per region, so that a
+   * regional worker takes its region's calls only.
+   */
+  "run.batch": { payload: z.object({ runId: id, siteId: id, region: regionCodeOutput }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   /** Sends one report e-mail; its failures are retried and never touch the run. */
   "email.deliver": { payload: z.object({ emailId: id, siteId: id }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
@@ -23,7 +28,8 @@ export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N][
 
 /** One job per record at a time: the key pg-boss deduplicates on, and Inngest's idempotency key. */
 export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): string {
-  const record = "sitemapId" in payload ? payload.sitemapId : "runId" in payload ? payload.runId : "emailId" in payload ? payload.emailId : "tick";
+  const record =
+    "sitemapId" in payload ? payload.sitemapId : "region" in payload ? `${payload.runId}:${payload.region}` : "runId" in payload ? payload.runId : "emailId" in payload ? payload.emailId : "tick";
   return `${name}:${record}`;
 }
 

@@ -7,11 +7,15 @@ import { plural } from "@/lib/format";
 
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
- * Idempotent: a run that is no longer running is left as it is. Returns the ended run, if this call ended it.
+ * Idempotent: a run that is no longer running, or still has batches to warm (another region's job
+ * ends it), is left as it is. Returns the ended run, if this call ended it.
  */
 export async function finishRun(db: Database, runId: number) {
   const [run] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!run || run.status !== "running") return undefined;
+  // Once no batch is pending, every batch's statistics are final (a batch is marked done with its last figures).
+  const [unwarmed] = await db.select({ id: runBatches.id }).from(runBatches).where(and(eq(runBatches.runId, runId), eq(runBatches.status, "pending"))).limit(1);
+  if (unwarmed) return undefined;
   const summary = (await summariseRuns(db, [runId])).get(runId);
   const [bypass] = await db
     .select({ n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })

@@ -4,6 +4,7 @@ import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
 import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
 import { normaliseUrl } from "@/lib/sources/site-urls";
+import type { RegionCode } from "@/lib/regions";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { countCalls, regionCalls } from "./calls";
@@ -11,7 +12,8 @@ import { countCalls, regionCalls } from "./calls";
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
 
-export type PlanOutcome = { status: "planned" | "done" | "failed" | "skipped"; calls: number; message: string | null };
+/** What planning did; `regions`: the regions that got calls, each warmed by a run.batch job of its own. */
+export type PlanOutcome = { status: "planned" | "done" | "failed" | "skipped"; calls: number; message: string | null; regions: RegionCode[] };
 
 type Run = typeof runs.$inferSelect;
 type Boost = typeof boosts.$inferSelect;
@@ -47,7 +49,7 @@ async function end(db: Database, run: Run, status: "done" | "failed", message: s
   const now = new Date();
   await db.update(runs).set({ status, statusMessage: message, startedAt: run.startedAt ?? now, finishedAt: now }).where(eq(runs.id, run.id));
   if (run.boostId) await db.update(boosts).set({ status: "active" }).where(and(eq(boosts.id, run.boostId), eq(boosts.status, "running")));
-  return { status, calls: 0, message };
+  return { status, calls: 0, message, regions: [] };
 }
 
 /**
@@ -61,7 +63,7 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
     .innerJoin(sites, eq(sites.id, runs.siteId))
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(eq(runs.id, runId));
-  if (!found || found.run.status !== "pending") return { status: "skipped", calls: 0, message: null };
+  if (!found || found.run.status !== "pending") return { status: "skipped", calls: 0, message: null, regions: [] };
   const { run, site, boost } = found;
 
   const notes: string[] = [];
@@ -100,6 +102,7 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
     }
   }
 
+  const planned = new Set<RegionCode>();
   await db.transaction(async (tx) => {
     let seq = 0;
     let rows: (typeof runBatches.$inferInsert)[] = [];
@@ -110,6 +113,7 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
     for (const region of run.regions) {
       let calls: PlannedCall[] = [];
       for (const call of regionCalls(urls, run, callLimit, region)) {
+        planned.add(region as RegionCode);
         calls.push(call);
         if (calls.length === BATCH_SIZE) {
           rows.push({ runId: run.id, seq: seq++, region, calls });
@@ -125,7 +129,7 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
       .where(and(eq(runs.id, run.id), eq(runs.status, "pending")));
   });
-  return { status: "planned", calls: total, message: notes.join("; ") || null };
+  return { status: "planned", calls: total, message: notes.join("; ") || null, regions: [...planned] };
 }
 
 /** planRun for the job runner: a source that cannot be read fails the run on the last attempt (or at once when retrying cannot help). */
@@ -135,7 +139,7 @@ export async function planRunOrFail(db: Database, runId: number, final: boolean)
   } catch (error) {
     if (!final && (!isSourceError(error) || isTransient(error))) throw error;
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-    if (!run || run.status !== "pending") return { status: "skipped", calls: 0, message: null };
+    if (!run || run.status !== "pending") return { status: "skipped", calls: 0, message: null, regions: [] };
     if (!(error instanceof Error) || describeSourceError(error).startsWith("Unexpected")) console.error("[runs] planning failed", error);
     return end(db, run, "failed", `The URL source could not be read: ${describeSourceError(error)}`);
   }

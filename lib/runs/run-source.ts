@@ -74,8 +74,13 @@ export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: 
 /** What one run has to record now. */
 export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
 
+/** A run's region as the worker holds it. */
+export function sourceKey(runId: number, region: string): string {
+  return `${runId}:${region}`;
+}
+
 /**
- * A run in the worker's engine: its loaded batches, the calls reserved and sent, the outcomes
+ * A run's region in the worker's engine: its loaded batches, the calls reserved and sent, the outcomes
  * waiting to be recorded, its adaptive window and its auto-pause window. The engine takes calls
  * from it; the warm loop loads, reserves and records for every run together.
  */
@@ -83,6 +88,8 @@ export class RunSource implements WarmSource {
   readonly accountId: number;
   readonly siteId: number;
   readonly runId: number;
+  /** The run's region this source warms (each region is a job of its own). */
+  readonly region: string;
   readonly batches: BatchState[] = []; // loaded, not recorded to the end; in seq order
   lastSeq = -1;
   exhausted = false; // no pending batch left to load
@@ -106,6 +113,7 @@ export class RunSource implements WarmSource {
 
   constructor(
     run: Run,
+    region: string,
     accountId: number,
     readonly canPause: boolean,
     readonly adaptive: AdaptiveWindow,
@@ -115,6 +123,7 @@ export class RunSource implements WarmSource {
     this.accountId = accountId;
     this.siteId = run.siteId;
     this.runId = run.id;
+    this.region = region;
     this.pauseWindow = run.recentOutcomes;
   }
 

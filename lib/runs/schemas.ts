@@ -2,7 +2,7 @@ import { z } from "zod";
 import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
-import { regionCodeOutput } from "@/lib/regions";
+import { egressSchema, regionCodeOutput } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 
 import { RUN_STATUSES } from "./status";
@@ -58,6 +58,9 @@ export const regionBreakdownSchema = z
     cache_hits: z.number().int(),
     bypassed_calls: z.number().int().meta({ description: "Answers the CDN did not cache at all (BYPASS, DYNAMIC): these calls warmed nothing." }),
     average_response_time_ms: z.number(),
+    egress: egressSchema.meta({
+      description: "How this region's calls left: the egress most of them used (a run's calls may change egress when a regional worker starts or stops). Before any call is recorded, how they would leave now.",
+    }),
   })
   .meta({ id: "RegionBreakdown", description: "The calls made from one region so far." });
 

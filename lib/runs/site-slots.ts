@@ -1,13 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { siteSlots, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { envNumber } from "@/lib/env";
 import { siteConcurrency } from "@/lib/sites/pace";
-
-/** This process, as it signs its slots. */
-export const WORKER_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+import { WORKER_ID } from "@/lib/warm/workers";
 
 /** How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10): a dead worker's come back after this. */
 export function slotTtlSeconds(): number {

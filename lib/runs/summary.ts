@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { runBatches } from "@/drizzle/schema";
+import { type Egress, runBatches } from "@/drizzle/schema";
+import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import type { RegionBreakdown, Summary } from "./schemas";
 
@@ -65,10 +66,13 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
     .groupBy(runBatches.region);
   const byRegion = new Map(rows.map((row) => [row.region, row]));
   const order = [...new Set([...regions, ...rows.map((row) => row.region).sort()])];
+  const used = await egressUsed(db, runId);
+  const now = order.some((region) => !used.has(region)) ? await regionsWithEgress(db) : [];
   return order.map((region) => {
     const row = byRegion.get(region);
     const total = Number(row?.total ?? 0);
     return {
+      egress: used.get(region) ?? now.find((r) => r.code === region)?.egress ?? "local",
       region: region as RegionBreakdown["region"],
       total_calls: total,
       successful_calls: Number(row?.ok ?? 0),
@@ -78,6 +82,20 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
       average_response_time_ms: total ? Math.round((Number(row!.time) / total) * 10) / 10 : 0,
     };
   });
+}
+
+/** Per region, the egress most of the run's recorded calls used. */
+async function egressUsed(db: Database, runId: number): Promise<Map<string, Egress>> {
+  const result = await db.execute<{ region: string; egress: Egress; calls: string }>(
+    sql`select b.region, e.key as egress, sum(e.value::int) as calls
+        from ${runBatches} b, jsonb_each_text(b.egress_calls) e
+        where b.run_id = ${runId}
+        group by b.region, e.key
+        order by calls desc, e.key`,
+  );
+  const used = new Map<string, Egress>();
+  for (const row of rowsOf<{ region: string; egress: Egress }>(result)) if (!used.has(row.region)) used.set(row.region, row.egress);
+  return used;
 }
 
 /** `execute` returns an array (postgres) or `{ rows }` (PGlite). */

@@ -5,8 +5,9 @@ import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
+import { callEgress } from "@/lib/warm/workers";
 import { renewSlots } from "./site-slots";
-import { AUTO_PAUSE, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause } from "./run-source";
+import { AUTO_PAUSE, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
 
 /** Outcomes of every run the worker holds are recorded together this often, in one transaction. */
 export const RECORD_EVERY_MS = 250;
@@ -30,7 +31,7 @@ function jobBudgetMs(): number {
  * Each run's adaptive window, kept for the run's life in this process (a run hands over from one
  * run.batch job to the next every few seconds; its pace must not start over each time).
  */
-const adaptiveWindows = new Map<number, AdaptiveWindow>();
+const adaptiveWindows = new Map<string, AdaptiveWindow>();
 
 type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (error: unknown) => void };
 
@@ -42,7 +43,8 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
  * run leaves when it is finished, stopped, or has warmed for its job's time budget.
  */
 export class WarmLoop {
-  private readonly held = new Map<number, Held>();
+  /** By sourceKey (run and region). */
+  private readonly held = new Map<string, Held>();
   private ticker: NodeJS.Timeout | undefined;
   private slotTicker: NodeJS.Timeout | undefined;
   /** Sites this worker holds slots of. */
@@ -75,8 +77,9 @@ export class WarmLoop {
     return next;
   }
 
-  /** Warms the run with every other run this process holds, until it ends or its job's budget is spent. */
-  async adopt(runId: number): Promise<WarmResult> {
+  /** Warms the run's region with every other run this process holds, until it ends or its job's budget is spent. */
+  async adopt(runId: number, region: string): Promise<WarmResult> {
+    const key = sourceKey(runId, region);
     const [found] = await this.db
       .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
       .from(runs)
@@ -84,24 +87,24 @@ export class WarmLoop {
       .leftJoin(boosts, eq(boosts.id, runs.boostId))
       .where(eq(runs.id, runId));
     if (!found || found.run.status !== "running") {
-      adaptiveWindows.delete(runId);
+      adaptiveWindows.delete(key);
       return "stopped";
     }
-    if (this.held.has(runId)) return "more"; // another job of the same run is already here: let it carry on
+    if (this.held.has(key)) return "more"; // another job of the same run and region is already here: let it carry on
     const { run, site } = found;
     const concurrency = siteConcurrency(site);
-    let adaptive = adaptiveWindows.get(run.id);
-    if (!adaptive) adaptiveWindows.set(run.id, (adaptive = new AdaptiveWindow(concurrency)));
+    let adaptive = adaptiveWindows.get(key);
+    if (!adaptive) adaptiveWindows.set(key, (adaptive = new AdaptiveWindow(concurrency)));
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
-    const source = new RunSource(run, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
-    const result = new Promise<WarmResult>((resolve, reject) => this.held.set(run.id, { source, done: resolve, fail: reject }));
+    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
+    const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {
       await this.serial(() => this.load(source));
       // The site's slots first: what this worker may send it beside the other workers warming it.
       if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
     } catch (error) {
-      this.held.delete(run.id); // the job fails and is retried; nothing was sent
+      this.held.delete(key); // the job fails and is retried; nothing was sent
       throw error;
     }
     this.engine.add(source);
@@ -129,7 +132,7 @@ export class WarmLoop {
     const rows = await this.db
       .select()
       .from(runBatches)
-      .where(and(eq(runBatches.runId, source.runId), eq(runBatches.status, "pending"), gt(runBatches.seq, source.lastSeq)))
+      .where(and(eq(runBatches.runId, source.runId), eq(runBatches.region, source.region), eq(runBatches.status, "pending"), gt(runBatches.seq, source.lastSeq)))
       .orderBy(asc(runBatches.seq))
       .limit(LOAD_BATCHES);
     source.addBatches(rows, LOAD_BATCHES);
@@ -165,16 +168,16 @@ export class WarmLoop {
       } catch (error) {
         // Nothing of these outcomes is recorded: their jobs fail and are retried, and the calls
         // already handed out count once, as interrupted (dispatched_calls), when the runs resume.
-        for (const { source } of deltas) this.release(source.runId, (held) => held.fail(error));
+        for (const { source } of deltas) this.release(sourceKey(source.runId, source.region), (held) => held.fail(error));
         return;
       }
     }
-    for (const [runId, { source, done }] of [...this.held]) {
+    for (const [key, { source, done }] of [...this.held]) {
       if (source.inFlight || !source.settled) continue;
       const result: WarmResult | undefined = source.halt === "stopped" ? "stopped" : source.allSent ? "finished" : source.halt === "budget" ? "more" : undefined;
       if (!result) continue;
-      if (result !== "more") adaptiveWindows.delete(runId);
-      this.release(runId, () => done(result));
+      if (result !== "more") adaptiveWindows.delete(key);
+      this.release(key, () => done(result));
     }
     if (!this.held.size && this.ticker) {
       clearInterval(this.ticker);
@@ -223,17 +226,17 @@ export class WarmLoop {
     for (const { source } of this.held.values()) source.halt ??= "budget";
   }
 
-  private release(runId: number, settle: (held: Held) => void): void {
-    const held = this.held.get(runId);
+  private release(key: string, settle: (held: Held) => void): void {
+    const held = this.held.get(key);
     if (!held) return;
     this.engine.remove(held.source);
-    this.held.delete(runId);
+    this.held.delete(key);
     settle(held);
   }
 
   /** Every run's outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
   private async record(deltas: RunDelta[]): Promise<void> {
-    const ids = deltas.map((d) => d.source.runId);
+    const ids = [...new Set(deltas.map((d) => d.source.runId))];
     // Giving reservations back must not cross a reservation of the same batch being written.
     if (deltas.some((d) => d.batches.some((b) => b.giveBack))) await this.flushing;
     const decisions = await this.db.transaction(async (tx) => {
@@ -242,7 +245,7 @@ export class WarmLoop {
       const batchValues = deltas.flatMap((d) =>
         d.batches.map(
           (b) =>
-            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.giveBack}::boolean, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean)`,
+            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.giveBack}::boolean, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean, ${callEgress(b.batch.region)}::text)`,
         ),
       );
       if (batchValues.length) {
@@ -257,25 +260,32 @@ export class WarmLoop {
             bypassed_calls = b.bypassed_calls + v.bypassed,
             response_time_ms_total = b.response_time_ms_total + v.ms,
             pops = v.pops,
+            egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, give_back, ok, failed, hits, bypassed, ms, pops, done)
+          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, give_back, ok, failed, hits, bypassed, ms, pops, done, egress)
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();
       const runValues: SQL[] = [];
       const pausedBoosts: number[] = [];
-      for (const delta of deltas) {
-        const run = byId.get(delta.source.runId);
+      // A run warmed in several regions here has a delta per region: they are recorded as one.
+      const byRun = new Map<number, RunDelta[]>();
+      for (const delta of deltas) byRun.set(delta.source.runId, [...(byRun.get(delta.source.runId) ?? []), delta]);
+      for (const [runId, runDeltas] of byRun) {
+        const run = byId.get(runId);
         if (!run) {
-          decided.set(delta.source.runId, { running: false, window: "" });
+          decided.set(runId, { running: false, window: "" });
           continue;
         }
-        const window = (run.recentOutcomes + delta.outcomes).slice(-AUTO_PAUSE.window);
-        const pause = delta.source.canPause && run.status === "running" && shouldPause(window);
-        if (delta.recorded || pause || delta.slowdowns.length) {
-          const samples = delta.samples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? [...run.failureSamples, ...delta.samples].slice(0, MAX_FAILURE_SAMPLES) : null;
-          const slowdowns = delta.slowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? [...run.slowdowns, ...delta.slowdowns].slice(0, MAX_SLOWDOWNS) : null;
+        const outcomes = runDeltas.map((d) => d.outcomes).join("");
+        const newSamples = runDeltas.flatMap((d) => d.samples);
+        const newSlowdowns = runDeltas.flatMap((d) => d.slowdowns);
+        const window = (run.recentOutcomes + outcomes).slice(-AUTO_PAUSE.window);
+        const pause = runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
+        if (runDeltas.some((d) => d.recorded) || pause || newSlowdowns.length) {
+          const samples = newSamples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? [...run.failureSamples, ...newSamples].slice(0, MAX_FAILURE_SAMPLES) : null;
+          const slowdowns = newSlowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? [...run.slowdowns, ...newSlowdowns].slice(0, MAX_SLOWDOWNS) : null;
           runValues.push(
             sql`(${run.id}::int, ${window}::text, ${samples && JSON.stringify(samples)}::jsonb, ${slowdowns && JSON.stringify(slowdowns)}::jsonb, ${pause ? pauseMessage(window) : null}::text)`,
           );
@@ -314,12 +324,12 @@ export function handOverAllRuns(db: Database): void {
 }
 
 /**
- * Warms the run's pending batches with every other run this process holds, for up to a third of
- * the job's expiry. `more`: batches wait for the next job; `finished`: none left; `stopped`:
- * paused or gone.
+ * Warms the pending batches of one of the run's regions with every other run this process holds,
+ * for up to a third of the job's expiry. `more`: batches wait for the next job; `finished`: none
+ * left in this region; `stopped`: paused or gone.
  */
-export function warmNextBatch(db: Database, runId: number): Promise<WarmResult> {
+export function warmNextBatch(db: Database, runId: number, region: string): Promise<WarmResult> {
   let loop = loops.get(db);
   if (!loop) loops.set(db, (loop = new WarmLoop(db, warmEngine())));
-  return loop.adopt(runId);
+  return loop.adopt(runId, region);
 }

@@ -1,11 +1,22 @@
 import { serveCommands } from "@/lib/cli/control-socket";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
+import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
 import { inngestConfigured } from "./config";
 import { startJobs, stopJobs } from "./start";
 
-/** `npm run worker`: a process that only works the job queue (pg-boss), next to or instead of the server's. */
+/** `--regions de,fr` (or `--regions=de,fr`), else PREHEAT_WORKER_REGIONS: the regions whose calls this worker takes. */
+function regionsArgument(argv: string[]): string {
+  const index = argv.findIndex((arg) => arg === "--regions" || arg.startsWith("--regions="));
+  if (index < 0) return process.env.PREHEAT_WORKER_REGIONS ?? "";
+  const value = argv[index]!.includes("=") ? argv[index]!.slice("--regions=".length) : argv[index + 1];
+  if (!value || value.startsWith("--")) throw new Error("--regions needs a list of region codes, e.g. --regions de,fr.");
+  return value;
+}
+
+/** `npm run worker [-- --regions de,fr]`: a process that only works the job queue (pg-boss), next to or instead of the server's. */
 async function main() {
+  setWorkerRegions(parseWorkerRegions(regionsArgument(process.argv.slice(2))));
   if (inngestConfigured()) {
     console.error("Inngest is configured (INNGEST_EVENT_KEY / INNGEST_DEV): Inngest runs the functions served at /api/inngest; no worker process is needed.");
     process.exit(2);
@@ -14,7 +25,9 @@ async function main() {
   // Without a server, this process owns the embedded database: the CLI reaches it here.
   const stopCommands = handle.kind === "embedded" ? await serveCommands(handle.db, controlSocketPath()) : async () => {};
   await startJobs(handle, { work: true });
-  console.log(`[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}); pid ${process.pid}`);
+  const regions = workerRegions();
+  const takes = regions.length ? `the calls of ${regions.join(", ")} only` : "the calls of every region without a regional worker";
+  console.log(`[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}), ${takes}; pid ${process.pid}`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -10,6 +10,8 @@ import { runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { createBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { getRun } from "@/lib/runs/service";
+import { queueWarm } from "@/lib/runs/warm-runs";
+import { regionsWithEgress, regionsWithWorkers } from "@/lib/warm/workers";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
@@ -43,6 +45,9 @@ function answerPaced(req: http.IncomingMessage, res: http.ServerResponse, host: 
   }, 100);
 }
 
+/** `regional` hosts: pages counted per host and the port they came in through. */
+const byPort = new Map<string, number>();
+
 /** A local origin: each host's sitemap lists 3 URLs; `stall` hosts do not answer their first request. */
 const requests = new Map<string, number>();
 const stalled = new Set<string>();
@@ -54,6 +59,11 @@ beforeAll(async () => {
   origin = http.createServer((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     if (host.startsWith("paced")) return answerPaced(req, res, host);
+    if (host.startsWith("regional")) {
+      const key = `${host}:${req.socket.localPort}`;
+      byPort.set(key, (byPort.get(key) ?? 0) + 1);
+      return void res.writeHead(200, { "content-type": "text/html" }).end("page");
+    }
     const count = (requests.get(host) ?? 0) + 1;
     requests.set(host, count);
     const answer = () =>
@@ -82,14 +92,15 @@ const jobSettings = {
 };
 Object.assign(process.env, jobSettings);
 
-function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], {
+function startWorker(env: Record<string, string>, args: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts", ...args], {
     cwd: root,
     env: {
       ...process.env,
       ...env,
       ...jobSettings,
       PREHEAT_CONNECT_TO: `:80:127.0.0.1:${originPort}`,
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -177,7 +188,7 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
     const site = await createSite(ctx, { domain: host });
     await handle.db.update(sites).set({ validated: true, maxConcurrency: 3 }).where(eq(sites.id, site.id));
     // One run at a time per worker: both workers warm the site at once, each with its own runs.
-    const oneRunEach = { DATABASE_URL: server.url, PREHEAT_JOB_CONCURRENCY: "1", PREHEAT_RUNS_PER_FETCH: "1" };
+    const oneRunEach = { DATABASE_URL: server.url, PREHEAT_WORKER_MAX_IN_FLIGHT: "2" };
     const workers = [startWorker(oneRunEach), startWorker(oneRunEach)];
     try {
       const runIds: number[] = [];
@@ -201,6 +212,48 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
       await jobs.stop();
     }
   }, 150_000);
+
+  it("a regional worker (--regions de) takes only de's calls, and the run and /v1/me say so", async () => {
+    // A second port into the same origin: the regional worker's calls arrive there.
+    const regionalOrigin = http.createServer(origin.listeners("request")[0] as http.RequestListener);
+    await new Promise<void>((resolve) => regionalOrigin.listen(0, "127.0.0.1", resolve));
+    const regionalPort = (regionalOrigin.address() as AddressInfo).port;
+    const jobs = await startEmbeddedJobs(handle, { work: false });
+    const regional = startWorker({ DATABASE_URL: server.url, PREHEAT_CONNECT_TO: `:80:127.0.0.1:${regionalPort}` }, ["--regions", "de"]);
+    let general: ChildProcess | undefined;
+    try {
+      await until("the regional worker to report in", async () => (await regionsWithWorkers(handle.db)).has("de") || undefined);
+      general = startWorker({ DATABASE_URL: server.url });
+      const regions = await regionsWithEgress(handle.db);
+      expect(regions.find((r) => r.code === "de")?.egress).toBe("worker");
+      expect(regions.filter((r) => r.code !== "de").every((r) => r.egress === "local")).toBe(true);
+
+      const host = "regional-pg.test";
+      const { user } = await findOrCreateUser(handle.db, `regional-${Date.now()}@example.com`);
+      const ctx = { db: handle.db, accountId: user.accountId };
+      const site = await createSite(ctx, { domain: host });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const urls = Array.from({ length: 20 }, (_, i) => `http://${host}/p/${i}`);
+      const { run } = await queueWarm(ctx, site.id, { urls, region: ["fr", "de", "us"] });
+      const ended = await until("the run to end", async () => {
+        const current = await getRun(ctx, run.id);
+        return current.status === "done" ? current : undefined;
+      });
+      expect(ended.summary.total_calls).toBe(60);
+      // de's 20 calls left through the regional worker's port, fr's and us's through the other worker's.
+      expect(byPort.get(`${host}:${regionalPort}`)).toBe(20);
+      expect(byPort.get(`${host}:${originPort}`)).toBe(40);
+      const egress = Object.fromEntries(ended.regions_breakdown.map((r) => [r.region, r.egress]));
+      expect(egress).toEqual({ fr: "local", de: "worker", us: "local" });
+    } finally {
+      await Promise.all([regional, general].filter((w): w is ChildProcess => Boolean(w)).map((w) => stop(w)));
+      await jobs.stop();
+      regionalOrigin.closeAllConnections();
+      await new Promise((resolve) => regionalOrigin.close(resolve));
+    }
+    // A regional worker that stopped no longer counts.
+    expect((await regionsWithWorkers(handle.db)).has("de")).toBe(false);
+  }, 90_000);
 
   it("two workers never run the same job at once", async () => {
     const hosts = Array.from({ length: 12 }, (_, i) => `pair-${i}.test`);

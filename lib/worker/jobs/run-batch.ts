@@ -4,9 +4,9 @@ import { reportRunEnd } from "@/lib/runs/report";
 import { warmNextBatch } from "@/lib/runs/warm-loop";
 import type { JobHandler } from "../job-handler";
 
-/** Warms a run for a while, then queues itself again until the run is done. */
+/** Warms a run's region for a while, then queues itself again until the region is done; the last region done ends the run. */
 export const runBatch: JobHandler<"run.batch"> = async (payload, { db }) => {
-  const next = await warmNextBatch(db, payload.runId);
+  const next = await warmNextBatch(db, payload.runId, payload.region);
   if (next === "more") await sendJob("run.batch", payload);
   if (next === "finished") await finishRun(db, payload.runId);
   // Ended here (done, failed) or paused: the boost's report, once (the outbox dedupes per run).

@@ -246,7 +246,8 @@ describe("GET /v1/me", () => {
     expect(owner.startsWith(response.body.api_key.prefix)).toBe(true);
 
     const regions = response.body.regions as { code: string; name: string }[];
-    for (const region of regions) expect(region).toEqual({ code: expect.stringMatching(/^[a-z]{2}$/), name: expect.any(String) });
+    // Nothing runs as a regional worker or a proxy here: every region leaves through this server.
+    for (const region of regions) expect(region).toEqual({ code: expect.stringMatching(/^[a-z]{2}$/), name: expect.any(String), egress: "local" });
     const codes = regions.map((r) => r.code);
     expect(codes).toEqual(expect.arrayContaining(["fr", "de", "es", "gb", "us"]));
     expect(codes).not.toContain("uk");

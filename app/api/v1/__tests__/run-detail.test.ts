@@ -3,7 +3,7 @@ import { api, createSite, createValidatedSite, newKey, serveSite } from "./suppo
 
 // GET /v1/runs/{id}: the figures per region, the calls the CDN did not cache, and failure samples.
 
-const EMPTY_REGION = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0 };
+const EMPTY_REGION = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0, egress: "local" };
 
 let key: string;
 
@@ -69,6 +69,7 @@ describe("GET /v1/runs/{runId} details", () => {
         cache_hits: 1,
         bypassed_calls: 1,
         average_response_time_ms: expect.any(Number),
+        egress: "local", // no regional worker, no proxy: the server's own network
       })),
     );
     expect(run.failure_samples).toHaveLength(2);
