@@ -32,7 +32,10 @@ Unknown body fields are ignored.
   \`limit\` defaults to ${PAGE_SIZE_DEFAULT} (1 to ${PAGE_SIZE_MAX}), \`offset\` to 0; anything else is 422.
 - **Deletes** answer **204** with no body. Deleting a site removes its sitemaps, boosts and runs; deleting a boost removes its runs.
 - **Regions**: ${REGIONS.map((r) => `\`${r.code}\` (${r.name})`).join(", ")}; \`uk\` is accepted and stored as \`gb\`.
-  \`GET /v1/me\` lists them as \`{code, name}\` objects.
+  Each region's calls leave through its own egress: a worker running in that region (\`worker\`), the region's proxy
+  (\`proxy\`), or the service's own network (\`local\`). \`GET /v1/me\` says which one each region uses now (\`egress\`), and
+  a run's \`regions_breakdown[].egress\` which one most of the region's calls used.
+  \`GET /v1/me\` lists them as \`{code, name, egress}\` objects.
 - **Sites**: the domain is a host name with an optional port (\`https://\`/\`http://\` and a trailing slash are stripped, case is lowered);
   paths, queries, credentials, IP addresses and invalid names are 422; the same domain twice in one account is 409.
   Validation records the method (\`html_file\` or \`meta_tag\`) and time. The token file must answer 200 and either contain
