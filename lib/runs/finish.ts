@@ -1,45 +1,83 @@
-import { and, eq, sql } from "drizzle-orm";
+import DataLoader from "dataloader";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { boosts, runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { summariseRuns } from "./summary";
 import { plural } from "@/lib/format";
+import { recordset } from "./recordset";
+import { rowsOf, summariseRuns } from "./summary";
 
+type Run = typeof runs.$inferSelect;
+
+const finishers = new WeakMap<Database, DataLoader<number, boolean>>();
 
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
  * Idempotent: a run that is no longer running, or still has batches to warm (another region's job
- * ends it), is left as it is. Returns the ended run, if this call ended it.
+ * ends it), is left as it is. Answers whether this call ended it. Runs ending within a
+ * few milliseconds of each other are ended together, with one statement of each kind.
  */
-export async function finishRun(db: Database, runId: number) {
-  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-  if (!run || run.status !== "running") return undefined;
-  // Once no batch is pending, every batch's statistics are final (a batch is marked done with its last figures).
-  const [unwarmed] = await db.select({ id: runBatches.id }).from(runBatches).where(and(eq(runBatches.runId, runId), eq(runBatches.status, "pending"))).limit(1);
-  if (unwarmed) return undefined;
-  const summary = (await summariseRuns(db, [runId])).get(runId);
-  const [bypass] = await db
-    .select({ n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
-    .from(runBatches)
-    .where(eq(runBatches.runId, runId));
-  const total = summary?.total_calls ?? 0;
-  const failed = summary?.failed_calls ?? 0;
-  const bypassed = Number(bypass?.n ?? 0);
+export function finishRun(db: Database, runId: number): Promise<boolean> {
+  let finisher = finishers.get(db);
+  if (!finisher) finishers.set(db, (finisher = new DataLoader((ids: readonly number[]) => finishMany(db, ids), { cache: false, batchScheduleFn: (end) => setTimeout(end, 2), maxBatchSize: 500 })));
+  return finisher.load(runId);
+}
+
+/** The run's closing message: its figures, and what they mean when nothing was warmed. */
+function closing(run: Run, figures: { total: number; ok: number; failed: number; hits: number; bypassed: number }): { status: "done" | "failed"; message: string } {
+  const { total, ok, failed, hits, bypassed } = figures;
   const status = total > 0 && failed === total ? "failed" : "done";
-  const parts = [
-    `${plural(total, "call")}: ${plural(summary?.successful_calls ?? 0, "success", "successes")}, ${failed} failed, ${plural(summary?.cache_hits ?? 0, "cache hit")}.`,
-  ];
+  const parts = [`${plural(total, "call")}: ${plural(ok, "success", "successes")}, ${failed} failed, ${plural(hits, "cache hit")}.`];
   if (bypassed && bypassed === total - failed) {
     parts.push("Every answer bypassed the CDN's cache (it does not cache these requests, e.g. crawler user agents on Vercel): nothing was warmed.");
   } else if (bypassed) {
     parts.push(`${plural(bypassed, "answer")} bypassed the CDN's cache.`);
   }
   if (status === "failed") parts.push(`Every call failed, e.g. ${run.failureSamples[0]?.error ?? "unknown error"}.`);
-  const message = [run.statusMessage, ...parts].filter(Boolean).join(" ");
-  const [ended] = await db
-    .update(runs)
-    .set({ status, statusMessage: message, finishedAt: new Date() })
-    .where(and(eq(runs.id, runId), eq(runs.status, "running")))
-    .returning();
-  if (ended?.boostId) await db.update(boosts).set({ status: "active", updatedAt: new Date() }).where(and(eq(boosts.id, ended.boostId), eq(boosts.status, "running")));
-  return ended;
+  return { status, message: [run.statusMessage, ...parts].filter(Boolean).join(" ") };
+}
+
+async function finishMany(db: Database, ids: readonly number[]): Promise<boolean[]> {
+  const running = await db
+    .select()
+    .from(runs)
+    .where(and(inArray(runs.id, [...ids]), eq(runs.status, "running")));
+  if (!running.length) return ids.map(() => false);
+  // Once no batch of a run is pending, its statistics are final (a batch is marked done with its last figures).
+  const unwarmed = await db
+    .selectDistinct({ runId: runBatches.runId })
+    .from(runBatches)
+    .where(and(inArray(runBatches.runId, running.map((r) => r.id)), eq(runBatches.status, "pending")));
+  const waiting = new Set(unwarmed.map((u) => u.runId));
+  const ready = running.filter((run) => !waiting.has(run.id));
+  if (!ready.length) return ids.map(() => false);
+  const readyIds = ready.map((run) => run.id);
+  const [summaries, bypassRows] = await Promise.all([
+    summariseRuns(db, readyIds),
+    db
+      .select({ runId: runBatches.runId, n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
+      .from(runBatches)
+      .where(inArray(runBatches.runId, readyIds))
+      .groupBy(runBatches.runId),
+  ]);
+  const bypass = new Map(bypassRows.map((row) => [row.runId, Number(row.n)]));
+  const values = ready.map((run) => {
+    const summary = summaries.get(run.id);
+    const { status, message } = closing(run, {
+      total: summary?.total_calls ?? 0,
+      ok: summary?.successful_calls ?? 0,
+      failed: summary?.failed_calls ?? 0,
+      hits: summary?.cache_hits ?? 0,
+      bypassed: bypass.get(run.id) ?? 0,
+    });
+    return { id: run.id, status, message };
+  });
+  const ended = (await db.execute(sql`
+    update ${runs} as r set status = v.status, status_message = v.message, finished_at = now()
+    from ${recordset(JSON.stringify(values), "id int, status text, message text")}
+    where r.id = v.id and r.status = 'running'
+    returning r.id`)) as unknown;
+  const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));
+  const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId).map((run) => run.boostId!);
+  if (endedBoosts.length) await db.update(boosts).set({ status: "active", updatedAt: new Date() }).where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
+  return ids.map((id) => endedIds.has(id));
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import DataLoader from "dataloader";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
@@ -8,6 +9,7 @@ import type { RegionCode } from "@/lib/regions";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { countCalls, regionCalls } from "./calls";
+import { recordset } from "./recordset";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
@@ -56,15 +58,95 @@ async function end(db: Database, run: Run, status: "done" | "failed", message: s
  * Turns a pending run into stored batches and marks it running. Idempotent: a run that is no
  * longer pending is left as it is. Network failures (a CSV source) are thrown for the job to retry.
  */
-export async function planRun(db: Database, runId: number): Promise<PlanOutcome> {
-  const [found] = await db
+export function planRun(db: Database, runId: number): Promise<PlanOutcome> {
+  let planner = planners.get(db);
+  if (!planner) planners.set(db, (planner = new DataLoader((ids: readonly number[]) => planMany(db, ids), { cache: false, batchScheduleFn: (plan) => setTimeout(plan, 2), maxBatchSize: 500 })));
+  return planner.load(runId);
+}
+
+/**
+ * Runs asked to be planned within a few milliseconds of each other are planned together: one
+ * query loads them all, and on-demand warms (their URLs are in the run) are stored in one
+ * transaction. A boost run (its sources are read now) is planned on its own. When planning warms
+ * together fails, each is planned on its own, so that one run's failure stays its own.
+ */
+async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutcome | Error)[]> {
+  const found = await db
     .select({ run: runs, site: sites, boost: boosts })
     .from(runs)
     .innerJoin(sites, eq(sites.id, runs.siteId))
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
-    .where(eq(runs.id, runId));
-  if (!found || found.run.status !== "pending") return { status: "skipped", calls: 0, message: null, regions: [] };
-  const { run, site, boost } = found;
+    .where(inArray(runs.id, [...ids]));
+  const byId = new Map(found.filter((f) => f.run.status === "pending").map((f) => [f.run.id, f]));
+  const outcomes = new Map<number, PlanOutcome | Error>();
+  const warms = [...byId.values()].filter((f) => !f.boost && countCalls(f.run.sourceUrls?.length ?? 0, f.run) > 0);
+  try {
+    for (const [id, outcome] of await planWarms(db, warms)) outcomes.set(id, outcome);
+  } catch {
+    // Planned one by one below.
+  }
+  await Promise.all(
+    [...byId.values()]
+      .filter((f) => !outcomes.has(f.run.id))
+      .map(async (f) => outcomes.set(f.run.id, await planLoaded(db, f).catch((error: Error) => error))),
+  );
+  return ids.map((id) => outcomes.get(id) ?? { status: "skipped", calls: 0, message: null, regions: [] });
+}
+
+type Loaded = { run: Run; site: typeof sites.$inferSelect; boost: Boost | null };
+const planners = new WeakMap<Database, DataLoader<number, PlanOutcome>>();
+
+/** Stores a run's batches, `BATCH_SIZE` calls each, region after region; answers the regions that got calls. */
+function* batchRows(run: Run, urls: string[], callLimit: number | null): Generator<typeof runBatches.$inferInsert> {
+  let seq = 0;
+  for (const region of run.regions) {
+    let calls: PlannedCall[] = [];
+    for (const call of regionCalls(urls, run, callLimit, region)) {
+      calls.push(call);
+      if (calls.length === BATCH_SIZE) {
+        yield { runId: run.id, seq: seq++, region, calls };
+        calls = [];
+      }
+    }
+    if (calls.length) yield { runId: run.id, seq: seq++, region, calls };
+  }
+}
+
+/** Calls per INSERT when many small runs are stored together. */
+const INSERT_CALLS = 10_000;
+
+/** On-demand warms (URLs in the run, quota reserved when queued) stored together: one transaction for all. */
+async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, PlanOutcome>> {
+  const outcomes = new Map<number, PlanOutcome>();
+  if (!warms.length) return outcomes;
+  await db.transaction(async (tx) => {
+    let rows: (typeof runBatches.$inferInsert)[] = [];
+    let calls = 0;
+    for (const { run } of warms) {
+      const regions = new Set<RegionCode>();
+      for (const row of batchRows(run, run.sourceUrls ?? [], null)) {
+        regions.add(row.region as RegionCode);
+        rows.push(row);
+        calls += row.calls.length;
+        if (calls >= INSERT_CALLS) {
+          await tx.insert(runBatches).values(rows);
+          rows = [];
+          calls = 0;
+        }
+      }
+      outcomes.set(run.id, { status: "planned", calls: countCalls(run.sourceUrls?.length ?? 0, run), message: null, regions: [...regions] });
+    }
+    if (rows.length) await tx.insert(runBatches).values(rows);
+    const values = JSON.stringify(warms.map(({ run }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls })));
+    await tx.execute(sql`
+      update ${runs} as r set status = 'running', planned_calls = v.calls, started_at = now(), status_message = null
+      from ${recordset(values, "id int, calls int")}
+      where r.id = v.id and r.status = 'pending'`);
+  });
+  return outcomes;
+}
+
+async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
 
   const notes: string[] = [];
   let urls: string[];
@@ -104,26 +186,16 @@ export async function planRun(db: Database, runId: number): Promise<PlanOutcome>
 
   const planned = new Set<RegionCode>();
   await db.transaction(async (tx) => {
-    let seq = 0;
     let rows: (typeof runBatches.$inferInsert)[] = [];
-    const flush = async () => {
-      if (rows.length) await tx.insert(runBatches).values(rows);
-      rows = [];
-    };
-    for (const region of run.regions) {
-      let calls: PlannedCall[] = [];
-      for (const call of regionCalls(urls, run, callLimit, region)) {
-        planned.add(region as RegionCode);
-        calls.push(call);
-        if (calls.length === BATCH_SIZE) {
-          rows.push({ runId: run.id, seq: seq++, region, calls });
-          calls = [];
-          if (rows.length === INSERT_BATCHES) await flush();
-        }
+    for (const row of batchRows(run, urls, callLimit)) {
+      planned.add(row.region as RegionCode);
+      rows.push(row);
+      if (rows.length === INSERT_BATCHES) {
+        await tx.insert(runBatches).values(rows);
+        rows = [];
       }
-      if (calls.length) rows.push({ runId: run.id, seq: seq++, region, calls });
     }
-    await flush();
+    if (rows.length) await tx.insert(runBatches).values(rows);
     await tx
       .update(runs)
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })

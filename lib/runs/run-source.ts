@@ -218,11 +218,14 @@ export class RunSource implements WarmSource {
    */
   reserveTarget(siteRoom: number): number {
     const free = Math.max(0, Math.min(this.adaptive.window - this.inFlight, siteRoom));
-    return Math.max(free, this.paceAhead());
+    // Only a site answering faster than the horizon reserves ahead of its window: for the others a
+    // reservation written as calls return costs nothing they would notice.
+    const ahead = this.paceAhead();
+    return ahead > this.adaptive.window ? Math.max(free, ahead) : free;
   }
 
   /** Calls reserved and not sent yet, across the loaded batches. */
-  private reservedAhead(): number {
+  reservedAhead(): number {
     let ahead = 0;
     for (const batch of this.batches) ahead += batch.reserved - batch.next;
     return ahead;

@@ -1,16 +1,23 @@
-import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
-import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
+import DataLoader from "dataloader";
+import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { boosts, type FailureSample, runBatches, runs, type Slowdown, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { callEgress } from "@/lib/warm/workers";
+import { recordset } from "./recordset";
 import { renewSlots } from "./site-slots";
-import { AUTO_PAUSE, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
+import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
 
-/** Outcomes of every run the worker holds are recorded together this often, in one transaction. */
+/**
+ * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
+ * recording takes longer (thousands of runs on a busy database), the next waits three times as long
+ * (2 s at most), so that recording never takes more than a quarter of the database's time.
+ */
 export const RECORD_EVERY_MS = 250;
+const RECORD_EVERY_MAX_MS = 2_000;
 /** Reservations wanted within this long are written together. */
 const RESERVE_EVERY_MS = 5;
 /** Site slots are renewed (and shares rebalanced between workers) this often. */
@@ -33,6 +40,8 @@ function jobBudgetMs(): number {
  */
 const adaptiveWindows = new Map<string, AdaptiveWindow>();
 
+type Adoption = { found?: { run: typeof runs.$inferSelect; site: typeof sites.$inferSelect; ignoreErrors: boolean | null }; rows: BatchRow[] };
+
 type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (error: unknown) => void };
 
 /**
@@ -46,6 +55,7 @@ export class WarmLoop {
   /** By sourceKey (run and region). */
   private readonly held = new Map<string, Held>();
   private ticker: NodeJS.Timeout | undefined;
+  private ticking = false;
   private slotTicker: NodeJS.Timeout | undefined;
   /** Sites this worker holds slots of. */
   private readonly slotted = new Set<number>();
@@ -80,12 +90,7 @@ export class WarmLoop {
   /** Warms the run's region with every other run this process holds, until it ends or its job's budget is spent. */
   async adopt(runId: number, region: string): Promise<WarmResult> {
     const key = sourceKey(runId, region);
-    const [found] = await this.db
-      .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
-      .from(runs)
-      .innerJoin(sites, eq(sites.id, runs.siteId))
-      .leftJoin(boosts, eq(boosts.id, runs.boostId))
-      .where(eq(runs.id, runId));
+    const { found, rows } = await this.adoptions.load(key);
     if (!found || found.run.status !== "running") {
       adaptiveWindows.delete(key);
       return "stopped";
@@ -98,9 +103,9 @@ export class WarmLoop {
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
     const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
+    source.addBatches(rows, LOAD_BATCHES);
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {
-      await this.serial(() => this.load(source));
       // The site's slots first: what this worker may send it beside the other workers warming it.
       if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
     } catch (error) {
@@ -109,9 +114,50 @@ export class WarmLoop {
     }
     this.engine.add(source);
     this.soon();
-    this.ticker ??= setInterval(() => void this.serial(() => this.tick()), RECORD_EVERY_MS);
+    if (!this.ticking) this.scheduleTick(RECORD_EVERY_MS);
     this.slotTicker ??= setInterval(() => void this.slotStep(() => this.renewSlots()), SLOTS_EVERY_MS);
     return result;
+  }
+
+  /**
+   * Runs adopted within a few milliseconds of each other (a fetch of hundreds of jobs) are loaded
+   * together: one query for the runs, one for the first LOAD_BATCHES pending batches of each region.
+   */
+  private readonly adoptions = new DataLoader<string, Adoption>((keys) => this.loadAdoptions(keys), {
+    cache: false,
+    batchScheduleFn: (load) => setTimeout(load, 2),
+    maxBatchSize: 500,
+  });
+
+  private async loadAdoptions(keys: readonly string[]): Promise<Adoption[]> {
+    const ids = [...new Set(keys.map((key) => Number(key.split(":")[0])))];
+    const found = await this.db
+      .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
+      .from(runs)
+      .innerJoin(sites, eq(sites.id, runs.siteId))
+      .leftJoin(boosts, eq(boosts.id, runs.boostId))
+      .where(inArray(runs.id, ids));
+    const running = found.filter((f) => f.run.status === "running").map((f) => f.run.id);
+    const numbered = this.db
+      .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
+      .from(runBatches)
+      .where(and(inArray(runBatches.runId, running.length ? running : [0]), eq(runBatches.status, "pending")))
+      .as("numbered");
+    const rows = running.length
+      ? await this.db
+          .select({ batch: runBatches })
+          .from(runBatches)
+          .innerJoin(numbered, eq(numbered.id, runBatches.id))
+          .where(lte(numbered.rank, LOAD_BATCHES))
+          .orderBy(asc(runBatches.runId), asc(runBatches.seq))
+      : [];
+    const byKey = new Map<string, BatchRow[]>();
+    for (const { batch } of rows) {
+      const key = sourceKey(batch.runId, batch.region);
+      byKey.set(key, [...(byKey.get(key) ?? []), batch]);
+    }
+    const byRun = new Map(found.map((f) => [f.run.id, f]));
+    return keys.map((key) => ({ found: byRun.get(Number(key.split(":")[0])), rows: byKey.get(key) ?? [] }));
   }
 
   /** Loading and reservations are wanted: write them for every run that wants them, at once, soon. */
@@ -144,17 +190,27 @@ export class WarmLoop {
       source.wantsReservation = false;
       if (source.wantsBatches) await this.load(source);
     }
-    // The site's free slots are shared by its runs: reserve no more than can go out.
+    // Reserve no more than can go out now: the site's free slots and the worker's free budget, less
+    // what is reserved and not sent yet. A reserved call that cannot leave would count, after a
+    // crash, as a call the site never saw.
     const siteRoom = new Map<number, number>();
+    let budget = this.engine.maxInFlight - this.engine.inFlight;
+    for (const { source } of this.held.values()) {
+      const ahead = source.reservedAhead();
+      budget -= ahead;
+      siteRoom.set(source.siteId, (siteRoom.get(source.siteId) ?? this.engine.siteRoom(source.siteId)) - ahead);
+    }
     const extended = wanting.flatMap((source) => {
-      const room = siteRoom.get(source.siteId) ?? this.engine.siteRoom(source.siteId);
-      const wanted = source.reservations(room);
-      siteRoom.set(source.siteId, Math.max(0, room - wanted.reduce((n, { batch, upTo }) => n + upTo - batch.reserved, 0)));
+      const room = Math.max(0, Math.min(siteRoom.get(source.siteId)!, budget));
+      const wanted = source.reservations(room + source.reservedAhead());
+      const reserved = wanted.reduce((n, { batch, upTo }) => n + upTo - batch.reserved, 0);
+      siteRoom.set(source.siteId, siteRoom.get(source.siteId)! - reserved);
+      budget -= reserved;
       return wanted;
     });
     if (extended.length) {
-      const values = extended.map(({ batch, upTo }) => sql`(${batch.id}::int, ${upTo}::int)`);
-      await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from (values ${sql.join(values, sql`, `)}) as v(id, up_to) where b.id = v.id`);
+      const values = JSON.stringify(extended.map(({ batch, upTo }) => ({ id: batch.id, up_to: upTo })));
+      await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`);
       for (const { batch, upTo } of extended) batch.reserved = upTo;
     }
     this.engine.pump();
@@ -179,12 +235,26 @@ export class WarmLoop {
       if (result !== "more") adaptiveWindows.delete(key);
       this.release(key, () => done(result));
     }
-    if (!this.held.size && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
+    if (!this.held.size && this.ticking) {
+      clearTimeout(this.ticker);
+      this.ticking = false;
       void this.slotStep(() => this.renewSlots()); // gives the last sites' slots back
     }
     this.engine.pump();
+  }
+
+  private scheduleTick(delayMs: number): void {
+    this.ticking = true;
+    const timer = setTimeout(() => {
+      const started = performance.now();
+      // Failures are logged by serial(); a new timer set meanwhile (the loop emptied, then a run came) carries on instead.
+      void this.serial(() => this.tick())
+        .catch(() => {})
+        .then(() => {
+          if (this.ticking && this.ticker === timer) this.scheduleTick(Math.min(RECORD_EVERY_MAX_MS, Math.max(RECORD_EVERY_MS, 3 * (performance.now() - started))));
+        });
+    }, delayMs);
+    this.ticker = timer;
   }
 
   /** Takes slots of sites new to this worker: the runs adopted meanwhile wait for one renewal together. */
@@ -240,13 +310,36 @@ export class WarmLoop {
     // Giving reservations back must not cross a reservation of the same batch being written.
     if (deltas.some((d) => d.batches.some((b) => b.giveBack))) await this.flushing;
     const decisions = await this.db.transaction(async (tx) => {
-      const rows = await tx.select().from(runs).where(inArray(runs.id, ids)).orderBy(asc(runs.id)).for("update");
+      // Only what the decisions need (a warm's source_urls may hold 5,000 URLs): samples and slowdowns are appended by the database.
+      const rows = await tx
+        .select({
+          id: runs.id,
+          status: runs.status,
+          boostId: runs.boostId,
+          recentOutcomes: runs.recentOutcomes,
+          samples: sql<number>`jsonb_array_length(${runs.failureSamples})`.mapWith(Number),
+          slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
+        })
+        .from(runs)
+        .where(inArray(runs.id, ids))
+        .orderBy(asc(runs.id))
+        .for("update");
       const byId = new Map(rows.map((row) => [row.id, row]));
       const batchValues = deltas.flatMap((d) =>
-        d.batches.map(
-          (b) =>
-            sql`(${b.batch.id}::int, ${b.upTo}::int, ${b.batch.reserved}::int, ${b.giveBack}::boolean, ${b.ok}::int, ${b.failed}::int, ${b.hits}::int, ${b.bypassed}::int, ${b.ms}::bigint, ${JSON.stringify(b.batch.pops)}::jsonb, ${b.done}::boolean, ${callEgress(b.batch.region)}::text)`,
-        ),
+        d.batches.map((b) => ({
+          id: b.batch.id,
+          total: b.upTo,
+          reserved: b.batch.reserved,
+          give_back: b.giveBack,
+          ok: b.ok,
+          failed: b.failed,
+          hits: b.hits,
+          bypassed: b.bypassed,
+          ms: b.ms,
+          pops: b.batch.pops,
+          done: b.done,
+          egress: callEgress(b.batch.region),
+        })),
       );
       if (batchValues.length) {
         await tx.execute(sql`
@@ -263,11 +356,11 @@ export class WarmLoop {
             egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from (values ${sql.join(batchValues, sql`, `)}) as v(id, total, reserved, give_back, ok, failed, hits, bypassed, ms, pops, done, egress)
+          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, pops jsonb, done boolean, egress text")}
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();
-      const runValues: SQL[] = [];
+      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; pause_message: string | null }[] = [];
       const pausedBoosts: number[] = [];
       // A run warmed in several regions here has a delta per region: they are recorded as one.
       const byRun = new Map<number, RunDelta[]>();
@@ -283,12 +376,12 @@ export class WarmLoop {
         const newSlowdowns = runDeltas.flatMap((d) => d.slowdowns);
         const window = (run.recentOutcomes + outcomes).slice(-AUTO_PAUSE.window);
         const pause = runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
-        if (runDeltas.some((d) => d.recorded) || pause || newSlowdowns.length) {
-          const samples = newSamples.length && run.failureSamples.length < MAX_FAILURE_SAMPLES ? [...run.failureSamples, ...newSamples].slice(0, MAX_FAILURE_SAMPLES) : null;
-          const slowdowns = newSlowdowns.length && run.slowdowns.length < MAX_SLOWDOWNS ? [...run.slowdowns, ...newSlowdowns].slice(0, MAX_SLOWDOWNS) : null;
-          runValues.push(
-            sql`(${run.id}::int, ${window}::text, ${samples && JSON.stringify(samples)}::jsonb, ${slowdowns && JSON.stringify(slowdowns)}::jsonb, ${pause ? pauseMessage(window) : null}::text)`,
-          );
+        const samples = newSamples.slice(0, Math.max(0, MAX_FAILURE_SAMPLES - run.samples));
+        const slowdowns = newSlowdowns.slice(0, Math.max(0, MAX_SLOWDOWNS - run.slowdowns));
+        // The auto-pause window is kept only where it can pause the run.
+        const canPause = runDeltas[0]!.source.canPause;
+        if ((canPause && outcomes) || pause || samples.length || slowdowns.length) {
+          runValues.push({ id: run.id, recent_outcomes: canPause ? window : null, samples, slowdowns, pause_message: pause ? pauseMessage(window) : null });
           if (pause && run.boostId) pausedBoosts.push(run.boostId);
         }
         decided.set(run.id, { running: run.status === "running" && !pause, window });
@@ -297,13 +390,13 @@ export class WarmLoop {
       if (runValues.length) {
         await tx.execute(sql`
           update ${runs} as r set
-            recent_outcomes = v.recent_outcomes,
-            failure_samples = coalesce(v.samples, r.failure_samples),
-            slowdowns = coalesce(v.slowdowns, r.slowdowns),
+            recent_outcomes = coalesce(v.recent_outcomes, r.recent_outcomes),
+            failure_samples = r.failure_samples || v.samples,
+            slowdowns = r.slowdowns || v.slowdowns,
             status = case when v.pause_message is null then r.status else 'paused' end,
             status_message = coalesce(v.pause_message, r.status_message),
             finished_at = case when v.pause_message is null then r.finished_at else now() end
-          from (values ${sql.join(runValues, sql`, `)}) as v(id, recent_outcomes, samples, slowdowns, pause_message)
+          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, pause_message text")}
           where r.id = v.id`);
       }
       if (pausedBoosts.length) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(inArray(boosts.id, pausedBoosts));

@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import DataLoader from "dataloader";
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
 import { envInteger, envNumber } from "@/lib/env";
@@ -76,11 +77,18 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   await boss.start();
   await createQueues(boss);
   const pumps = new Map<string, RunJobPump>();
+  // Jobs sent within a few milliseconds (a thousand runs planned at once) are inserted by one statement.
+  const inserts = new DataLoader<PgBoss.JobInsert, void>(
+    async (jobs) => {
+      await boss.insert([...jobs]);
+      for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.wake(); // a run planned here starts warming here at once
+      return jobs.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (send) => setTimeout(send, 2), maxBatchSize: 1000 },
+  );
   installJobDriver({
     async send<N extends JobName>(name: N, payload: JobPayload<N>) {
-      const queue = queueOf(name, payload);
-      await boss.send(queue, payload, { singletonKey: jobKey(name, payload) });
-      pumps.get(queue)?.wake(); // a run planned here starts warming here at once
+      await inserts.load({ name: queueOf(name, payload), data: payload, singletonKey: jobKey(name, payload) });
     },
   });
   if (!options.work) {

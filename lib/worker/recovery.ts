@@ -25,15 +25,17 @@ async function liveJobKeys(db: Database): Promise<Set<string>> {
 export async function requeueRecords(db: Database) {
   const live = await liveJobKeys(db);
   const open = await db.select({ id: sitemaps.id, siteId: sitemaps.siteId }).from(sitemaps).where(inArray(sitemaps.status, ["waiting", "processing"]));
+  // Sent together: the driver inserts jobs sent at once with one statement.
+  const sends: Promise<void>[] = [];
   for (const s of open) {
     const payload = { sitemapId: s.id, siteId: s.siteId };
-    if (!live.has(jobKey("sitemap.process", payload))) await sendJob("sitemap.process", payload);
+    if (!live.has(jobKey("sitemap.process", payload))) sends.push(sendJob("sitemap.process", payload));
   }
   // Pending runs wait for planning.
   const pending = await db.select({ id: runs.id, siteId: runs.siteId }).from(runs).where(eq(runs.status, "pending"));
   for (const r of pending) {
     const payload = { runId: r.id, siteId: r.siteId };
-    if (!live.has(jobKey("run.plan", payload))) await sendJob("run.plan", payload);
+    if (!live.has(jobKey("run.plan", payload))) sends.push(sendJob("run.plan", payload));
   }
   // Running ones were warming when their worker stopped (their hand-over job could not be queued
   // any more): each region with batches left gets its job back; a run with none left gets one job,
@@ -49,7 +51,8 @@ export async function requeueRecords(db: Database) {
     const left = unwarmed.filter((u) => u.runId === run.id).map((u) => u.region);
     for (const region of left.length ? left : run.regions.slice(0, 1)) {
       const payload = { runId: run.id, siteId: run.siteId, region: region as RegionCode };
-      if (!live.has(jobKey("run.batch", payload))) await sendJob("run.batch", payload);
+      if (!live.has(jobKey("run.batch", payload))) sends.push(sendJob("run.batch", payload));
     }
   }
+  await Promise.all(sends);
 }

@@ -7,7 +7,7 @@ import type { JobHandler } from "../job-handler";
 export const runPlan: JobHandler<"run.plan"> = async (payload, { db, final }) => {
   const outcome = await planRunOrFail(db, payload.runId, final);
   // Each region is warmed by a job of its own: a regional worker takes its region's.
-  if (outcome.status === "planned") for (const region of outcome.regions) await sendJob("run.batch", { ...payload, region });
+  if (outcome.status === "planned") await Promise.all(outcome.regions.map((region) => sendJob("run.batch", { ...payload, region })));
   if (outcome.status === "done" || outcome.status === "failed") await reportRunEnd(db, payload.runId);
   return outcome;
 };
