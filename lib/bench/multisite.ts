@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { runs, sites } from "@/drizzle/schema";
@@ -144,8 +144,15 @@ async function measure(c: Case) {
 
 async function main() {
   const workers = SERVER_URL ? `${WORKERS} worker processes (npm run worker) on a PostgreSQL server at ${new URL(SERVER_URL).host}` : "one embedded worker (pg-boss on in-memory PGlite)";
-  console.log(`machine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}; ${workers}, origin in its own process`);
-  for (const c of CASES) await measure(c);
+  if (!process.env.BENCH_CASE_PROCESS) console.log(`machine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}; ${workers}, origin in its own process`);
+  if (CASES.length === 1) return measure(CASES[0]!);
+  // Each case in a process of its own: the engine, its sites' gates and the HTTP pools are the
+  // process's, and a case must not start with the previous one's (its origin is gone).
+  for (const c of CASES) {
+    const spec = `${c.sites}x${c.urls}x${c.concurrency}x${c.delayMs}`;
+    const { status } = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!], { stdio: "inherit", env: { ...process.env, BENCH_CASES: spec, BENCH_CASE_PROCESS: "1" } });
+    if (status !== 0) throw new Error(`case ${spec} failed (exit ${status})`);
+  }
 }
 
 main().then(
