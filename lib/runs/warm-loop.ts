@@ -213,7 +213,7 @@ export class WarmLoop {
       await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`);
       for (const { batch, upTo } of extended) batch.reserved = upTo;
     }
-    this.engine.pump();
+    this.engine.pump(wanting);
   }
 
   private async tick(): Promise<void> {

@@ -36,6 +36,14 @@ export class WarmEngine {
   private readonly accounts = new Map<number, AccountQueue>();
   private accountOrder: number[] = [];
   private accountCursor = 0;
+  /**
+   * Accounts that may have a call to send now. A returning call wakes only the accounts warming its
+   * site (all of them when the worker's budget was full), so that with thousands of runs held a
+   * returning call does not scan every source of every account.
+   */
+  private readonly awake = new Set<number>();
+  /** For each site, its sources' accounts (with a count of their sources there). */
+  private readonly siteAccounts = new Map<number, Map<number, number>>();
   private pumping = false;
   private pumpQueued = false;
   private timer: NodeJS.Timeout | undefined;
@@ -52,6 +60,11 @@ export class WarmEngine {
     const gate = this.sites.get(siteId);
     if (gate) Object.assign(gate, { limit, requestsPerSecond });
     else this.sites.set(siteId, { limit, requestsPerSecond, inFlight: 0, nextStart: 0 });
+    this.wakeSite(siteId);
+  }
+
+  private wakeSite(siteId: number): void {
+    for (const accountId of this.siteAccounts.get(siteId)?.keys() ?? []) this.awake.add(accountId);
   }
 
   siteInFlight(siteId: number): number {
@@ -71,21 +84,35 @@ export class WarmEngine {
       this.accountOrder.push(source.accountId);
     }
     queue.sources.push(source);
-    this.pump();
+    const accounts = this.siteAccounts.get(source.siteId) ?? new Map<number, number>();
+    accounts.set(source.accountId, (accounts.get(source.accountId) ?? 0) + 1);
+    this.siteAccounts.set(source.siteId, accounts);
+    this.pump([source]);
   }
 
   remove(source: WarmSource): void {
     const queue = this.accounts.get(source.accountId);
     if (!queue) return;
     queue.sources = queue.sources.filter((s) => s !== source);
+    const accounts = this.siteAccounts.get(source.siteId);
+    const left = (accounts?.get(source.accountId) ?? 1) - 1;
+    if (left > 0) accounts!.set(source.accountId, left);
+    else accounts?.delete(source.accountId);
+    if (accounts && !accounts.size) this.siteAccounts.delete(source.siteId);
     if (queue.sources.length) return;
+    this.awake.delete(source.accountId);
     this.accounts.delete(source.accountId);
     this.accountOrder = this.accountOrder.filter((id) => id !== source.accountId);
     if (![...this.accounts.values()].some((q) => q.sources.some((s) => s.siteId === source.siteId)) && !this.siteInFlight(source.siteId)) this.sites.delete(source.siteId);
   }
 
-  /** Sends what may go now; called again whenever a call returns, a source gets calls, or a pause ends. */
-  pump(): void {
+  /**
+   * Sends what may go now; called again whenever a call returns, a source gets calls, or a pause
+   * ends. `changed`: the sources that may have calls now (by default, any source may).
+   */
+  pump(changed?: readonly WarmSource[]): void {
+    if (changed) for (const source of changed) this.awake.add(source.accountId);
+    else for (const accountId of this.accountOrder) this.awake.add(accountId);
     if (this.pumping) {
       this.pumpQueued = true;
       return;
@@ -103,22 +130,29 @@ export class WarmEngine {
 
   private fill(): void {
     let earliest = Infinity;
-    let idle = 0;
-    while (this.inFlight < this.maxInFlight && this.accountOrder.length && idle < this.accountOrder.length) {
-      const accountId = this.accountOrder[this.accountCursor % this.accountOrder.length]!;
-      this.accountCursor = (this.accountCursor + 1) % this.accountOrder.length;
-      const result = this.sendOne(this.accounts.get(accountId)!);
-      if (result === true) idle = 0;
-      else {
-        idle++;
-        earliest = Math.min(earliest, result);
+    // Round-robin over the accounts that are awake, one call each per pass: an account with
+    // nothing to send now goes to sleep until one of its sites has room or its sources get calls.
+    for (let sent = true; sent && this.inFlight < this.maxInFlight && this.awake.size; ) {
+      sent = false;
+      const count = this.accountOrder.length;
+      for (let step = 0; step < count && this.inFlight < this.maxInFlight && this.awake.size; step++) {
+        const accountId = this.accountOrder[this.accountCursor % count]!;
+        this.accountCursor = (this.accountCursor + 1) % count;
+        if (!this.awake.has(accountId)) continue;
+        const result = this.sendOne(this.accounts.get(accountId)!);
+        if (result === true) sent = true;
+        else {
+          this.awake.delete(accountId);
+          earliest = Math.min(earliest, result);
+        }
       }
     }
+    if (this.inFlight < this.maxInFlight) this.awake.clear(); // nothing awake can send; whatever is left slept
     if (earliest !== Infinity && !this.timer) {
       this.timer = setTimeout(
         () => {
           this.timer = undefined;
-          this.pump();
+          this.pump(); // a pause or a rate's spacing ended: any account may send
         },
         Math.max(1, earliest - Date.now()),
       );
@@ -154,11 +188,13 @@ export class WarmEngine {
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     this.send(ticket.call, ticket.region).then((outcome) => {
+      const budgetWasFull = this.inFlight >= this.maxInFlight;
       source.inFlight--;
       gate.inFlight--;
       this.inFlight--;
       ticket.settle(outcome);
-      this.pump();
+      this.wakeSite(source.siteId);
+      this.pump(budgetWasFull ? undefined : []);
     });
   }
 }
