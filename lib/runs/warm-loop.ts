@@ -283,7 +283,10 @@ export class WarmLoop {
 
   private async applyGrants(held: number[], released: number[]): Promise<void> {
     const grants = await renewSlots(this.db, held, released, (siteId) => this.engine.siteInFlight(siteId));
-    for (const siteId of released) this.slotted.delete(siteId);
+    for (const siteId of released) {
+      this.slotted.delete(siteId);
+      this.engine.dropSite(siteId);
+    }
     for (const grant of grants) {
       this.slotted.add(grant.siteId);
       this.engine.setSite(grant.siteId, grant.slots, grant.requestsPerSecond);

@@ -34,8 +34,6 @@ type AccountQueue = { sources: WarmSource[]; cursor: number };
 export class WarmEngine {
   private readonly sites = new Map<number, SiteGate>();
   private readonly accounts = new Map<number, AccountQueue>();
-  private accountOrder: number[] = [];
-  private accountCursor = 0;
   /**
    * Accounts that may have a call to send now. A returning call wakes only the accounts warming its
    * site (all of them when the worker's budget was full), so that with thousands of runs held a
@@ -67,6 +65,11 @@ export class WarmEngine {
     for (const accountId of this.siteAccounts.get(siteId)?.keys() ?? []) this.awake.add(accountId);
   }
 
+  /** The worker gave the site's slots back: its gate goes (the next run there gets new slots first). */
+  dropSite(siteId: number): void {
+    if (!this.siteAccounts.has(siteId) && !this.siteInFlight(siteId)) this.sites.delete(siteId);
+  }
+
   siteInFlight(siteId: number): number {
     return this.sites.get(siteId)?.inFlight ?? 0;
   }
@@ -79,10 +82,7 @@ export class WarmEngine {
 
   add(source: WarmSource): void {
     let queue = this.accounts.get(source.accountId);
-    if (!queue) {
-      this.accounts.set(source.accountId, (queue = { sources: [], cursor: 0 }));
-      this.accountOrder.push(source.accountId);
-    }
+    if (!queue) this.accounts.set(source.accountId, (queue = { sources: [], cursor: 0 }));
     queue.sources.push(source);
     const accounts = this.siteAccounts.get(source.siteId) ?? new Map<number, number>();
     accounts.set(source.accountId, (accounts.get(source.accountId) ?? 0) + 1);
@@ -102,8 +102,6 @@ export class WarmEngine {
     if (queue.sources.length) return;
     this.awake.delete(source.accountId);
     this.accounts.delete(source.accountId);
-    this.accountOrder = this.accountOrder.filter((id) => id !== source.accountId);
-    if (![...this.accounts.values()].some((q) => q.sources.some((s) => s.siteId === source.siteId)) && !this.siteInFlight(source.siteId)) this.sites.delete(source.siteId);
   }
 
   /**
@@ -112,7 +110,7 @@ export class WarmEngine {
    */
   pump(changed?: readonly WarmSource[]): void {
     if (changed) for (const source of changed) this.awake.add(source.accountId);
-    else for (const accountId of this.accountOrder) this.awake.add(accountId);
+    else for (const accountId of this.accounts.keys()) this.awake.add(accountId);
     if (this.pumping) {
       this.pumpQueued = true;
       return;
@@ -130,24 +128,18 @@ export class WarmEngine {
 
   private fill(): void {
     let earliest = Infinity;
-    // Round-robin over the accounts that are awake, one call each per pass: an account with
-    // nothing to send now goes to sleep until one of its sites has room or its sources get calls.
-    for (let sent = true; sent && this.inFlight < this.maxInFlight && this.awake.size; ) {
-      sent = false;
-      const count = this.accountOrder.length;
-      for (let step = 0; step < count && this.inFlight < this.maxInFlight && this.awake.size; step++) {
-        const accountId = this.accountOrder[this.accountCursor % count]!;
-        this.accountCursor = (this.accountCursor + 1) % count;
-        if (!this.awake.has(accountId)) continue;
-        const result = this.sendOne(this.accounts.get(accountId)!);
-        if (result === true) sent = true;
-        else {
-          this.awake.delete(accountId);
-          earliest = Math.min(earliest, result);
-        }
-      }
+    // Round-robin over the accounts that are awake (the set keeps their order: an account that sent
+    // goes to the back), one call each; an account with nothing to send now sleeps until one of
+    // its sites has room or its sources get calls.
+    while (this.inFlight < this.maxInFlight && this.awake.size) {
+      const accountId = this.awake.values().next().value!;
+      this.awake.delete(accountId);
+      const queue = this.accounts.get(accountId);
+      if (!queue) continue;
+      const result = this.sendOne(queue);
+      if (result === true) this.awake.add(accountId);
+      else earliest = Math.min(earliest, result);
     }
-    if (this.inFlight < this.maxInFlight) this.awake.clear(); // nothing awake can send; whatever is left slept
     if (earliest !== Infinity && !this.timer) {
       this.timer = setTimeout(
         () => {
