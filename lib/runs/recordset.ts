@@ -8,3 +8,8 @@ import { type SQL, sql } from "drizzle-orm";
 export function recordset(json: string, columns: string): SQL {
   return sql`jsonb_to_recordset(${json}::jsonb) as v(${sql.raw(columns)})`;
 }
+
+/** `(select … from jsonb_array_elements_text(<json>))`: a list of ids as one parameter, for `in`. */
+export function idList(ids: readonly number[]): SQL {
+  return sql`(select value::int from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
+}

@@ -1,9 +1,10 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { siteSlots, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { envNumber } from "@/lib/env";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { WORKER_ID } from "@/lib/warm/workers";
+import { idList, recordset } from "./recordset";
 
 /** How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10): a dead worker's come back after this. */
 export function slotTtlSeconds(): number {
@@ -37,29 +38,32 @@ export type SiteGrant = { siteId: number; slots: number; concurrency: number; re
 export async function renewSlots(db: Database, held: number[], released: number[], inFlight: (siteId: number) => number): Promise<SiteGrant[]> {
   const all = [...new Set([...held, ...released])].sort((a, b) => a - b);
   if (!all.length) return [];
+  // Thousands of sites each second: every list goes as one JSON parameter.
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}::int, v.site) from (values ${sql.join(all.map((id) => sql`(${id}::int)`), sql`, `)}) as v(site)`);
-    await tx.delete(siteSlots).where(and(inArray(siteSlots.siteId, all), sql`${siteSlots.expiresAt} < now()`));
-    if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), inArray(siteSlots.siteId, released)));
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}::int, v.site) from ${idList(all)} as v(site)`); // in site order (all is sorted): no deadlock
+    await tx.delete(siteSlots).where(and(sql`${siteSlots.siteId} in ${idList(all)}`, sql`${siteSlots.expiresAt} < now()`));
+    if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), sql`${siteSlots.siteId} in ${idList(released)}`));
     if (!held.length) return [];
     const [rows, siteRows] = await Promise.all([
-      tx.select().from(siteSlots).where(inArray(siteSlots.siteId, held)),
-      tx.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inArray(sites.id, held)),
+      tx.select().from(siteSlots).where(sql`${siteSlots.siteId} in ${idList(held)}`),
+      tx.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(sql`${sites.id} in ${idList(held)}`),
     ]);
+    const othersBySite = new Map<number, { workerId: string; slots: number }[]>();
+    for (const row of rows) if (row.workerId !== WORKER_ID) othersBySite.set(row.siteId, [...(othersBySite.get(row.siteId) ?? []), row]);
     const grants: SiteGrant[] = [];
-    const values: { siteId: number; workerId: string; slots: number; expiresAt: SQL }[] = [];
+    const values: { site_id: number; slots: number }[] = [];
     for (const site of siteRows) {
       const concurrency = siteConcurrency(site);
-      const others = rows.filter((row) => row.siteId === site.id && row.workerId !== WORKER_ID);
-      const { grant, keep } = shareOf(concurrency, WORKER_ID, others, inFlight(site.id));
+      const { grant, keep } = shareOf(concurrency, WORKER_ID, othersBySite.get(site.id) ?? [], inFlight(site.id));
       grants.push({ siteId: site.id, slots: grant, concurrency, requestsPerSecond: site.maxRequestsPerSecond === null ? null : (site.maxRequestsPerSecond * grant) / concurrency });
-      values.push({ siteId: site.id, workerId: WORKER_ID, slots: keep, expiresAt: sql`now() + make_interval(secs => ${slotTtlSeconds()})` });
+      values.push({ site_id: site.id, slots: keep });
     }
     if (values.length) {
-      await tx
-        .insert(siteSlots)
-        .values(values)
-        .onConflictDoUpdate({ target: [siteSlots.siteId, siteSlots.workerId], set: { slots: sql`excluded.slots`, expiresAt: sql`excluded.expires_at` } });
+      await tx.execute(sql`
+        insert into ${siteSlots} (site_id, worker_id, slots, expires_at)
+        select v.site_id, ${WORKER_ID}, v.slots, now() + make_interval(secs => ${slotTtlSeconds()})
+        from ${recordset(JSON.stringify(values), "site_id int, slots int")}
+        on conflict (site_id, worker_id) do update set slots = excluded.slots, expires_at = excluded.expires_at`);
     }
     return grants;
   });
