@@ -8,15 +8,18 @@ import { rowsOf, summariseRuns } from "./summary";
 
 type Run = typeof runs.$inferSelect;
 
-const finishers = new WeakMap<Database, DataLoader<number, boolean>>();
+/** What finishing did: ended a boost run (whose report may be due), ended a warm, or nothing. */
+export type Finished = "boost" | "warm" | false;
+
+const finishers = new WeakMap<Database, DataLoader<number, Finished>>();
 
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
  * Idempotent: a run that is no longer running, or still has batches to warm (another region's job
- * ends it), is left as it is. Answers whether this call ended it. Runs ending within a
+ * ends it), is left as it is. Answers what this call ended, if anything. Runs ending within a
  * few milliseconds of each other are ended together, with one statement of each kind.
  */
-export function finishRun(db: Database, runId: number): Promise<boolean> {
+export function finishRun(db: Database, runId: number): Promise<Finished> {
   let finisher = finishers.get(db);
   if (!finisher) finishers.set(db, (finisher = new DataLoader((ids: readonly number[]) => finishMany(db, ids), { cache: false, batchScheduleFn: (end) => setTimeout(end, 2), maxBatchSize: 500 })));
   return finisher.load(runId);
@@ -36,7 +39,7 @@ function closing(run: Run, figures: { total: number; ok: number; failed: number;
   return { status, message: [run.statusMessage, ...parts].filter(Boolean).join(" ") };
 }
 
-async function finishMany(db: Database, ids: readonly number[]): Promise<boolean[]> {
+async function finishMany(db: Database, ids: readonly number[]): Promise<Finished[]> {
   const running = await db
     .select()
     .from(runs)
@@ -79,5 +82,6 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));
   const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId).map((run) => run.boostId!);
   if (endedBoosts.length) await db.update(boosts).set({ status: "active", updatedAt: new Date() }).where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
-  return ids.map((id) => endedIds.has(id));
+  const kinds = new Map(ready.map((run) => [run.id, run.kind]));
+  return ids.map((id) => (endedIds.has(id) ? kinds.get(id)! : false));
 }

@@ -8,8 +8,9 @@ import type { JobHandler } from "../job-handler";
 export const runBatch: JobHandler<"run.batch"> = async (payload, { db }) => {
   const next = await warmNextBatch(db, payload.runId, payload.region);
   if (next === "more") await sendJob("run.batch", payload);
-  if (next === "finished") await finishRun(db, payload.runId);
-  // Ended here (done, failed) or paused: the boost's report, once (the outbox dedupes per run).
-  if (next !== "more") await reportRunEnd(db, payload.runId);
+  // Ended (here, by another region's job, or before a crash) or paused: the boost's report, once
+  // (the outbox dedupes per run). A warm this job just ended has none: no need to look.
+  const ended = next === "finished" ? await finishRun(db, payload.runId) : false;
+  if (next !== "more" && ended !== "warm") await reportRunEnd(db, payload.runId);
   return { next };
 };
