@@ -60,7 +60,7 @@ async function end(db: Database, run: Run, status: "done" | "failed", message: s
  */
 export function planRun(db: Database, runId: number): Promise<PlanOutcome> {
   let planner = planners.get(db);
-  if (!planner) planners.set(db, (planner = new DataLoader((ids: readonly number[]) => planMany(db, ids), { cache: false, batchScheduleFn: (plan) => setTimeout(plan, 2), maxBatchSize: 500 })));
+  if (!planner) planners.set(db, (planner = new DataLoader((ids: readonly number[]) => planMany(db, ids), { cache: false, batchScheduleFn: (plan) => setTimeout(plan, 2), maxBatchSize: PLANS_AT_ONCE })));
   return planner.load(runId);
 }
 
@@ -85,13 +85,19 @@ async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutc
   } catch {
     // Planned one by one below.
   }
-  await Promise.all(
-    [...byId.values()]
-      .filter((f) => !outcomes.has(f.run.id))
-      .map(async (f) => outcomes.set(f.run.id, await planLoaded(db, f).catch((error: Error) => error))),
-  );
+  // One by one, a few at a time: a boost run may read a million sitemap URLs while it is planned.
+  const alone = [...byId.values()].filter((f) => !outcomes.has(f.run.id));
+  const next = async (): Promise<void> => {
+    for (let f = alone.shift(); f; f = alone.shift()) outcomes.set(f.run.id, await planLoaded(db, f).catch((error: Error) => error));
+  };
+  await Promise.all(Array.from({ length: PLANNED_ALONE_AT_ONCE }, next));
   return ids.map((id) => outcomes.get(id) ?? { status: "skipped", calls: 0, message: null, regions: [] });
 }
+
+/** Runs planned together at most (one statement of each kind for their warms). */
+export const PLANS_AT_ONCE = 1000;
+/** Runs whose sources are read while they are planned (boosts), planned at once at most. */
+const PLANNED_ALONE_AT_ONCE = 4;
 
 type Loaded = { run: Run; site: typeof sites.$inferSelect; boost: Boost | null };
 const planners = new WeakMap<Database, DataLoader<number, PlanOutcome>>();

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from "@/lib/db";
 import { envInteger, envNumber } from "@/lib/env";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey } from "@/lib/jobs";
 import { REGIONS, type RegionCode } from "@/lib/regions";
+import { PLANS_AT_ONCE } from "@/lib/runs/plan";
 import { handOverAllRuns } from "@/lib/runs/warm-loop";
 import { workerMaxInFlight } from "@/lib/warm/engine";
 import { REPORT_EVERY_MS, regionsWithWorkers, reportIn, signOff, workerRegions } from "@/lib/warm/workers";
@@ -123,7 +124,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   let taken = await regionsWithWorkers(db);
   const handleJob = (name: "run.plan" | "run.batch") => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
   const perFetch = runsPerFetch();
-  pumps.set(queueOf("run.plan"), new RunJobPump(boss, queueOf("run.plan"), handleJob("run.plan"), { maxHeld: perFetch, perFetch, pollMs, active: () => true }));
+  pumps.set(queueOf("run.plan"), new RunJobPump(boss, queueOf("run.plan"), handleJob("run.plan"), { maxHeld: PLANS_AT_ONCE, perFetch: PLANS_AT_ONCE, pollMs, active: () => true }));
   for (const { code } of REGIONS) {
     if (mine.length && !mine.includes(code)) continue;
     const active = mine.length ? () => true : () => !taken.has(code);
