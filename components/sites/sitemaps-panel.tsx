@@ -19,6 +19,10 @@ function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
     mutationFn: () => api(`/sites/${siteId}/sitemaps/${sitemap.id}`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] }),
   });
+  const refresh = useMutation({
+    mutationFn: () => api<Sitemap>(`/sites/${siteId}/sitemaps/${sitemap.id}/refresh`, { method: "POST" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] }),
+  });
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="sitemap-row">
       <div className="min-w-0 space-y-1">
@@ -28,14 +32,24 @@ function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
           <span className="tabular-nums">{sitemap.url_count.toLocaleString("en")} URLs</span>
           {sitemap.last_processed_at ? (
             <span>
-              · processed <LocalTime value={sitemap.last_processed_at} />
+              · read <LocalTime value={sitemap.last_processed_at} />
+            </span>
+          ) : null}
+          {sitemap.last_changed_at ? (
+            <span>
+              · list changed <LocalTime value={sitemap.last_changed_at} />
             </span>
           ) : null}
         </p>
         {sitemap.status_message ? <p className={`text-xs ${sitemap.status === "error" ? "text-red-700" : "text-slate-600"}`}>{sitemap.status_message}</p> : null}
-        <ErrorNote error={remove.error} />
+        <ErrorNote error={remove.error ?? refresh.error} />
       </div>
-      <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+      <div className="flex shrink-0 gap-2">
+        <Button variant="secondary" busy={refresh.isPending} disabled={busy(sitemap)} onClick={() => refresh.mutate()} title="Read it again now; boost runs also read a sitemap again when it is older than an hour.">
+          Refresh
+        </Button>
+        <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+      </div>
     </li>
   );
 }

@@ -19,6 +19,14 @@ export const sitemaps = pgTable(
     /** Processing attempts since it was last queued: a sitemap that keeps failing (or crashing) ends in `error`. */
     processingAttempts: integer("processing_attempts").notNull().default(0),
     lastProcessedAt: timestamp("last_processed_at", { withTimezone: true }),
+    /** When its URL list last changed (a re-read that finds the same list, or a 304, leaves it). */
+    lastChangedAt: timestamp("last_changed_at", { withTimezone: true }),
+    /**
+     * The validators of the last read (ETag, Last-Modified), kept only when it was a single document
+     * (an index's children change without the index changing): the next read is a conditional GET.
+     */
+    etag: text("etag"),
+    lastModified: text("last_modified"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sitemaps_site_url_key").on(t.siteId, t.url)],

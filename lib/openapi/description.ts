@@ -42,6 +42,13 @@ Unknown body fields are ignored.
   the token or be distinguishable from a missing page (a site answering 200 for every path cannot use the file method).
 - **Sitemap status**: \`waiting\` → \`processing\` → \`done\` | \`error\`, with \`status_message\` and \`url_count\`.
   A sitemap URL must be on the site's domain or its \`www.\` variant.
+  **Fresh lists**: before a boost run is planned, each of its sitemaps last read more than an hour ago (the operator's
+  \`PREHEAT_SITEMAP_MAX_AGE_SECONDS\`) is read again with a conditional GET (\`If-None-Match\`/\`If-Modified-Since\`, kept
+  for sitemaps that are a single document: an unchanged one costs a 304), so the run warms what it lists now. One that
+  cannot be read leaves the run on its last good list, and the run's \`status_message\` says so.
+  \`POST /v1/sites/{siteId}/sitemaps/{sitemapId}/refresh\` reads one again on demand (202, the sitemap as it is; one
+  already \`waiting\` or \`processing\` is left to that read). \`last_processed_at\` is the last read (a 304 included),
+  \`last_changed_at\` the last time its URL list changed.
 - **Boost status**: \`pending\` (created, or resumed, no run finished since) → \`running\` (a run pending or running) →
   \`active\` (the last run ended) | \`paused\` (auto-paused on a high error rate; its schedule stops firing).
   Triggering a run or updating a paused boost resumes it. \`content_types\` values: ${CONTENT_TYPES.map((c) => `\`${c}\``).join(", ")},

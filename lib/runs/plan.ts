@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db";
 import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
 import { normaliseUrl } from "@/lib/sources/site-urls";
 import type { RegionCode } from "@/lib/regions";
+import { refreshStaleSitemaps } from "@/lib/sitemaps/freshness";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { countCalls, regionCalls } from "./calls";
@@ -29,6 +30,8 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
   const links = await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
   const ids = links.map((l) => l.id);
   if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
+  // The run warms what the sitemaps list now: those read too long ago are read again first.
+  const stale = await refreshStaleSitemaps(db, ids);
   const rows = await db
     .select({ url: sitemapUrls.url })
     .from(sitemapUrls)
@@ -39,9 +42,9 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
   if (!urls.length) {
     const states = await db.select({ status: sitemaps.status }).from(sitemaps).where(inArray(sitemaps.id, ids));
     const unready = states.filter((s) => s.status !== "done").length;
-    return { urls, note: unready ? `${unready} of the boost's sitemaps are not processed yet` : "the boost's sitemaps list no URLs" };
+    return { urls, note: [...stale, unready ? `${unready} of the boost's sitemaps are not processed yet` : "the boost's sitemaps list no URLs"].join("; ") };
   }
-  return { urls };
+  return { urls, note: stale.join("; ") || undefined };
 }
 
 /** Batch rows stored per INSERT while planning. */

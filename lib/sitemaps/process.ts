@@ -3,7 +3,7 @@ import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { plural } from "@/lib/format";
 import { isOnDomain } from "@/lib/sites/domain-name";
-import { describeSourceError, fetchXmlSource, isSourceError, isTransient } from "@/lib/sources";
+import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";
 import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
 import type { UrlEntry } from "@/lib/sources/xml-urls";
 
@@ -23,7 +23,7 @@ const DELETE_CHUNK = 2000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Crawl = { capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
+type Crawl = { validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
 
 /** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
 async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
@@ -65,14 +65,22 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
 }
 
 /** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
-async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string): Promise<Crawl> {
-  const state: Crawl = { capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
+  const state: Crawl = { validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   const seen = new Set<string>([rootUrl]);
   let level = [rootUrl];
   for (let depth = 0; level.length; depth++) {
     const next: string[] = [];
     for (const url of level) {
-      const source = await fetchXmlSource(url);
+      let source;
+      if (url === rootUrl) {
+        const read = await fetchXmlSourceIfChanged(url, since);
+        if (!read) return "unchanged";
+        source = read.source;
+        state.validators = read.validators;
+      } else {
+        source = await fetchXmlSource(url);
+      }
       state.documents++;
       if (source.kind !== "sitemapindex") {
         await storeEntries(db, sitemapId, generation, source.entries, domain, state);
@@ -131,16 +139,34 @@ function failureMessage(error: unknown): string {
   return `The sitemap could not be processed: ${detail}`;
 }
 
-export type ProcessOutcome = { status: "done" | "error" | "retry"; message: string };
+export type ProcessOutcome = { status: "done" | "error" | "retry"; message: string; changed?: boolean };
+
+/** Whether generation `next` lists other URLs than generation `previous`. */
+async function listChanged(db: Database, sitemapId: number, previous: number, next: number, previousCount: number, nextCount: number): Promise<boolean> {
+  if (previousCount !== nextCount) return true;
+  const [added] = await db
+    .select({ id: sitemapUrls.id })
+    .from(sitemapUrls)
+    .where(
+      and(
+        eq(sitemapUrls.sitemapId, sitemapId),
+        eq(sitemapUrls.generation, next),
+        sql`not exists (select 1 from ${sitemapUrls} p where p.sitemap_id = ${sitemapId} and p.generation = ${previous} and p.url = ${sitemapUrls.url})`,
+      ),
+    )
+    .limit(1);
+  return Boolean(added);
+}
 
 /**
  * Downloads the sitemap (following index children) into a new generation of its URL rows, then
  * swaps it in: the boost runs planned meanwhile read the previous list whole. Idempotent: running
  * it again gives the same rows. A transient failure on a non-final attempt answers `retry` so the
  * job runner tries again; any failure on the last attempt, of whatever kind, ends in `error` with
- * its reason, so no sitemap is left `processing` for ever.
+ * its reason, so no sitemap is left `processing` for ever. With `conditional`, a sitemap read
+ * before as a single document is asked for with its validators: a 304 keeps its list.
  */
-export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean } = { final: true }): Promise<ProcessOutcome> {
+export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean; conditional?: boolean } = { final: true }): Promise<ProcessOutcome> {
   const [row] = await db
     .select({ sitemap: sitemaps, domain: sites.domain })
     .from(sitemaps)
@@ -150,18 +176,37 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
   const attempts = row.sitemap.processingAttempts + 1;
   const current = row.sitemap.urlsGeneration;
   const final = attempt.final || attempts >= MAX_PROCESSING_ATTEMPTS;
+  // The validators belong to the current list (they change only with it).
+  const since = attempt.conditional && (row.sitemap.etag || row.sitemap.lastModified) ? { etag: row.sitemap.etag, lastModified: row.sitemap.lastModified } : undefined;
   try {
-    await db.update(sitemaps).set({ status: "processing", statusMessage: null, processingAttempts: attempts }).where(eq(sitemaps.id, sitemapId));
+    await db.update(sitemaps).set({ status: "processing", processingAttempts: attempts }).where(eq(sitemaps.id, sitemapId));
     // Rows of an attempt that died half-way belong to no list: start the new one clean.
     await dropOtherGenerations(db, sitemapId, current);
-    const result = await crawl(db, sitemapId, current + 1, row.sitemap.url, row.domain);
+    const result = await crawl(db, sitemapId, current + 1, row.sitemap.url, row.domain, since);
+    const now = new Date();
+    if (result === "unchanged") {
+      await db.update(sitemaps).set({ status: "done", lastProcessedAt: now, processingAttempts: 0 }).where(eq(sitemaps.id, sitemapId));
+      return { status: "done", message: row.sitemap.statusMessage ?? "", changed: false };
+    }
     const message = summary(result, row.domain);
+    const changed = row.sitemap.lastChangedAt === null || (await listChanged(db, sitemapId, current, current + 1, row.sitemap.urlCount, result.stored));
+    const single = result.documents === 1;
     await db
       .update(sitemaps)
-      .set({ status: "done", statusMessage: message, urlCount: result.stored, urlsGeneration: current + 1, lastProcessedAt: new Date(), processingAttempts: 0 })
+      .set({
+        status: "done",
+        statusMessage: message,
+        urlCount: result.stored,
+        urlsGeneration: current + 1,
+        lastProcessedAt: now,
+        ...(changed ? { lastChangedAt: now } : {}),
+        etag: single ? result.validators?.etag ?? null : null,
+        lastModified: single ? result.validators?.lastModified ?? null : null,
+        processingAttempts: 0,
+      })
       .where(eq(sitemaps.id, sitemapId));
     await dropOtherGenerations(db, sitemapId, current + 1);
-    return { status: "done", message };
+    return { status: "done", message, changed };
   } catch (error) {
     const message = failureMessage(error);
     // A document that is not a sitemap, or an address that is refused, will not change on retry.

@@ -17,7 +17,10 @@ export const sitemapSchema = z
     status: z.enum(SITEMAP_STATUSES).meta({ description: "`waiting` (queued) → `processing` → `done` or `error`; re-processing starts again from `waiting`." }),
     status_message: z.string().nullable().meta({ description: "URL count when done, the reason when in error; null at creation." }),
     url_count: z.number().int().meta({ description: "URLs on the site's domain found by the last processing." }),
-    last_processed_at: timestamp.nullable(),
+    last_processed_at: timestamp.nullable().meta({ description: "When the sitemap was last read (a 304 to the conditional GET counts); null until its first read ends." }),
+    last_changed_at: timestamp
+      .nullable()
+      .meta({ description: "When its URL list last changed: set by the first read, then only by a read that finds other URLs than the list it had." }),
     created_at: timestamp,
   })
   .meta({ id: "Sitemap" });

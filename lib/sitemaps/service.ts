@@ -8,6 +8,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
+import { markForRefresh } from "./freshness";
 import type { SitemapPayload } from "./schemas";
 
 export type SitemapRow = typeof sitemaps.$inferSelect;
@@ -21,6 +22,7 @@ export function toSitemap(row: SitemapRow): SitemapPayload {
     status_message: row.statusMessage,
     url_count: row.urlCount,
     last_processed_at: iso(row.lastProcessedAt),
+    last_changed_at: iso(row.lastChangedAt),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -78,4 +80,14 @@ export async function getSitemap(ctx: AccountContext, siteId: number, sitemapId:
     .where(and(eq(sitemaps.id, sitemapId), eq(sitemaps.siteId, siteId)));
   if (!row) throw notFound("Sitemap");
   return row;
+}
+
+/**
+ * Queues the sitemap to be read again now (a conditional GET: an unchanged one costs a 304). One
+ * already waiting or being read is left to that read. Answers the sitemap as it is now.
+ */
+export async function refreshSitemap(ctx: AccountContext, siteId: number, sitemapId: number): Promise<SitemapRow> {
+  const row = await getSitemap(ctx, siteId, sitemapId);
+  if (await markForRefresh(ctx.db, row.id)) await sendJob("sitemap.process", { sitemapId: row.id, siteId: row.siteId });
+  return getSitemap(ctx, siteId, sitemapId);
 }

@@ -37,33 +37,53 @@ export function isTransient(error: unknown): boolean {
   return false;
 }
 
-/** The document's body, decompressed. The caller must destroy it when done: that releases the connection. */
-async function openSource(url: string, limits: SourceLimits) {
+/** A document's HTTP validators: sent back as a conditional GET, so an unchanged document costs a 304. */
+export type Validators = { etag: string | null; lastModified: string | null };
+
+const header = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+/** The document's body, decompressed, and its validators; `undefined` when `since` still holds (304). The caller must destroy the body: that releases the connection. */
+async function openSource(url: string, limits: SourceLimits, since?: Validators) {
+  const conditional: Record<string, string> = {};
+  if (since?.etag) conditional["if-none-match"] = since.etag;
+  if (since?.lastModified) conditional["if-modified-since"] = since.lastModified;
   const response = await guardedRequest(url, {
     timeoutMs: limits.timeoutMs,
     maxBytes: limits.maxBytes,
-    headers: { accept: "application/xml, text/xml, application/rss+xml, application/atom+xml, text/csv, */*;q=0.5" },
+    headers: { accept: "application/xml, text/xml, application/rss+xml, application/atom+xml, text/csv, */*;q=0.5", ...conditional },
   });
+  if (response.status === 304 && since) {
+    response.body.destroy();
+    return undefined;
+  }
   if (response.status >= 400) {
     response.body.destroy();
     throw new SourceHttpError(response.status, url);
   }
-  return gunzipIfCompressed(response.body, limits.maxBytes, url);
+  const validators: Validators = { etag: header(response.headers.etag), lastModified: header(response.headers["last-modified"]) };
+  return { body: await gunzipIfCompressed(response.body, limits.maxBytes, url), validators };
 }
 
 /** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
 export async function fetchXmlSource(url: string, limits = SOURCE_LIMITS): Promise<XmlUrlSource> {
-  const body = await openSource(url, limits);
+  const read = await fetchXmlSourceIfChanged(url, undefined, limits);
+  return read!.source;
+}
+
+/** fetchXmlSource as a conditional GET: `undefined` when the document has not changed since `since`. */
+export async function fetchXmlSourceIfChanged(url: string, since: Validators | undefined, limits = SOURCE_LIMITS): Promise<{ source: XmlUrlSource; validators: Validators } | undefined> {
+  const opened = await openSource(url, limits, since);
+  if (!opened) return undefined;
   try {
-    return await readXmlUrls(body, MAX_ENTRIES_PER_FILE);
+    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE), validators: opened.validators };
   } finally {
-    body.destroy();
+    opened.body.destroy();
   }
 }
 
 /** Fetches a CSV file of URLs and keeps the valid ones on the site's domain. */
 export async function fetchCsvUrls(url: string, domain: string, limits = SOURCE_LIMITS): Promise<UrlTally & { rows: number }> {
-  const body = await openSource(url, limits);
+  const { body } = (await openSource(url, limits))!;
   try {
     const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS);
     const tally = emptyTally();

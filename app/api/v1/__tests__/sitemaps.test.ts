@@ -28,6 +28,7 @@ describe("POST /v1/sites/{siteId}/sitemaps", () => {
       status_message: null,
       url_count: 0,
       last_processed_at: null,
+      last_changed_at: null,
       created_at: iso,
     });
   });
@@ -160,5 +161,19 @@ describe("listing, reading and deleting sitemaps", () => {
     expect((await api("GET", `/v1/sites/${site.id}/sitemaps/${MISSING_ID}`, { key })).status).toBe(404);
     expect((await api("DELETE", `/v1/sites/${site.id}/sitemaps/${MISSING_ID}`, { key })).status).toBe(404);
     expect((await sitemapsOf(MISSING_ID)).status).toBe(404);
+  });
+});
+
+describe("POST /v1/sites/{siteId}/sitemaps/{sitemapId}/refresh", () => {
+  it("queues a read now (202, the sitemap as it is), and is 404 for another account's sitemap", async () => {
+    const own = await createSite(key);
+    const sitemap = await addSitemap(key, own.id, `https://${own.domain}/sitemap.xml`);
+    // Its first read may still be under way or done (the domain does not resolve): either way the answer is the sitemap.
+    const response = await api("POST", `/v1/sites/${own.id}/sitemaps/${sitemap.id}/refresh`, { key });
+    expect(response.status).toBe(202);
+    expect(response.body).toMatchObject({ id: sitemap.id, site_id: own.id, status: expect.stringMatching(/^(waiting|processing|done|error)$/), last_changed_at: null });
+    const other = await newKey();
+    expect((await api("POST", `/v1/sites/${own.id}/sitemaps/${sitemap.id}/refresh`, { key: other })).status).toBe(404);
+    expect((await api("POST", `/v1/sites/${own.id}/sitemaps/${MISSING_ID}/refresh`, { key })).status).toBe(404);
   });
 });
