@@ -70,6 +70,29 @@ describe("processSitemap", () => {
     expect(row.lastProcessedAt).toBeInstanceOf(Date);
   });
 
+  it("skips an index's children that cannot be read (404, invalid XML, 503 after retries), stores the others and names them", async () => {
+    serve("partial.test/index.xml", index(["http://partial.test/a.xml", "http://partial.test/missing.xml", "http://partial.test/broken.xml", "http://partial.test/down.xml"]));
+    serve("partial.test/a.xml", urlset(["http://partial.test/1", "http://partial.test/2"]));
+    serve("partial.test/broken.xml", "<urlset><url><loc>http://partial.test/3</loc></url>");
+    routes.set("partial.test/down.xml", { body: "down", status: 503 });
+    const { outcome, row, urls } = await processed("partial.test", "/index.xml");
+    expect(outcome.status).toBe("done");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(["http://partial.test/1", "http://partial.test/2"]);
+    expect(row.statusMessage).toMatch(/^2 URLs from 2 documents; 3 child sitemaps could not be read and were skipped: /);
+    expect(row.statusMessage).toContain("http://partial.test/missing.xml (http://partial.test/missing.xml answered HTTP 404)");
+    expect(row.statusMessage).toContain("http://partial.test/down.xml (http://partial.test/down.xml answered HTTP 503)");
+  }, 20_000);
+
+  it("fails when none of an index's children can be read, keeping nothing", async () => {
+    serve("allbad.test/index.xml", index(["http://allbad.test/missing-1.xml", "http://allbad.test/missing-2.xml"]));
+    const { outcome, row, urls } = await processed("allbad.test", "/index.xml");
+    expect(outcome.status).toBe("error");
+    expect(row.status).toBe("error");
+    expect(row.statusMessage).toMatch(/none of whose 2 child sitemaps could be read/);
+    expect(urls).toEqual([]);
+  });
+
   it("reads a .xml.gz file and a gzip-encoded response", async () => {
     serve("gz.test/sitemap.xml.gz", gzipSync(urlset(["http://gz.test/a", "http://gz.test/b"])), { "content-type": "application/x-gzip" });
     expect((await processed("gz.test", "/sitemap.xml.gz")).urls).toEqual(["http://gz.test/a", "http://gz.test/b"]);

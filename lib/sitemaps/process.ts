@@ -5,7 +5,7 @@ import { plural } from "@/lib/format";
 import { isOnDomain } from "@/lib/sites/domain-name";
 import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";
 import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
-import type { UrlEntry } from "@/lib/sources/xml-urls";
+import { SourceFormatError, type UrlEntry } from "@/lib/sources/xml-urls";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
 export const MAX_INDEX_DEPTH = 3;
@@ -23,7 +23,7 @@ const DELETE_CHUNK = 2000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Crawl = { validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
+type Crawl = { failedChildren: { url: string; reason: string }[]; validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
 
 /** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
 async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
@@ -66,7 +66,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
 
 /** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
 async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
-  const state: Crawl = { validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+  const state: Crawl = { failedChildren: [], validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   const seen = new Set<string>([rootUrl]);
   let level = [rootUrl];
   for (let depth = 0; level.length; depth++) {
@@ -79,7 +79,14 @@ async function crawl(db: Database, sitemapId: number, generation: number, rootUr
         source = read.source;
         state.validators = read.validators;
       } else {
-        source = await fetchXmlSource(url);
+        // A child that cannot be read is skipped: the others' URLs are worth having.
+        try {
+          source = await fetchChild(url);
+        } catch (error) {
+          if (!isSourceError(error)) throw error;
+          state.failedChildren.push({ url, reason: describeSourceError(error).replace(/\.$/, "") });
+          continue;
+        }
       }
       state.documents++;
       if (source.kind !== "sitemapindex") {
@@ -105,8 +112,27 @@ async function crawl(db: Database, sitemapId: number, generation: number, rootUr
   return state;
 }
 
+/** Transient failures of a child (5xx, 429, timeouts, broken transfers) are retried this often, this far apart, before it is skipped. */
+const CHILD_ATTEMPTS = 3;
+const CHILD_RETRY_MS = 500;
+
+async function fetchChild(url: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchXmlSource(url);
+    } catch (error) {
+      if (attempt >= CHILD_ATTEMPTS || !isTransient(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CHILD_RETRY_MS * attempt));
+    }
+  }
+}
+
 function summary(result: Crawl, domain: string): string {
   const parts = [`${plural(result.stored, "URL")} from ${plural(result.documents, "document")}`];
+  if (result.failedChildren.length) {
+    const first = result.failedChildren.slice(0, 3).map((f) => `${f.url} (${f.reason})`);
+    parts.push(`${plural(result.failedChildren.length, "child sitemap")} could not be read and ${result.failedChildren.length === 1 ? "was" : "were"} skipped: ${first.join(", ")}${result.failedChildren.length > 3 ? ", …" : ""}`);
+  }
   if (result.capped) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);
   if (result.offDomain) parts.push(`${plural(result.offDomain, "URL")} outside ${domain} skipped`);
   if (result.invalid) parts.push(`${plural(result.invalid, "invalid URL")} skipped`);
@@ -187,6 +213,10 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
     if (result === "unchanged") {
       await db.update(sitemaps).set({ status: "done", lastProcessedAt: now, processingAttempts: 0 }).where(eq(sitemaps.id, sitemapId));
       return { status: "done", message: row.sitemap.statusMessage ?? "", changed: false };
+    }
+    if (result.failedChildren.length && result.documents === 1 && result.stored === 0) {
+      // Only the index itself could be read: nothing to warm, and no reason to drop the last list.
+      throw new SourceFormatError(`an index none of whose ${plural(result.failedChildren.length, "child sitemap")} could be read (${result.failedChildren[0]!.url}: ${result.failedChildren[0]!.reason})`);
     }
     const message = summary(result, row.domain);
     const changed = row.sitemap.lastChangedAt === null || (await listChanged(db, sitemapId, current, current + 1, row.sitemap.urlCount, result.stored));
