@@ -73,7 +73,7 @@ describe("processSitemap", () => {
   it("skips an index's children that cannot be read (404, invalid XML, 503 after retries), stores the others and names them", async () => {
     serve("partial.test/index.xml", index(["http://partial.test/a.xml", "http://partial.test/missing.xml", "http://partial.test/broken.xml", "http://partial.test/down.xml"]));
     serve("partial.test/a.xml", urlset(["http://partial.test/1", "http://partial.test/2"]));
-    serve("partial.test/broken.xml", "<urlset><url><loc>http://partial.test/3</loc></url>");
+    serve("partial.test/broken.xml", "<urlset><url><loc>http://partial.test/3</url></loc></urlset>");
     routes.set("partial.test/down.xml", { body: "down", status: 503 });
     const { outcome, row, urls } = await processed("partial.test", "/index.xml");
     expect(outcome.status).toBe("done");
@@ -83,6 +83,14 @@ describe("processSitemap", () => {
     expect(row.statusMessage).toContain("http://partial.test/missing.xml (http://partial.test/missing.xml answered HTTP 404)");
     expect(row.statusMessage).toContain("http://partial.test/down.xml (http://partial.test/down.xml answered HTTP 503)");
   }, 20_000);
+
+  it("keeps what a cut-off sitemap listed before the cut, and says so", async () => {
+    serve("cut.test/sitemap.xml", `<?xml version="1.0"?><urlset><url><loc>http://cut.test/1</loc></url><url><loc>http://cut.test/2</loc></url><url><loc>http://cut.test/3`);
+    const { outcome, row, urls } = await processed("cut.test", "/sitemap.xml");
+    expect(outcome.status).toBe("done");
+    expect(urls).toEqual(["http://cut.test/1", "http://cut.test/2"]);
+    expect(row.statusMessage).toBe("2 URLs from 1 document; the document was cut off after 2 URLs: what came before the cut was kept.");
+  });
 
   it("fails when none of an index's children can be read, keeping nothing", async () => {
     serve("allbad.test/index.xml", index(["http://allbad.test/missing-1.xml", "http://allbad.test/missing-2.xml"]));
@@ -108,7 +116,7 @@ describe("processSitemap", () => {
   });
 
   it("ends in error with a readable message for broken XML and for a missing file", async () => {
-    serve("broken.test/sitemap.xml", `<urlset><url><loc>http://broken.test/a</loc></url>`);
+    serve("broken.test/sitemap.xml", `<urlset><url><loc>http://broken.test/a</url></loc></urlset>`);
     const broken = await processed("broken.test", "/sitemap.xml");
     expect(broken.row.status).toBe("error");
     expect(broken.row.statusMessage).toMatch(/^The document is not valid XML/);

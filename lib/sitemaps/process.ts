@@ -23,7 +23,7 @@ const DELETE_CHUNK = 2000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Crawl = { failedChildren: { url: string; reason: string }[]; validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
+type Crawl = { rootUrl: string; cutOff: { url: string; entries: number; index: boolean }[]; failedChildren: { url: string; reason: string }[]; validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
 
 /** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
 async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
@@ -66,7 +66,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
 
 /** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
 async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
-  const state: Crawl = { failedChildren: [], validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   const seen = new Set<string>([rootUrl]);
   let level = [rootUrl];
   for (let depth = 0; level.length; depth++) {
@@ -89,6 +89,7 @@ async function crawl(db: Database, sitemapId: number, generation: number, rootUr
         }
       }
       state.documents++;
+      if (source.truncated) state.cutOff.push({ url, entries: source.entries.length, index: source.kind === "sitemapindex" });
       if (source.kind !== "sitemapindex") {
         await storeEntries(db, sitemapId, generation, source.entries, domain, state);
         continue;
@@ -129,6 +130,9 @@ async function fetchChild(url: string) {
 
 function summary(result: Crawl, domain: string): string {
   const parts = [`${plural(result.stored, "URL")} from ${plural(result.documents, "document")}`];
+  for (const cut of result.cutOff.slice(0, 3)) {
+    parts.push(`${cut.url === result.rootUrl ? "the document" : cut.url} was cut off after ${plural(cut.entries, cut.index ? "child sitemap" : "URL")}: what came before the cut was kept`);
+  }
   if (result.failedChildren.length) {
     const first = result.failedChildren.slice(0, 3).map((f) => `${f.url} (${f.reason})`);
     parts.push(`${plural(result.failedChildren.length, "child sitemap")} could not be read and ${result.failedChildren.length === 1 ? "was" : "were"} skipped: ${first.join(", ")}${result.failedChildren.length > 3 ? ", …" : ""}`);

@@ -58,7 +58,6 @@ describe("readXmlUrls", () => {
   });
 
   it.each([
-    ["a truncated document", `<urlset><url><loc>https://example.com/</loc>`],
     ["mismatched tags", `<urlset><url><loc>https://example.com/</url></loc></urlset>`],
     ["an undefined entity", `<urlset><url><loc>https://example.com/&nbsp;</loc></url></urlset>`],
     ["not XML at all", `{"urls": []}`],
@@ -68,5 +67,18 @@ describe("readXmlUrls", () => {
 
   it("refuses an HTML page", async () => {
     await expect(read("<html><head></head><body></body></html>")).rejects.toThrow("root element is <html>");
+  });
+});
+
+describe("a document cut off before its closing tags", () => {
+  it("keeps every complete entry read before the cut, and says it was cut off", async () => {
+    const cut = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.test/1</loc></url><url><loc>https://a.test/2</loc></url><url><loc>https://a.test/3-partial`;
+    const source = await readXmlUrls(Readable.from([Buffer.from(cut)]), 100);
+    expect(source).toEqual({ kind: "urlset", truncated: true, entries: [{ loc: "https://a.test/1", lastmod: null }, { loc: "https://a.test/2", lastmod: null }] });
+  });
+
+  it("a complete document is not cut off", async () => {
+    const whole = `<urlset><url><loc>https://a.test/1</loc></url></urlset>`;
+    expect((await readXmlUrls(Readable.from([Buffer.from(whole)]), 100)).truncated).toBeUndefined();
   });
 });

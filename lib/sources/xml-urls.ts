@@ -3,7 +3,8 @@ import { SaxesParser } from "saxes";
 
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 export type UrlEntry = { loc: string; lastmod: Date | null };
-export type XmlUrlSource = { kind: XmlSourceKind; entries: UrlEntry[] };
+/** `truncated`: the document ended before its closing tags (served whole, but cut off): its complete entries are kept. */
+export type XmlUrlSource = { kind: XmlSourceKind; entries: UrlEntry[]; truncated?: boolean };
 
 /** The document is not one we can read; retrying will not help. */
 export class SourceFormatError extends Error {}
@@ -39,8 +40,15 @@ export async function readXmlUrls(stream: Readable, maxEntries: number): Promise
   let field: "loc" | "lastmod" | undefined;
   let text = "";
   let failure: Error | undefined;
+  let closing = false;
+  let truncated = false;
 
   parser.on("error", (error) => {
+    // At the end of the input, an error means the document stopped before its closing tags.
+    if (closing) {
+      truncated = true;
+      return;
+    }
     failure ??= new SourceFormatError(`not valid XML (${error.message.replace(/^undefined:/, "line ")})`);
   });
   parser.on("opentag", (tag) => {
@@ -73,6 +81,7 @@ export async function readXmlUrls(stream: Readable, maxEntries: number): Promise
   parser.on("text", collect);
   parser.on("cdata", collect);
   parser.on("closetag", () => {
+    if (closing) return; // closed by the parser at a cut: the entry being read is incomplete
     const name = stack.pop();
     if (field && current) {
       current[field] = text.trim();
@@ -101,9 +110,14 @@ export async function readXmlUrls(stream: Readable, maxEntries: number): Promise
   }
   if (!failure) {
     parser.write(decoder.decode());
-    parser.close();
+    closing = true;
+    try {
+      parser.close();
+    } catch {
+      truncated = true;
+    }
   }
   if (failure) throw failure;
   if (!kind) throw new SourceFormatError("empty document");
-  return { kind, entries };
+  return truncated ? { kind, entries, truncated } : { kind, entries };
 }
