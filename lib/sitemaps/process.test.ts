@@ -173,6 +173,33 @@ describe("processSitemap never leaves a sitemap stuck", () => {
   });
 });
 
+describe("encodings", () => {
+  const decl = (encoding: string) => `<?xml version="1.0" encoding="${encoding}"?>`;
+  const body = (host: string) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${host}/café</loc></url><url><loc>http://${host}/€uro</loc></url></urlset>`;
+  const utf16be = (text: string) => Buffer.from(text, "utf16le").swap16();
+
+  it.each([
+    ["ISO-8859-1 (declared)", "latin.test", (h: string) => Buffer.from(decl("ISO-8859-1") + body(h).replace("/€uro", "/euro"), "latin1"), {}, ["café", "euro"]],
+    ["Windows-1252 (declared)", "cp1252.test", (h: string) => Buffer.concat([Buffer.from(decl("windows-1252") + body(h).split("€")[0]!, "latin1"), Buffer.from([0x80]), Buffer.from(body(h).split("€")[1]!, "latin1")]), {}, ["café", "€uro"]],
+    ["UTF-16 LE with its BOM", "utf16le.test", (h: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(decl("UTF-16") + body(h), "utf16le")]), {}, ["café", "€uro"]],
+    ["UTF-16 BE with its BOM", "utf16be.test", (h: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(decl("UTF-16") + body(h))]), {}, ["café", "€uro"]],
+    ["UTF-8 with a BOM", "bom.test", (h: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(decl("UTF-8") + body(h))]), {}, ["café", "€uro"]],
+    ["ISO-8859-1 from the Content-Type charset", "charset.test", (h: string) => Buffer.from(body(h).replace("/€uro", "/euro"), "latin1"), { "content-type": "application/xml; charset=ISO-8859-1" }, ["café", "euro"]],
+  ])("%s: accented URLs are percent-encoded from the right characters", async (_label, host, make, headers, paths) => {
+    serve(`${host}/sitemap.xml`, make(host), { "content-type": "application/xml", ...headers });
+    const { row, urls } = await processed(host, "/sitemap.xml");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(paths.map((p) => new URL(`http://${host}/${p}`).toString()).sort());
+    expect(urls.some((u) => u.includes("%EF%BF%BD"))).toBe(false);
+  });
+
+  it("a CSV file in ISO-8859-1, as its Content-Type says", async () => {
+    serve("csvlatin.test/urls.csv", Buffer.from("url\nhttp://csvlatin.test/café\n", "latin1"), { "content-type": "text/csv; charset=iso-8859-1" });
+    const csv = await fetchCsvUrls("http://csvlatin.test/urls.csv", "csvlatin.test");
+    expect([...csv.urls.keys()]).toEqual(["http://csvlatin.test/caf%C3%A9"]);
+  });
+});
+
 describe("fetchCsvUrls", () => {
   it("keeps the valid URLs on the site's domain and counts the others", async () => {
     serve("csv.test/urls.csv", "url\nhttp://csv.test/a\nhttp://csv.test/a\nnot a url\nhttp://elsewhere.test/b\n,\n", { "content-type": "text/csv" });

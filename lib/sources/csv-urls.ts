@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import Papa from "papaparse";
 import { SourceFormatError } from "./xml-urls";
+import { decodedText } from "./encoding";
 
 /** Longest cell read. URLs are at most 2,048 characters: this cap only bounds memory. */
 export const MAX_CSV_CELL_CHARS = 8192;
@@ -36,11 +37,11 @@ function looksLikeUrl(value: string | undefined): boolean {
  * The file is read a slice at a time and only the URLs are kept; an overlong cell or row ends the read
  * as soon as it is seen, and the event loop gets a turn at least every BUSY_MS.
  */
-export async function readCsvUrls(stream: Readable, maxRows: number): Promise<CsvUrls> {
+export async function readCsvUrls(stream: Readable, maxRows: number, options: { charset?: string | null } = {}): Promise<CsvUrls> {
   const urls = new UrlCollector(maxRows);
   const giveWayWhenBusy = eventLoopTurns();
   let rows: CsvRowReader | undefined;
-  for await (const text of textSlices(stream)) {
+  for await (const text of textSlices(stream, options.charset ?? null)) {
     rows ??= new CsvRowReader(guessDialect(text), (cells) => urls.add(cells));
     rows.push(text);
     await giveWayWhenBusy();
@@ -50,18 +51,16 @@ export async function readCsvUrls(stream: Readable, maxRows: number): Promise<Cs
 }
 
 /**
- * The stream's text, decoded as UTF-8 (a BOM dropped, a character split between chunks kept whole), in
+ * The stream's text, decoded in its encoding (lib/sources/encoding.ts: a BOM, else the Content-Type charset, else UTF-8), in
  * slices of SLICE_BYTES at most whatever the size of the chunks. The first slice holds SAMPLE_CHARS (or the
  * whole file) to guess the dialect from; no slice ends with a CR, which may be the first half of a CRLF.
  */
-async function* textSlices(stream: Readable): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
+async function* textSlices(stream: Readable, charset: string | null): AsyncGenerator<string> {
   let text = "";
   let minLength = SAMPLE_CHARS;
-  for await (const chunk of stream) {
-    const bytes: Uint8Array = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    for (let start = 0; start < bytes.length; start += SLICE_BYTES) {
-      text += decoder.decode(bytes.subarray(start, start + SLICE_BYTES), { stream: true });
+  for await (const decoded of decodedText(stream, charset)) {
+    for (let start = 0; start < decoded.length; start += SLICE_BYTES) {
+      text += decoded.slice(start, start + SLICE_BYTES);
       const cut = text.endsWith("\r") ? text.length - 1 : text.length;
       if (cut < minLength) continue;
       yield text.slice(0, cut);
@@ -69,7 +68,6 @@ async function* textSlices(stream: Readable): AsyncGenerator<string> {
       minLength = 1;
     }
   }
-  text += decoder.decode();
   if (text) yield text;
 }
 

@@ -1,5 +1,6 @@
 import { FetchError, guardedRequest } from "@/lib/fetch";
 import { readCsvUrls } from "./csv-urls";
+import { charsetOf } from "./encoding";
 import { gunzipIfCompressed } from "./gzip";
 import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
 import { readXmlUrls, SourceFormatError, type XmlUrlSource } from "./xml-urls";
@@ -61,7 +62,7 @@ async function openSource(url: string, limits: SourceLimits, since?: Validators)
     throw new SourceHttpError(response.status, url);
   }
   const validators: Validators = { etag: header(response.headers.etag), lastModified: header(response.headers["last-modified"]) };
-  return { body: await gunzipIfCompressed(response.body, limits.maxBytes, url), validators };
+  return { body: await gunzipIfCompressed(response.body, limits.maxBytes, url), validators, charset: charsetOf(header(response.headers["content-type"])) };
 }
 
 /** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
@@ -75,7 +76,7 @@ export async function fetchXmlSourceIfChanged(url: string, since: Validators | u
   const opened = await openSource(url, limits, since);
   if (!opened) return undefined;
   try {
-    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE), validators: opened.validators };
+    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE, { charset: opened.charset }), validators: opened.validators };
   } finally {
     opened.body.destroy();
   }
@@ -83,9 +84,9 @@ export async function fetchXmlSourceIfChanged(url: string, since: Validators | u
 
 /** Fetches a CSV file of URLs and keeps the valid ones on the site's domain. */
 export async function fetchCsvUrls(url: string, domain: string, limits = SOURCE_LIMITS): Promise<UrlTally & { rows: number }> {
-  const { body } = (await openSource(url, limits))!;
+  const { body, charset } = (await openSource(url, limits))!;
   try {
-    const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS);
+    const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS, { charset });
     const tally = emptyTally();
     for (const value of urls) tallyUrl(tally, value, null, domain);
     tally.invalid += rows - urls.length;

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { SaxesParser } from "saxes";
+import { decodedText } from "./encoding";
 
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 export type UrlEntry = { loc: string; lastmod: Date | null };
@@ -31,7 +32,7 @@ function parseLastmod(value: string): Date | null {
  * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
  * passed over; entities and CDATA in values are decoded.
  */
-export async function readXmlUrls(stream: Readable, maxEntries: number): Promise<XmlUrlSource> {
+export async function readXmlUrls(stream: Readable, maxEntries: number, options: { charset?: string | null } = {}): Promise<XmlUrlSource> {
   const parser = new SaxesParser({ position: true });
   const stack: string[] = [];
   const entries: UrlEntry[] = [];
@@ -96,10 +97,8 @@ export async function readXmlUrls(stream: Readable, maxEntries: number): Promise
     }
   });
 
-  const decoder = new TextDecoder("utf-8");
   let first = true;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let piece = decoder.decode(chunk, { stream: true });
+  for await (let piece of decodedText(stream, options.charset ?? null)) {
     if (first) {
       // A BOM or blank lines before the XML declaration are common; strict parsers reject them.
       piece = piece.replace(/^\uFEFF?\s+/, "").replace(/^\uFEFF/, "");
@@ -109,7 +108,6 @@ export async function readXmlUrls(stream: Readable, maxEntries: number): Promise
     if (failure) break;
   }
   if (!failure) {
-    parser.write(decoder.decode());
     closing = true;
     try {
       parser.close();
