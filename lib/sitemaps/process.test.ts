@@ -173,6 +173,32 @@ describe("processSitemap never leaves a sitemap stuck", () => {
   });
 });
 
+describe("robots.txt and text sitemaps", () => {
+  it("follows the Sitemap: lines of a robots.txt (any case, odd spacing, a BOM)", async () => {
+    serve("robots.test/robots.txt", "\uFEFFUser-agent: *\r\nDisallow: /admin\r\nsitemap:http://robots.test/a.xml\r\n  SITEMAP :   http://robots.test/b.txt  \r\n", { "content-type": "text/plain" });
+    serve("robots.test/a.xml", urlset(["http://robots.test/1"]));
+    serve("robots.test/b.txt", "http://robots.test/2\n\nhttp://robots.test/3\n", { "content-type": "text/plain" });
+    const { row, urls } = await processed("robots.test", "/robots.txt");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(["http://robots.test/1", "http://robots.test/2", "http://robots.test/3"]);
+  });
+
+  it("reads a plain-text sitemap, one URL a line", async () => {
+    serve("text.test/sitemap.txt", "http://text.test/a\r\nhttp://text.test/b\r\nhttp://elsewhere.test/c\r\n", { "content-type": "text/plain; charset=utf-8" });
+    const { row, urls } = await processed("text.test", "/sitemap.txt");
+    expect(row.status).toBe("done");
+    expect(urls).toEqual(["http://text.test/a", "http://text.test/b"]);
+    expect(row.statusMessage).toContain("outside text.test skipped");
+  });
+
+  it("refuses a robots.txt that lists no sitemap", async () => {
+    serve("nositemap.test/robots.txt", "User-agent: *\nDisallow:\n", { "content-type": "text/plain" });
+    const { row } = await processed("nositemap.test", "/robots.txt");
+    expect(row.status).toBe("error");
+    expect(row.statusMessage).toMatch(/no URL line and no Sitemap: line/);
+  });
+});
+
 describe("encodings", () => {
   const decl = (encoding: string) => `<?xml version="1.0" encoding="${encoding}"?>`;
   const body = (host: string) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${host}/café</loc></url><url><loc>http://${host}/€uro</loc></url></urlset>`;

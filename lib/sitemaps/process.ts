@@ -90,7 +90,8 @@ async function crawl(db: Database, sitemapId: number, generation: number, rootUr
       }
       state.documents++;
       if (source.truncated) state.cutOff.push({ url, entries: source.entries.length, index: source.kind === "sitemapindex" });
-      if (source.kind !== "sitemapindex") {
+      // A robots.txt's Sitemap: lines are followed as an index's children.
+      if (source.kind !== "sitemapindex" && source.kind !== "robots") {
         await storeEntries(db, sitemapId, generation, source.entries, domain, state);
         continue;
       }

@@ -5,7 +5,7 @@ export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as co
 
 export const addSitemapBody = z
   .object({
-    url: z.string().meta({ description: "Absolute URL of an XML sitemap, sitemap index (gzip too) or RSS/Atom feed on the site's domain (`www.` variants count).", example: "https://www.example.com/sitemap.xml" }),
+    url: z.string().meta({ description: "Absolute URL of an XML sitemap, sitemap index (gzip too), RSS/Atom feed, plain-text sitemap (one URL a line) or robots.txt (its `Sitemap:` lines are followed) on the site's domain (`www.` variants count).", example: "https://www.example.com/sitemap.xml" }),
   })
   .meta({ id: "AddSitemapRequest" });
 

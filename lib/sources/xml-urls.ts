@@ -5,7 +5,8 @@ import { decodedText } from "./encoding";
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 export type UrlEntry = { loc: string; lastmod: Date | null };
 /** `truncated`: the document ended before its closing tags (served whole, but cut off): its complete entries are kept. */
-export type XmlUrlSource = { kind: XmlSourceKind; entries: UrlEntry[]; truncated?: boolean };
+/** `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines (children, as an index's). */
+export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; truncated?: boolean };
 
 /** The document is not one we can read; retrying will not help. */
 export class SourceFormatError extends Error {}
@@ -98,11 +99,14 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   });
 
   let first = true;
-  for await (let piece of decodedText(stream, options.charset ?? null)) {
+  const pieces = decodedText(stream, options.charset ?? null);
+  for await (let piece of pieces) {
     if (first) {
       // A BOM or blank lines before the XML declaration are common; strict parsers reject them.
       piece = piece.replace(/^\uFEFF?\s+/, "").replace(/^\uFEFF/, "");
       first = !piece;
+      // Not markup: a plain-text sitemap or a robots.txt.
+      if (piece && !piece.startsWith("<")) return readTextUrls(piece, pieces, maxEntries);
     }
     if (piece) parser.write(piece);
     if (failure) break;
@@ -118,4 +122,46 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   if (failure) throw failure;
   if (!kind) throw new SourceFormatError("empty document");
   return truncated ? { kind, entries, truncated } : { kind, entries };
+}
+
+const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;
+const URL_LINE = /^https?:\/\/\S+$/i;
+
+/**
+ * A plain-text sitemap (one absolute URL a line, as the sitemaps protocol allows) or a robots.txt
+ * (its `Sitemap:` lines, in any case and spacing, become children to follow). Anything else that
+ * is not markup is refused.
+ */
+async function readTextUrls(first: string, rest: AsyncIterable<string>, maxEntries: number): Promise<XmlUrlSource> {
+  const urls: UrlEntry[] = [];
+  const sitemaps: UrlEntry[] = [];
+  let kind: "text" | "robots" | undefined;
+  let partial = "";
+  let lines = 0;
+  const take = (line: string) => {
+    const trimmed = line.replace(/^\uFEFF/, "").trim();
+    if (!trimmed) return;
+    lines++;
+    const sitemap = SITEMAP_LINE.exec(trimmed);
+    if (sitemap) {
+      kind = "robots";
+      if (sitemaps.length < maxEntries) sitemaps.push({ loc: sitemap[1]!, lastmod: null });
+    } else if (URL_LINE.test(trimmed)) {
+      if (urls.length >= maxEntries) throw new SourceFormatError(`more than ${maxEntries} entries`);
+      urls.push({ loc: trimmed, lastmod: null });
+    } else if (lines === 1 && !/^(user-agent|disallow|allow|crawl-delay|host|#)/i.test(trimmed)) {
+      throw new SourceFormatError("not a sitemap, sitemap index, RSS or Atom feed, text sitemap or robots.txt (its first line is neither a URL nor a robots.txt rule)");
+    }
+  };
+  const feed = (text: string) => {
+    const split = (partial + text).split(/\r?\n|\r/);
+    partial = split.pop()!;
+    for (const line of split) take(line);
+  };
+  feed(first);
+  for await (const piece of rest) feed(piece);
+  take(partial);
+  if (kind === "robots") return { kind, entries: sitemaps };
+  if (!urls.length) throw new SourceFormatError("a text document with no URL line and no Sitemap: line");
+  return { kind: "text", entries: urls };
 }
