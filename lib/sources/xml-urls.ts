@@ -125,6 +125,8 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
 }
 
 const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;
+/** A text sitemap's line is a URL (2,048 characters at most to be kept): a longer line is not one. */
+const MAX_TEXT_LINE = 64 * 1024;
 const URL_LINE = /^https?:\/\/\S+$/i;
 
 /**
@@ -156,6 +158,7 @@ async function readTextUrls(first: string, rest: AsyncIterable<string>, maxEntri
   const feed = (text: string) => {
     const split = (partial + text).split(/\r?\n|\r/);
     partial = split.pop()!;
+    if (partial.length > MAX_TEXT_LINE) throw new SourceFormatError(`a text document with a line longer than ${MAX_TEXT_LINE} characters`);
     for (const line of split) take(line);
   };
   feed(first);
