@@ -6,7 +6,7 @@ import { errorSchema } from "@/lib/api/schemas";
 import type { Scope } from "@/lib/auth/scopes";
 import { boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
 import { runDetailSchema, runQueuedSchema, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
-import { addSitemapBody, sitemapSchema } from "@/lib/sitemaps/schemas";
+import { addSitemapBody, discoveredSitemapsSchema, sitemapSchema } from "@/lib/sitemaps/schemas";
 import { updateSiteBody } from "@/lib/sites/pace";
 import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
 import { warmBody, warmQueuedSchema } from "@/lib/runs/warm-schemas";
@@ -84,7 +84,7 @@ export const operations: Operation[] = [
     extra: { 422: { description: "Token not found, or the site could not be reached (the reason is in `error`).", schema: validationFailedResponse } },
   },
   { method: "get", path: "/v1/sites/{siteId}/sitemaps", tag: "Sitemaps", summary: "List the site's sitemaps", scope: "sites:read", params: ids("siteId"), query: pageQuery, status: 200, response: pageOf(sitemapSchema, "SitemapPage"), errors: [401, 403, 404, 422] },
-  { method: "post", path: "/v1/sites/{siteId}/sitemaps", tag: "Sitemaps", summary: "Add a sitemap or feed (processed in the background)", scope: "sites:write", params: ids("siteId"), body: addSitemapBody, status: 201, response: sitemapSchema, errors: [400, 401, 403, 404, 409, 413, 422] },
+  { method: "post", path: "/v1/sites/{siteId}/sitemaps", tag: "Sitemaps", summary: "Add a sitemap or feed, or discover the site's sitemaps (processed in the background)", scope: "sites:write", params: ids("siteId"), body: addSitemapBody, status: 201, response: z.union([sitemapSchema, discoveredSitemapsSchema]), errors: [400, 401, 403, 404, 409, 413, 422] },
   { method: "get", path: "/v1/sites/{siteId}/sitemaps/{sitemapId}", tag: "Sitemaps", summary: "Get a sitemap", scope: "sites:read", params: ids("siteId", "sitemapId"), status: 200, response: sitemapSchema, errors: [401, 403, 404, 422] },
   { method: "delete", path: "/v1/sites/{siteId}/sitemaps/{sitemapId}", tag: "Sitemaps", summary: "Delete a sitemap and its URLs", scope: "sites:write", params: ids("siteId", "sitemapId"), status: 204, errors: [401, 403, 404, 422] },
   { method: "post", path: "/v1/sites/{siteId}/sitemaps/{sitemapId}/refresh", tag: "Sitemaps", summary: "Read the sitemap again now (a conditional GET; processed in the background)", scope: "sites:write", params: ids("siteId", "sitemapId"), status: 202, response: sitemapSchema, errors: [401, 403, 404, 422] },

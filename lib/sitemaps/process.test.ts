@@ -10,6 +10,7 @@ import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { fetchCsvUrls } from "@/lib/sources";
 import { createSite } from "@/lib/sites/service";
 import { MAX_PROCESSING_ATTEMPTS, processSitemap } from "./process";
+import { discoverSitemaps } from "./discover";
 import { addSitemap } from "./service";
 
 type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
@@ -196,6 +197,23 @@ describe("robots.txt and text sitemaps", () => {
     const { row } = await processed("nositemap.test", "/robots.txt");
     expect(row.status).toBe("error");
     expect(row.statusMessage).toMatch(/no URL line and no Sitemap: line/);
+  });
+});
+
+describe("discoverSitemaps", () => {
+  it("takes the robots.txt's Sitemap: lines on the site's domain", async () => {
+    serve("disc1.test/robots.txt", "User-agent: *\nSitemap: http://disc1.test/products.xml\nSitemap: http://other.test/x.xml\n", { "content-type": "text/plain" });
+    expect(await discoverSitemaps("disc1.test")).toEqual({ urls: ["http://disc1.test/products.xml"] });
+  });
+
+  it("falls back to /sitemap.xml, then /sitemap_index.xml", async () => {
+    serve("disc2.test/sitemap_index.xml", index(["http://disc2.test/a.xml"]));
+    expect(await discoverSitemaps("disc2.test")).toEqual({ urls: ["http://disc2.test/sitemap_index.xml"] });
+  });
+
+  it("says where it looked when nothing is found", async () => {
+    const found = await discoverSitemaps("disc3.test");
+    expect("problem" in found && found.problem).toMatch(/^No sitemap was found on disc3\.test\. Looked at: .*http:\/\/disc3\.test\/robots\.txt \(.*404.*http:\/\/disc3\.test\/sitemap_index\.xml/);
   });
 });
 

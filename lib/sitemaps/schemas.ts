@@ -5,7 +5,25 @@ export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as co
 
 export const addSitemapBody = z
   .object({
-    url: z.string().meta({ description: "Absolute URL of an XML sitemap, sitemap index (gzip too), RSS/Atom feed, plain-text sitemap (one URL a line) or robots.txt (its `Sitemap:` lines are followed) on the site's domain (`www.` variants count).", example: "https://www.example.com/sitemap.xml" }),
+    url: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Absolute URL of an XML sitemap, sitemap index (gzip too), RSS/Atom feed, plain-text sitemap (one URL a line) or robots.txt (its `Sitemap:` lines are followed) on the site's domain (`www.` variants count).",
+        example: "https://www.example.com/sitemap.xml",
+      }),
+    discover: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          "Instead of `url`: find the site's sitemaps (its robots.txt's `Sitemap:` lines, else /sitemap.xml, else /sitemap_index.xml; HTTPS first, then HTTP) and add each one found. Answers 201 with `{data: [Sitemap…]}`, or 422 saying where it looked.",
+      }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.url === undefined && !body.discover) ctx.addIssue({ code: "custom", path: ["url"], message: "Required: a sitemap URL, or discover: true" });
+    if (body.url !== undefined && body.discover) ctx.addIssue({ code: "custom", path: ["discover"], message: "give either url or discover, not both" });
   })
   .meta({ id: "AddSitemapRequest" });
 
@@ -26,3 +44,7 @@ export const sitemapSchema = z
   .meta({ id: "Sitemap" });
 
 export type SitemapPayload = z.infer<typeof sitemapSchema>;
+
+export const discoveredSitemapsSchema = z
+  .object({ data: z.array(sitemapSchema) })
+  .meta({ id: "DiscoveredSitemaps", description: "The sitemaps found and added by `discover: true` (those already registered included)." });

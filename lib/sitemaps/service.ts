@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
@@ -8,6 +8,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
+import { discoverSitemaps } from "./discover";
 import { markForRefresh } from "./freshness";
 import type { SitemapPayload } from "./schemas";
 
@@ -28,9 +29,9 @@ export function toSitemap(row: SitemapRow): SitemapPayload {
 }
 
 /** Registers a sitemap in `waiting` and queues its processing. */
-export async function addSitemap(ctx: AccountContext, siteId: number, input: { url: string }): Promise<SitemapRow> {
+export async function addSitemap(ctx: AccountContext, siteId: number, input: { url?: string }): Promise<SitemapRow> {
   const site = await getSite(ctx, siteId);
-  const parsed = parseSiteUrl(input.url, site.domain);
+  const parsed = parseSiteUrl(input.url ?? "", site.domain);
   if ("problem" in parsed) throw new InvalidError(`url: ${parsed.problem}.`);
   const url = parsed.url.toString();
   let row: SitemapRow;
@@ -90,4 +91,19 @@ export async function refreshSitemap(ctx: AccountContext, siteId: number, sitema
   const row = await getSitemap(ctx, siteId, sitemapId);
   if (await markForRefresh(ctx.db, row.id)) await sendJob("sitemap.process", { sitemapId: row.id, siteId: row.siteId });
   return getSitemap(ctx, siteId, sitemapId);
+}
+
+/** Finds the site's sitemaps (lib/sitemaps/discover.ts) and adds each one found; those already registered are answered as they are. */
+export async function discoverAndAddSitemaps(ctx: AccountContext, siteId: number): Promise<SitemapRow[]> {
+  const site = await getSite(ctx, siteId);
+  const found = await discoverSitemaps(site.domain);
+  if ("problem" in found) throw new InvalidError(found.problem);
+  const added = await ctx.db
+    .insert(sitemaps)
+    .values(found.urls.map((url) => ({ siteId: site.id, url })))
+    .onConflictDoNothing()
+    .returning();
+  for (const row of added) await sendJob("sitemap.process", { sitemapId: row.id, siteId: site.id });
+  const rows = await ctx.db.select().from(sitemaps).where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.url, found.urls)));
+  return found.urls.map((url) => rows.find((row) => row.url === url)!).filter(Boolean);
 }

@@ -177,3 +177,23 @@ describe("POST /v1/sites/{siteId}/sitemaps/{sitemapId}/refresh", () => {
     expect((await api("POST", `/v1/sites/${own.id}/sitemaps/${MISSING_ID}/refresh`, { key })).status).toBe(404);
   });
 });
+
+describe("POST /v1/sites/{siteId}/sitemaps with discover", () => {
+  it("answers 422 saying where it looked when the site announces no sitemap, and adds nothing", async () => {
+    const own = await createSite(key);
+    const response = await api("POST", `/v1/sites/${own.id}/sitemaps`, { key, body: { discover: true } });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatch(/No sitemap was found on .*Looked at: .*robots\.txt/);
+    expect((await sitemapsOf(own.id)).body.total).toBe(0);
+  });
+
+  it.each([
+    ["neither url nor discover", {}, "url"],
+    ["both", { url: "https://x.test/sitemap.xml", discover: true }, "discover"],
+    ["discover: false", { discover: false }, "discover"],
+  ])("refuses %s with 422 naming the field", async (_label, body, field) => {
+    const response = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key, body });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(response.body)).toContain(field);
+  });
+});

@@ -3,7 +3,7 @@ import { paginationQuery } from "@/lib/api/pagination";
 import { siteParams } from "@/lib/api/params";
 import { json, otherMethods } from "@/lib/api/responses";
 import { addSitemapBody } from "@/lib/sitemaps/schemas";
-import { addSitemap, listSitemaps, toSitemap } from "@/lib/sitemaps/service";
+import { addSitemap, discoverAndAddSitemaps, listSitemaps, toSitemap } from "@/lib/sitemaps/service";
 
 // GET /v1/sites/{siteId}/sitemaps – the site's sitemaps and their processing status
 export const GET = withApiKey({ scope: "sites:read", params: siteParams, query: paginationQuery }, async ({ ctx, params, query }) => {
@@ -11,9 +11,11 @@ export const GET = withApiKey({ scope: "sites:read", params: siteParams, query: 
   return json({ data: rows.map(toSitemap), total, ...query });
 });
 
-// POST /v1/sites/{siteId}/sitemaps – add a sitemap or feed; it is processed in the background
+// POST /v1/sites/{siteId}/sitemaps – add a sitemap or feed (or, with discover, every sitemap the site announces); processed in the background
 export const POST = withApiKey({ scope: "sites:write", params: siteParams, body: addSitemapBody }, async ({ ctx, params, body }) =>
-  json(toSitemap(await addSitemap(ctx, params.siteId, body)), 201),
+  body.discover
+    ? json({ data: (await discoverAndAddSitemaps(ctx, params.siteId)).map(toSitemap) }, 201)
+    : json(toSitemap(await addSitemap(ctx, params.siteId, body)), 201),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
