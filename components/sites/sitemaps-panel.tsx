@@ -70,6 +70,10 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
       queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] });
     },
   });
+  const discover = useMutation({
+    mutationFn: () => api<{ data: Sitemap[] }>(`/sites/${siteId}/sitemaps`, { method: "POST", body: { discover: true } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] }),
+  });
   const error = add.error instanceof ApiError ? (add.error.field("url") ?? add.error.message) : add.error?.message;
   return (
     <Card title="Sitemaps and feeds">
@@ -81,14 +85,18 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
         }}
       >
         <div className="flex-1">
-          <Field label="Sitemap URL" hint="An XML sitemap or sitemap index (gzip too), or an RSS/Atom shopping feed, on this domain." error={error}>
+          <Field label="Sitemap URL" hint="An XML sitemap or sitemap index (gzip too), an RSS/Atom shopping feed, a text sitemap (one URL a line) or a robots.txt, on this domain." error={error}>
             {(a) => <TextInput {...a} name="sitemap-url" type="url" placeholder={`https://${domain}/sitemap.xml`} value={url} onChange={(e) => setUrl(e.target.value)} />}
           </Field>
         </div>
         <Button type="submit" busy={add.isPending} className="sm:mt-6">
           Add sitemap
         </Button>
+        <Button variant="secondary" busy={discover.isPending} className="sm:mt-6" onClick={() => discover.mutate()} title="Reads the site's robots.txt, then /sitemap.xml and /sitemap_index.xml, HTTPS first">
+          Find sitemaps
+        </Button>
       </form>
+      <ErrorNote error={discover.error} />
       {sitemaps.isPending ? (
         <Loading />
       ) : sitemaps.error ? (
