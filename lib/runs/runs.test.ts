@@ -2,14 +2,14 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { boosts, emailOutbox, runs, sites } from "@/drizzle/schema";
 import { TooManyRequestsError } from "@/lib/errors";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost, getBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
-import { type DatabaseHandle, openDatabase } from "@/lib/db";
-import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/worker/embedded";
+import type { DatabaseHandle } from "@/lib/db";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite, updateSite } from "@/lib/sites/service";
@@ -26,13 +26,13 @@ const behaviours = new Map<string, Behaviour>();
 const open = new Map<string, number>();
 const mostOpen = new Map<string, number>();
 const seen = new Map<string, Seen[]>();
-let server: http.Server;
+let world: LocalWorld;
 let handle: DatabaseHandle;
-let jobs: EmbeddedJobs;
 let ctx: AccountContext;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
+  world = await startLocalWorld((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     const site = behaviours.get(host) ?? { pages: 0 };
     if (req.url === "/sitemap.xml") {
@@ -48,22 +48,12 @@ beforeAll(async () => {
       open.set(host, open.get(host)! - 1);
       res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
     }, site.slowAfter && list.length > site.slowAfter.calls ? site.slowAfter.delayMs : (site.delayMs ?? 0));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
-  delete process.env.DATABASE_URL;
-  handle = await openDatabase({ dataDir: "memory://" });
-  jobs = await startEmbeddedJobs(handle, { work: true });
-  const { user } = await findOrCreateUser(handle.db, "runs@example.com");
-  ctx = { db: handle.db, accountId: user.accountId };
+  }, { email: "runs@example.com", work: true });
+  ({ handle, ctx } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await jobs?.stop();
-  await handle?.close();
-  await new Promise((resolve) => server.close(resolve));
-  delete process.env.PREHEAT_CONNECT_TO;
+  await world?.stop();
 });
 
 /** A site served by the local origin with `pages` URLs in its sitemap, processed and ready. */
@@ -287,7 +277,7 @@ describe("regions", () => {
     const proxy = http.createServer();
     proxy.on("connect", (req, client, head) => {
       tunnels.push(req.url ?? "");
-      const upstream = net.connect((server.address() as AddressInfo).port, "127.0.0.1", () => {
+      const upstream = net.connect(world.port, "127.0.0.1", () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         upstream.write(head);
         upstream.pipe(client);

@@ -1,13 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { runBatches, runs, sitemaps, sites } from "@/drizzle/schema";
-import { findOrCreateUser } from "@/lib/accounts/users";
 import { createBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import type { AccountContext } from "@/lib/context";
-import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import type { DatabaseHandle } from "@/lib/db";
 import { planRun } from "@/lib/runs/plan";
 import { createSite } from "@/lib/sites/service";
 import { processSitemap } from "./process";
@@ -17,12 +15,12 @@ import { addSitemap, getSitemap, refreshSitemap } from "./service";
 const pages = new Map<string, string[]>();
 const down = new Set<string>();
 const requests: { host: string; status: number }[] = [];
-let server: http.Server;
+let world: LocalWorld;
 let handle: DatabaseHandle;
 let ctx: AccountContext;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  world = await startLocalWorld((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     const list = pages.get(host) ?? [];
     const etag = `"${Buffer.from(list.join(" ")).toString("base64url")}"`;
@@ -33,20 +31,13 @@ beforeAll(async () => {
     if (status !== 200) return void res.writeHead(status).end();
     const body = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list.map((p) => `<url><loc>http://${host}${p}</loc></url>`).join("")}</urlset>`;
     res.writeHead(200, { "content-type": "application/xml", etag }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
-  delete process.env.DATABASE_URL;
-  handle = await openDatabase({ dataDir: "memory://" });
-  const { user } = await findOrCreateUser(handle.db, "fresh@example.com");
-  ctx = { db: handle.db, accountId: user.accountId };
+  }, { email: "fresh@example.com" });
+  ({ handle, ctx } = world);
 }, 60_000);
 
 afterAll(async () => {
   delete process.env.PREHEAT_SITEMAP_MAX_AGE_SECONDS;
-  delete process.env.PREHEAT_CONNECT_TO;
-  await handle?.close();
-  await new Promise((resolve) => server.close(resolve));
+  await world?.stop();
 });
 
 async function shop(host: string, list: string[]) {

@@ -1,12 +1,10 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { sitemaps, sitemapUrls } from "@/drizzle/schema";
-import { findOrCreateUser } from "@/lib/accounts/users";
 import type { AccountContext } from "@/lib/context";
-import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import type { DatabaseHandle } from "@/lib/db";
 import { fetchCsvUrls } from "@/lib/sources";
 import { createSite } from "@/lib/sites/service";
 import { MAX_PROCESSING_ATTEMPTS, processSitemap } from "./process";
@@ -15,7 +13,7 @@ import { addSitemap } from "./service";
 
 type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
 const routes = new Map<string, Route>();
-let server: http.Server;
+let world: LocalWorld;
 let handle: DatabaseHandle;
 let ctx: AccountContext;
 
@@ -23,23 +21,16 @@ const urlset = (urls: string[]) => `<urlset xmlns="http://www.sitemaps.org/schem
 const index = (children: string[]) => `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.map((c) => `<sitemap><loc>${c}</loc></sitemap>`).join("")}</sitemapindex>`;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  world = await startLocalWorld((req, res) => {
     const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
     if (!route) return void res.writeHead(404).end();
     res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
-  delete process.env.DATABASE_URL;
-  handle = await openDatabase({ dataDir: "memory://" });
-  const { user } = await findOrCreateUser(handle.db, "sources@example.com");
-  ctx = { db: handle.db, accountId: user.accountId };
+  }, { email: "sources@example.com" });
+  ({ handle, ctx } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await handle?.close();
-  await new Promise((resolve) => server.close(resolve));
-  delete process.env.PREHEAT_CONNECT_TO;
+  await world?.stop();
 });
 
 /** Each test uses domains of its own: the site is created for `domain` and the sitemap processed. */

@@ -1,19 +1,15 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { sitemaps, sitemapUrls } from "@/drizzle/schema";
-import { findOrCreateUser } from "@/lib/accounts/users";
 import type { AccountContext } from "@/lib/context";
-import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import type { DatabaseHandle } from "@/lib/db";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
-import { type EmbeddedJobs, startEmbeddedJobs } from "./embedded";
 
 let handle: DatabaseHandle;
-let jobs: EmbeddedJobs;
 let ctx: AccountContext;
-let server: http.Server;
+let world: LocalWorld;
 const failuresLeft = new Map<string, number>();
 const requests: string[] = [];
 
@@ -21,7 +17,9 @@ const urlset = (host: string, paths: string[]) =>
   `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>http://${host}${p}</loc></url>`).join("")}</urlset>`;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS = "1";
+  process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
+  world = await startLocalWorld((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     requests.push(`${host}${req.url}`);
     const left = failuresLeft.get(host) ?? 0;
@@ -31,24 +29,12 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { "content-type": "application/xml" }).end(urlset(host, ["/", "/a", "/b"]));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${port}`;
-  process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS = "1";
-  process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
-  delete process.env.DATABASE_URL;
-  handle = await openDatabase({ dataDir: "memory://" });
-  jobs = await startEmbeddedJobs(handle, { work: true });
-  const { user } = await findOrCreateUser(handle.db, "jobs@example.com");
-  ctx = { db: handle.db, accountId: user.accountId };
+  }, { email: "jobs@example.com", work: true });
+  ({ handle, ctx } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await jobs?.stop();
-  await handle?.close();
-  await new Promise((resolve) => server.close(resolve));
-  delete process.env.PREHEAT_CONNECT_TO;
+  await world?.stop();
 });
 
 async function settled(sitemapId: number, timeoutMs = 30_000) {
