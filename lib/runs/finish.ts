@@ -1,7 +1,7 @@
-import DataLoader from "dataloader";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { boosts, runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
+import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/format";
 import { recordset } from "./recordset";
 import { rowsOf, summariseRuns } from "./summary";
@@ -11,7 +11,6 @@ type Run = typeof runs.$inferSelect;
 /** What finishing did: ended a boost run (whose report may be due), ended a warm, or nothing. */
 export type Finished = "boost" | "warm" | false;
 
-const finishers = new WeakMap<Database, DataLoader<number, Finished>>();
 
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
@@ -20,10 +19,10 @@ const finishers = new WeakMap<Database, DataLoader<number, Finished>>();
  * few milliseconds of each other are ended together, with one statement of each kind.
  */
 export function finishRun(db: Database, runId: number): Promise<Finished> {
-  let finisher = finishers.get(db);
-  if (!finisher) finishers.set(db, (finisher = new DataLoader((ids: readonly number[]) => finishMany(db, ids), { cache: false, batchScheduleFn: (end) => setTimeout(end, 2), maxBatchSize: 500 })));
-  return finisher.load(runId);
+  return finishTogether(db, runId);
 }
+
+const finishTogether = gatheredPerDatabase(finishMany, 500);
 
 /** The run's closing message: its figures, and what they mean when nothing was warmed. */
 function closing(run: Run, figures: { total: number; ok: number; failed: number; hits: number; bypassed: number }): { status: "done" | "failed"; message: string } {

@@ -1,8 +1,8 @@
-import DataLoader from "dataloader";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
+import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
 import { normaliseUrl } from "@/lib/sources/site-urls";
 import type { RegionCode } from "@/lib/regions";
@@ -17,6 +17,9 @@ export const BATCH_SIZE = 500;
 
 /** What planning did; `regions`: the regions that got calls, each warmed by a run.batch job of its own. */
 export type PlanOutcome = { status: "planned" | "done" | "failed" | "skipped"; calls: number; message: string | null; regions: RegionCode[] };
+
+/** A run that is no longer pending (planned already, or gone) is left as it is. */
+const SKIPPED: PlanOutcome = { status: "skipped", calls: 0, message: null, regions: [] };
 
 type Run = typeof runs.$inferSelect;
 type Boost = typeof boosts.$inferSelect;
@@ -47,8 +50,6 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
   return { urls, note: stale.join("; ") || undefined };
 }
 
-/** Batch rows stored per INSERT while planning. */
-const INSERT_BATCHES = 20;
 
 async function end(db: Database, run: Run, status: "done" | "failed", message: string): Promise<PlanOutcome> {
   const now = new Date();
@@ -62,9 +63,7 @@ async function end(db: Database, run: Run, status: "done" | "failed", message: s
  * longer pending is left as it is. Network failures (a CSV source) are thrown for the job to retry.
  */
 export function planRun(db: Database, runId: number): Promise<PlanOutcome> {
-  let planner = planners.get(db);
-  if (!planner) planners.set(db, (planner = new DataLoader((ids: readonly number[]) => planMany(db, ids), { cache: false, batchScheduleFn: (plan) => setTimeout(plan, 2), maxBatchSize: PLANS_AT_ONCE })));
-  return planner.load(runId);
+  return planTogether(db, runId);
 }
 
 /**
@@ -94,7 +93,7 @@ async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutc
     for (let f = alone.shift(); f; f = alone.shift()) outcomes.set(f.run.id, await planLoaded(db, f).catch((error: Error) => error));
   };
   await Promise.all(Array.from({ length: PLANNED_ALONE_AT_ONCE }, next));
-  return ids.map((id) => outcomes.get(id) ?? { status: "skipped", calls: 0, message: null, regions: [] });
+  return ids.map((id) => outcomes.get(id) ?? SKIPPED);
 }
 
 /** Runs planned together at most (one statement of each kind for their warms). */
@@ -103,7 +102,7 @@ export const PLANS_AT_ONCE = 1000;
 const PLANNED_ALONE_AT_ONCE = 4;
 
 type Loaded = { run: Run; site: typeof sites.$inferSelect; boost: Boost | null };
-const planners = new WeakMap<Database, DataLoader<number, PlanOutcome>>();
+const planTogether = gatheredPerDatabase(planMany, PLANS_AT_ONCE);
 
 /** Stores a run's batches, `BATCH_SIZE` calls each, region after region; answers the regions that got calls. */
 function* batchRows(run: Run, urls: string[], callLimit: number | null): Generator<typeof runBatches.$inferInsert> {
@@ -121,31 +120,45 @@ function* batchRows(run: Run, urls: string[], callLimit: number | null): Generat
   }
 }
 
-/** Calls per INSERT when many small runs are stored together. */
+/** Calls stored per INSERT while planning (20 full batches), whether one run's or many small runs'. */
 const INSERT_CALLS = 10_000;
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** Stores batch rows as they come, INSERT_CALLS calls per statement; `flush` stores the rest. */
+function batchWriter(tx: Transaction) {
+  let rows: (typeof runBatches.$inferInsert)[] = [];
+  let calls = 0;
+  const flush = async () => {
+    if (rows.length) await tx.insert(runBatches).values(rows);
+    rows = [];
+    calls = 0;
+  };
+  return {
+    async add(row: typeof runBatches.$inferInsert) {
+      rows.push(row);
+      calls += row.calls.length;
+      if (calls >= INSERT_CALLS) await flush();
+    },
+    flush,
+  };
+}
 
 /** On-demand warms (URLs in the run, quota reserved when queued) stored together: one transaction for all. */
 async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, PlanOutcome>> {
   const outcomes = new Map<number, PlanOutcome>();
   if (!warms.length) return outcomes;
   await db.transaction(async (tx) => {
-    let rows: (typeof runBatches.$inferInsert)[] = [];
-    let calls = 0;
+    const writer = batchWriter(tx);
     for (const { run } of warms) {
       const regions = new Set<RegionCode>();
       for (const row of batchRows(run, run.sourceUrls ?? [], null)) {
         regions.add(row.region as RegionCode);
-        rows.push(row);
-        calls += row.calls.length;
-        if (calls >= INSERT_CALLS) {
-          await tx.insert(runBatches).values(rows);
-          rows = [];
-          calls = 0;
-        }
+        await writer.add(row);
       }
       outcomes.set(run.id, { status: "planned", calls: countCalls(run.sourceUrls?.length ?? 0, run), message: null, regions: [...regions] });
     }
-    if (rows.length) await tx.insert(runBatches).values(rows);
+    await writer.flush();
     const values = JSON.stringify(warms.map(({ run }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls })));
     await tx.execute(sql`
       update ${runs} as r set status = 'running', planned_calls = v.calls, started_at = now(), status_message = null
@@ -195,16 +208,12 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
 
   const planned = new Set<RegionCode>();
   await db.transaction(async (tx) => {
-    let rows: (typeof runBatches.$inferInsert)[] = [];
+    const writer = batchWriter(tx);
     for (const row of batchRows(run, urls, callLimit)) {
       planned.add(row.region as RegionCode);
-      rows.push(row);
-      if (rows.length === INSERT_BATCHES) {
-        await tx.insert(runBatches).values(rows);
-        rows = [];
-      }
+      await writer.add(row);
     }
-    if (rows.length) await tx.insert(runBatches).values(rows);
+    await writer.flush();
     await tx
       .update(runs)
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
@@ -220,7 +229,7 @@ export async function planRunOrFail(db: Database, runId: number, final: boolean)
   } catch (error) {
     if (!final && (!isSourceError(error) || isTransient(error))) throw error;
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-    if (!run || run.status !== "pending") return { status: "skipped", calls: 0, message: null, regions: [] };
+    if (!run || run.status !== "pending") return SKIPPED;
     if (!(error instanceof Error) || describeSourceError(error).startsWith("Unexpected")) console.error("[runs] planning failed", error);
     return end(db, run, "failed", `The URL source could not be read: ${describeSourceError(error)}`);
   }

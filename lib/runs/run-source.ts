@@ -90,6 +90,8 @@ export class RunSource implements WarmSource {
   readonly runId: number;
   /** The run's region this source warms (each region is a job of its own). */
   readonly region: string;
+  /** sourceKey(runId, region): how the warm loop holds it. */
+  readonly key: string;
   readonly batches: BatchState[] = []; // loaded, not recorded to the end; in seq order
   lastSeq = -1;
   exhausted = false; // no pending batch left to load
@@ -124,6 +126,7 @@ export class RunSource implements WarmSource {
     this.siteId = run.siteId;
     this.runId = run.id;
     this.region = region;
+    this.key = sourceKey(run.id, region);
     this.pauseWindow = run.recentOutcomes;
   }
 

@@ -1,7 +1,7 @@
-import DataLoader from "dataloader";
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { boosts, type FailureSample, runBatches, runs, type Slowdown, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
+import { gathered } from "@/lib/db/gathered";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
@@ -90,7 +90,7 @@ export class WarmLoop {
   /** Warms the run's region with every other run this process holds, until it ends or its job's budget is spent. */
   async adopt(runId: number, region: string): Promise<WarmResult> {
     const key = sourceKey(runId, region);
-    const { found, rows } = await this.adoptions.load(key);
+    const { found, rows } = await this.adoptions.load({ runId, region });
     if (!found || found.run.status !== "running") {
       adaptiveWindows.delete(key);
       return "stopped";
@@ -123,41 +123,36 @@ export class WarmLoop {
    * Runs adopted within a few milliseconds of each other (a fetch of hundreds of jobs) are loaded
    * together: one query for the runs, one for the first LOAD_BATCHES pending batches of each region.
    */
-  private readonly adoptions = new DataLoader<string, Adoption>((keys) => this.loadAdoptions(keys), {
-    cache: false,
-    batchScheduleFn: (load) => setTimeout(load, 2),
-    maxBatchSize: 500,
-  });
+  private readonly adoptions = gathered((keys: readonly { runId: number; region: string }[]) => this.loadAdoptions(keys), 500);
 
-  private async loadAdoptions(keys: readonly string[]): Promise<Adoption[]> {
-    const ids = [...new Set(keys.map((key) => Number(key.split(":")[0])))];
+  private async loadAdoptions(keys: readonly { runId: number; region: string }[]): Promise<Adoption[]> {
+    const ids = [...new Set(keys.map((key) => key.runId))];
     const found = await this.db
       .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
       .from(runs)
       .innerJoin(sites, eq(sites.id, runs.siteId))
       .leftJoin(boosts, eq(boosts.id, runs.boostId))
       .where(inArray(runs.id, ids));
+    const byRun = new Map(found.map((f) => [f.run.id, f]));
     const running = found.filter((f) => f.run.status === "running").map((f) => f.run.id);
+    if (!running.length) return keys.map((key) => ({ found: byRun.get(key.runId), rows: [] }));
     const numbered = this.db
       .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
       .from(runBatches)
-      .where(and(inArray(runBatches.runId, running.length ? running : [0]), eq(runBatches.status, "pending")))
+      .where(and(inArray(runBatches.runId, running), eq(runBatches.status, "pending")))
       .as("numbered");
-    const rows = running.length
-      ? await this.db
-          .select({ batch: runBatches })
-          .from(runBatches)
-          .innerJoin(numbered, eq(numbered.id, runBatches.id))
-          .where(lte(numbered.rank, LOAD_BATCHES))
-          .orderBy(asc(runBatches.runId), asc(runBatches.seq))
-      : [];
+    const rows = await this.db
+      .select({ batch: runBatches })
+      .from(runBatches)
+      .innerJoin(numbered, eq(numbered.id, runBatches.id))
+      .where(lte(numbered.rank, LOAD_BATCHES))
+      .orderBy(asc(runBatches.runId), asc(runBatches.seq));
     const byKey = new Map<string, BatchRow[]>();
     for (const { batch } of rows) {
       const key = sourceKey(batch.runId, batch.region);
       byKey.set(key, [...(byKey.get(key) ?? []), batch]);
     }
-    const byRun = new Map(found.map((f) => [f.run.id, f]));
-    return keys.map((key) => ({ found: byRun.get(Number(key.split(":")[0])), rows: byKey.get(key) ?? [] }));
+    return keys.map((key) => ({ found: byRun.get(key.runId), rows: byKey.get(sourceKey(key.runId, key.region)) ?? [] }));
   }
 
   /** Loading and reservations are wanted: write them for every run that wants them, at once, soon. */
@@ -224,7 +219,7 @@ export class WarmLoop {
       } catch (error) {
         // Nothing of these outcomes is recorded: their jobs fail and are retried, and the calls
         // already handed out count once, as interrupted (dispatched_calls), when the runs resume.
-        for (const { source } of deltas) this.release(sourceKey(source.runId, source.region), (held) => held.fail(error));
+        for (const { source } of deltas) this.release(source.key, (held) => held.fail(error));
         return;
       }
     }

@@ -4,6 +4,9 @@ import type { Database } from "@/lib/db";
 import { envNumber } from "@/lib/env";
 import { processSitemap } from "./process";
 
+/** A sitemap in one of these states is not being read: it may be claimed for a new read. */
+const SETTLED = ["done", "error"];
+
 /**
  * A sitemap read longer ago than this (PREHEAT_SITEMAP_MAX_AGE_SECONDS, default 1 hour) is read
  * again before a run warms it; 0 reads it before every run.
@@ -25,7 +28,7 @@ export async function refreshStaleSitemaps(db: Database, ids: number[]): Promise
     .where(
       and(
         inArray(sitemaps.id, ids),
-        inArray(sitemaps.status, ["done", "error"]),
+        inArray(sitemaps.status, SETTLED),
         sql`(${sitemaps.lastProcessedAt} is null or ${sitemaps.lastProcessedAt} < now() - make_interval(secs => ${sitemapMaxAgeSeconds()}))`,
       ),
     )
@@ -46,7 +49,7 @@ export async function markForRefresh(db: Database, sitemapId: number): Promise<b
   const marked = await db
     .update(sitemaps)
     .set({ status: "waiting" })
-    .where(and(eq(sitemaps.id, sitemapId), inArray(sitemaps.status, ["done", "error"])))
+    .where(and(eq(sitemaps.id, sitemapId), inArray(sitemaps.status, SETTLED)))
     .returning({ id: sitemaps.id });
   return marked.length > 0;
 }

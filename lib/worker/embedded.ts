@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
-import DataLoader from "dataloader";
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
+import { gathered } from "@/lib/db/gathered";
 import { envInteger, envNumber } from "@/lib/env";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey } from "@/lib/jobs";
 import { REGIONS, type RegionCode } from "@/lib/regions";
@@ -29,11 +29,9 @@ function pgliteAdapter(pglite: PGlite): PgBoss.Db {
 }
 
 /** run.batch has a queue per region, so that a regional worker fetches its regions' jobs only. */
-function queueOf<N extends JobName>(name: N, payload?: JobPayload<N>): string {
-  return payload && "region" in payload ? `preheat.${name}.${payload.region}` : `preheat.${name}`;
-}
-
-const regionQueue = (region: RegionCode) => queueOf("run.batch", { runId: 1, siteId: 1, region });
+const queueName = (name: JobName, region?: string) => (region ? `preheat.${name}.${region}` : `preheat.${name}`);
+const queueOf = <N extends JobName>(name: N, payload: JobPayload<N>) => queueName(name, "region" in payload ? payload.region : undefined);
+const regionQueue = (region: RegionCode) => queueName("run.batch", region);
 
 /** Run jobs one fetch takes at most (PREHEAT_RUNS_PER_FETCH, default 250). */
 function runsPerFetch(): number {
@@ -46,7 +44,7 @@ async function createQueues(boss: PgBoss) {
   // Overrides for tests and operators: how soon a lost job is retried, and the first retry's delay.
   const retryDelayOverride = Number(process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS) || undefined;
   for (const [name, definition] of Object.entries(jobDefinitions) as [JobName, (typeof jobDefinitions)[JobName]][]) {
-    const names = name === "run.batch" ? REGIONS.map((r) => regionQueue(r.code)) : [queueOf(name)];
+    const names = name === "run.batch" ? REGIONS.map((r) => regionQueue(r.code)) : [queueName(name)];
     for (const queueName of names) {
       const queue = {
         name: queueName,
@@ -79,14 +77,11 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   await createQueues(boss);
   const pumps = new Map<string, RunJobPump>();
   // Jobs sent within a few milliseconds (a thousand runs planned at once) are inserted by one statement.
-  const inserts = new DataLoader<PgBoss.JobInsert, void>(
-    async (jobs) => {
-      await boss.insert([...jobs]);
-      for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.wake(); // a run planned here starts warming here at once
-      return jobs.map(() => undefined);
-    },
-    { cache: false, batchScheduleFn: (send) => setTimeout(send, 2), maxBatchSize: 1000 },
-  );
+  const inserts = gathered(async (jobs: readonly PgBoss.JobInsert[]) => {
+    await boss.insert([...jobs]);
+    for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.wake(); // a run planned here starts warming here at once
+    return jobs.map(() => undefined);
+  }, 1000);
   installJobDriver({
     async send<N extends JobName>(name: N, payload: JobPayload<N>) {
       await inserts.load({ name: queueOf(name, payload), data: payload, singletonKey: jobKey(name, payload) });
@@ -105,6 +100,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   const db = handle.db;
   if (handle.kind === "embedded") await failOrphans(boss, db);
   const pollMs = envNumber("PREHEAT_JOBS_POLL_SECONDS", 1) * 1000;
+  const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
   for (const name of handledJobs()) {
     if (name === "run.plan" || name === "run.batch") continue;
     // pg-boss 10 has no team size: each work() is one more fetch of this kind at a time.
@@ -113,7 +109,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       // The first worker answers quickly; the others only matter under load, and an idle poll costs
       // a query (several ms on PGlite): they look five times less often.
       const pollingIntervalSeconds = i === 0 ? pollMs / 1000 : Math.max(5, (pollMs / 1000) * 5);
-      await boss.work(queueOf(name), { includeMetadata: true, pollingIntervalSeconds }, async ([job]) => runJob(name, job!.data, { db, final: job!.retryCount >= job!.retryLimit }));
+      await boss.work(queueName(name), { includeMetadata: true, pollingIntervalSeconds }, async ([job]) => work(name)(job!));
     }
   }
 
@@ -122,17 +118,16 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   // only; a worker without a list fetches those of the regions no regional worker takes.
   const mine = workerRegions();
   let taken = await regionsWithWorkers(db);
-  const handleJob = (name: "run.plan" | "run.batch") => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
   const perFetch = runsPerFetch();
-  pumps.set(queueOf("run.plan"), new RunJobPump(boss, queueOf("run.plan"), handleJob("run.plan"), { maxHeld: PLANS_AT_ONCE, perFetch: PLANS_AT_ONCE, pollMs, active: () => true }));
+  pumps.set(queueName("run.plan"), new RunJobPump(boss, queueName("run.plan"), work("run.plan"), { maxHeld: PLANS_AT_ONCE, perFetch: PLANS_AT_ONCE, pollMs, active: () => true }));
   for (const { code } of REGIONS) {
     if (mine.length && !mine.includes(code)) continue;
     const active = mine.length ? () => true : () => !taken.has(code);
-    pumps.set(regionQueue(code), new RunJobPump(boss, regionQueue(code), handleJob("run.batch"), { maxHeld: workerMaxInFlight(), perFetch, pollMs, active }));
+    pumps.set(regionQueue(code), new RunJobPump(boss, regionQueue(code), work("run.batch"), { maxHeld: workerMaxInFlight(), perFetch, pollMs, active }));
   }
   for (const pump of pumps.values()) pump.start();
 
-  await boss.schedule(queueOf("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
+  await boss.schedule(queueName("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
   await reportIn(db);
   const presence = setInterval(async () => {
     try {
