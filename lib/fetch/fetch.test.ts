@@ -1,11 +1,11 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { blockedReason } from "./address-guard";
 import { closeOutboundAgent } from "./agent";
-import { checkProxiedTarget } from "@/lib/warm/egress";
-import { FetchError, guardedCount, guardedFetch } from "./index";
+import { checkProxiedTarget } from "./proxy";
+import { FetchError, guardedCount, guardedFetch, guardedRequest } from "./index";
 
 let server: http.Server;
 let origin: string;
@@ -18,6 +18,8 @@ beforeAll(async () => {
       res.writeHead(302, { location: hops > 1 ? `/redirect?hops=${hops - 1}` : "/hello" }).end();
     } else if (url.pathname === "/to-private") {
       res.writeHead(301, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hello` }).end();
+    } else if (url.pathname === "/to-loopback") {
+      res.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hello` }).end();
     } else if (url.pathname === "/hello") {
       res.end(`hello from ${req.headers.host}`);
     } else if (url.pathname === "/big") {
@@ -196,5 +198,91 @@ describe("guardedFetch", () => {
 
   it("refuses other schemes", async () => {
     await expect(guardedFetch("file:///etc/passwd")).rejects.toMatchObject({ kind: "invalid_url" });
+  });
+});
+
+describe("through a proxy (a region's egress)", () => {
+  /** A CONNECT proxy, as a region's would be, that tunnels every request to the local origin, noting each target. */
+  async function startProxy() {
+    const tunnels: string[] = [];
+    const proxy = http.createServer();
+    const sockets = new Set<net.Socket>();
+    proxy.on("connect", (req, client: net.Socket, head) => {
+      tunnels.push(req.url ?? "");
+      sockets.add(client);
+      const upstream = net.connect(Number(new URL(origin).port), "127.0.0.1", () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const stop = async () => {
+      // Tunnels are no longer the server's connections: each is closed here.
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    };
+    return { uri: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tunnels, stop };
+  }
+
+  const entryPoints: Array<[string, (url: string, proxy: string) => Promise<unknown>]> = [
+    ["guardedCount (warming calls)", (url, proxy) => guardedCount(url, { proxy })],
+    ["guardedRequest (documents)", (url, proxy) => guardedRequest(url, { proxy }).then((r) => r.body.destroy())],
+    ["guardedFetch (small documents)", (url, proxy) => guardedFetch(url, { proxy })],
+  ];
+
+  it.each(entryPoints)("%s: a redirect to a loopback address is refused before the proxy is asked to go there", async (_name, request) => {
+    // shop.test is the operator's (PREHEAT_CONNECT_TO): the first hop may go; the redirect's target is judged on its own.
+    process.env.PREHEAT_CONNECT_TO = `shop.test:80:127.0.0.1:${new URL(origin).port}`;
+    const proxy = await startProxy();
+    try {
+      const error = await request("http://shop.test/to-loopback", proxy.uri).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FetchError);
+      expect(error).toMatchObject({ kind: "blocked_address", message: expect.stringMatching(/^refused to connect: 127\.0\.0\.1 is in the loopback range/) });
+      expect(proxy.tunnels).toEqual(["shop.test:80"]);
+      // A target that is a loopback address from the start is refused too, the proxy never asked.
+      await expect(request(`${origin}/hello`, proxy.uri)).rejects.toMatchObject({ kind: "blocked_address" });
+      expect(proxy.tunnels).toEqual(["shop.test:80"]);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("follows a redirect to an allowed host through the proxy, every hop through it", async () => {
+    process.env.PREHEAT_CONNECT_TO = `shop.test:80:127.0.0.1:${new URL(origin).port}`;
+    const proxy = await startProxy();
+    try {
+      const response = await guardedFetch("http://shop.test/redirect?hops=2", { proxy: proxy.uri });
+      expect(response).toMatchObject({ status: 200, redirects: 2 });
+      expect(response.body.toString()).toBe("hello from shop.test");
+      expect(proxy.tunnels.length).toBeGreaterThanOrEqual(1);
+      expect(proxy.tunnels.every((t) => t === "shop.test:80")).toBe(true);
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe("PreheatBot", () => {
+  it("names itself on document requests, while warming calls send the caller's user agent", async () => {
+    allowLoopback();
+    process.env.PREHEAT_BASE_URL = "https://preheat.example";
+    const seen: string[] = [];
+    const echo = http.createServer((req, res) => res.end(String(seen.push(req.headers["user-agent"] ?? ""))));
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    try {
+      const at = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`;
+      await guardedFetch(at);
+      await guardedCount(at, { headers: { "user-agent": "Mozilla/5.0 (test)" } });
+      expect(seen[0]).toMatch(/^PreheatBot\/\d+\.\d+\.\d+ \(\+https:\/\/preheat\.example\/bot\)$/);
+      expect(seen[1]).toBe("Mozilla/5.0 (test)");
+    } finally {
+      delete process.env.PREHEAT_BASE_URL;
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

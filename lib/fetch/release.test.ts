@@ -200,23 +200,6 @@ describe("a redirect", () => {
   });
 });
 
-describe("beforeHop", () => {
-  it("runs before every hop of guardedRequest, redirects included", async () => {
-    const hops: string[] = [];
-    const response = await guardedRequest(`${origin}/redirect-small`, { beforeHop: async (url) => void hops.push(url.pathname) });
-    expect(await readAll(response.body)).toBe("hello");
-    expect(hops).toEqual(["/redirect-small", "/hello"]);
-  });
-
-  it("refuses a hop by throwing: that hop is never requested", async () => {
-    const beforeHop = async (url: URL) => {
-      if (url.pathname === "/hello") throw new FetchError("blocked_address", `refused to connect: ${url.hostname} is not public`);
-    };
-    await expect(guardedRequest(`${origin}/redirect-small`, { beforeHop })).rejects.toMatchObject({ kind: "blocked_address" });
-    expect(requests).toEqual(["/redirect-small"]);
-  });
-});
-
 describe("gunzipIfCompressed", () => {
   const stream = (...chunks: Buffer[]) => Readable.from(chunks, { objectMode: false });
 

@@ -34,7 +34,7 @@ export function isSourceError(error: unknown): boolean {
 
 export function isTransient(error: unknown): boolean {
   if (error instanceof SourceHttpError) return error.status >= 500 || error.status === 429;
-  if (error instanceof FetchError) return error.kind === "network" || error.kind === "timeout";
+  if (error instanceof FetchError) return error.transient;
   return false;
 }
 

@@ -10,13 +10,16 @@ export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: Or
 
 export async function startOrigin(port = 0) {
   const hosts = new Map<string, OriginHost>();
-  const log = new Map<string, string[]>();
+  const log = new Map<string, { request: string; user_agent: string }[]>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://origin");
     if (url.pathname.startsWith("/__origin/hosts/")) {
       const host = decodeURIComponent(url.pathname.slice("/__origin/hosts/".length));
       if (req.method === "GET") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(log.get(host) ?? []));
+        // The requests as "GET /path", or with ?user_agents=1 each with the User-Agent it was sent with.
+        const entries = log.get(host) ?? [];
+        const listed = url.searchParams.has("user_agents") ? entries : entries.map((entry) => entry.request);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(listed));
         return;
       }
       let raw = "";
@@ -30,7 +33,7 @@ export async function startOrigin(port = 0) {
     }
     const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
     const list = log.get(host) ?? [];
-    list.push(`${req.method} ${url.pathname}${url.search}`);
+    list.push({ request: `${req.method} ${url.pathname}${url.search}`, user_agent: req.headers["user-agent"] ?? "" });
     log.set(host, list);
     const site = hosts.get(host);
     const answer = site?.routes[url.pathname] ?? site?.fallback ?? { status: 404, body: "not found" };

@@ -1,7 +1,7 @@
 import type { PlannedCall } from "@/drizzle/schema";
-import { FetchError, guardedCount } from "@/lib/fetch";
+import { guardedCount } from "@/lib/fetch";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
-import { checkProxiedTarget, regionDispatcher } from "./egress";
+import { regionProxyUrl } from "./egress";
 import { USER_AGENTS, type UserAgentClass } from "./user-agents";
 
 export const CALL_TIMEOUT_MS = 30_000;
@@ -49,13 +49,8 @@ function callHeaders(userAgent: string, language: string | null): Record<string,
 export async function warmCall(call: PlannedCall, region: string): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    const dispatcher = regionDispatcher(region);
-    // The body is counted and discarded as it arrives (guardedCount): nothing is buffered or decoded.
-    // A copy: a dispatcher may write into the headers it is given (undici's ProxyAgent adds `host`).
-    const headers = { ...callHeaders(call.user_agent, call.language) };
-    // Through a proxy, every hop's target is checked here (the proxy resolves and connects, not us).
-    const beforeHop = dispatcher ? checkProxiedTarget : undefined;
-    const response = await guardedCount(call.url, { headers, dispatcher, beforeHop, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
+    const headers = callHeaders(call.user_agent, call.language);
+    const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     return {
@@ -67,7 +62,7 @@ export async function warmCall(call: PlannedCall, region: string): Promise<CallO
       retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
     };
   } catch (error) {
-    const message = error instanceof FetchError ? error.message : (error as Error).message;
-    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: message, retryAfter: null };
+    // Every failure of the exchange is a FetchError, its message meant for the site owner.
+    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: error instanceof Error ? error.message : String(error), retryAfter: null };
   }
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addSitemap, api, createSite, newKey, uniqueDomain } from "./support/api";
+import { addSitemap, api, baseUrl, createSite, createValidatedSite, newKey, originUserAgents, serveSite, uniqueDomain } from "./support/api";
 
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const MISSING_ID = 2_000_000_000;
@@ -195,5 +195,35 @@ describe("POST /v1/sites/{siteId}/sitemaps with discover", () => {
     const response = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key, body });
     expect(response.status).toBe(422);
     expect(JSON.stringify(response.body)).toContain(field);
+  });
+});
+
+describe("PreheatBot", () => {
+  it("reads ownership proofs, robots.txt and sitemaps as PreheatBot/<version> (+<base url>/bot), a page that says what it does", async () => {
+    const own = await createValidatedSite(key);
+    const sitemapXml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://${own.domain}/a</loc></url></urlset>`;
+    await serveSite(own.domain, {
+      routes: {
+        [`/${own.validation_token}.html`]: { body: own.validation_token },
+        "/robots.txt": { body: `User-agent: *\nSitemap: http://${own.domain}/sitemap.xml\n`, headers: { "content-type": "text/plain" } },
+        "/sitemap.xml": { body: sitemapXml, headers: { "content-type": "application/xml" } },
+      },
+    });
+    expect((await api("POST", `/v1/sites/${own.id}/validate`, { key })).status).toBe(200);
+    expect((await api("POST", `/v1/sites/${own.id}/sitemaps`, { key, body: { discover: true } })).status).toBe(201);
+    await expect
+      .poll(async () => (await originUserAgents(own.domain)).map((r) => r.request), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(["GET /robots.txt", "GET /sitemap.xml"]));
+    const agents = new Set((await originUserAgents(own.domain)).map((r) => r.user_agent));
+    expect([...agents]).toHaveLength(1);
+    const [agent] = [...agents] as [string];
+    expect(agent).toMatch(/^PreheatBot\/\d+\.\d+\.\d+ \(\+https?:\/\/[^ ]+\/bot\)$/);
+
+    const page = await fetch(`${baseUrl}/bot`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(agent.replace(/&/g, "&amp;"));
+    expect(html).toMatch(/allow/i);
+    expect(html).toMatch(/block/i);
   });
 });

@@ -102,6 +102,11 @@ export async function originLog(host: string): Promise<string[]> {
   return (await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}`)).json() as Promise<string[]>;
 }
 
+/** The requests the origin received for `host`, each with the User-Agent it was sent with. */
+export async function originUserAgents(host: string): Promise<{ request: string; user_agent: string }[]> {
+  return (await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}?user_agents=1`)).json() as Promise<{ request: string; user_agent: string }[]>;
+}
+
 export async function createSite(key: string, domain = uniqueDomain()) {
   const response = await api("POST", "/v1/sites", { key, body: { domain } });
   if (response.status !== 201) throw new Error(`site creation failed: ${response.status} ${JSON.stringify(response.body)}`);
