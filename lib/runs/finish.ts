@@ -4,7 +4,8 @@ import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/format";
 import { recordset } from "./recordset";
-import { rowsOf, summariseRuns } from "./summary";
+import { rowsOf } from "@/lib/db/rows";
+import { summariseRuns } from "./summary";
 
 type Run = typeof runs.$inferSelect;
 

@@ -2,6 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { type Egress, runBatches } from "@/drizzle/schema";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
 import type { RegionBreakdown, Summary } from "./schemas";
 
 export const EMPTY_SUMMARY: Summary = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
@@ -98,7 +99,3 @@ async function egressUsed(db: Database, runId: number): Promise<Map<string, Egre
   return used;
 }
 
-/** `execute` returns an array (postgres) or `{ rows }` (PGlite). */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
-}

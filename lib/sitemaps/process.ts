@@ -2,132 +2,16 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { plural } from "@/lib/format";
-import { isOnDomain } from "@/lib/sites/domain-name";
-import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";
-import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
-import { SourceFormatError, type UrlEntry } from "@/lib/sources/xml-urls";
+import { describeSourceError, isSourceError, isTransient } from "@/lib/sources";
+import { MAX_URL_LENGTH } from "@/lib/sources/site-urls";
+import { SourceFormatError } from "@/lib/sources/xml-urls";
+import { type Crawl, crawl, MAX_URLS_PER_SITEMAP } from "./crawl";
 
-/** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
-export const MAX_INDEX_DEPTH = 3;
-export const MAX_SITEMAPS_PER_ROOT = 500;
-export const MAX_URLS_PER_SITEMAP = 1_000_000;
 /** Attempts of one processing (job retries and restarts after a crash together) before it ends in `error`. */
 export const MAX_PROCESSING_ATTEMPTS = 6;
-/**
- * Rows per statement. On the embedded database every statement holds the one connection, and the
- * API's queries wait behind it: small statements with the event loop free between them keep the
- * API answering while a million URLs are stored.
- */
-const INSERT_CHUNK = 500;
 const DELETE_CHUNK = 2000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-type Crawl = { rootUrl: string; cutOff: { url: string; entries: number; index: boolean }[]; failedChildren: { url: string; reason: string }[]; validators: Validators | null; capped: boolean; stored: number; invalid: number; offDomain: number; duplicates: number; tooLong: number; documents: number; skippedChildren: string[]; repeatedChildren: number };
-
-/** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
-async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
-  if (!chunk.size) return 0;
-  const rows = await db
-    .insert(sitemapUrls)
-    .values([...chunk].map(([url, lastmod]) => ({ sitemapId, generation, url, lastmod })))
-    .onConflictDoUpdate({
-      target: [sitemapUrls.sitemapId, sitemapUrls.generation, sitemapUrls.url],
-      // A URL listed in two documents keeps its newest lastmod.
-      set: { lastmod: sql`greatest(${sitemapUrls.lastmod}, excluded.lastmod)` },
-    })
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-  return rows.filter((row) => row.inserted).length;
-}
-
-/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason. */
-async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<void> {
-  for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
-    if (state.stored >= MAX_URLS_PER_SITEMAP) {
-      state.capped = true;
-      return;
-    }
-    const tally = emptyTally();
-    for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
-    state.invalid += tally.invalid;
-    state.offDomain += tally.offDomain;
-    state.tooLong += tally.tooLong;
-    state.duplicates += tally.duplicates;
-    const chunk = tally.urls;
-    const room = MAX_URLS_PER_SITEMAP - state.stored;
-    if (chunk.size > room) state.capped = true;
-    const limited = chunk.size > room ? new Map([...chunk].slice(0, room)) : chunk;
-    const inserted = await storeChunk(db, sitemapId, generation, limited);
-    state.stored += inserted;
-    state.duplicates += limited.size - inserted;
-    await yieldToEventLoop();
-  }
-}
-
-/** Reads the sitemap and its index children breadth first, storing URLs as each document is read. */
-async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
-  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
-  const seen = new Set<string>([rootUrl]);
-  let level = [rootUrl];
-  for (let depth = 0; level.length; depth++) {
-    const next: string[] = [];
-    for (const url of level) {
-      let source;
-      if (url === rootUrl) {
-        const read = await fetchXmlSourceIfChanged(url, since);
-        if (!read) return "unchanged";
-        source = read.source;
-        state.validators = read.validators;
-      } else {
-        // A child that cannot be read is skipped: the others' URLs are worth having.
-        try {
-          source = await fetchChild(url);
-        } catch (error) {
-          if (!isSourceError(error)) throw error;
-          state.failedChildren.push({ url, reason: describeSourceError(error).replace(/\.$/, "") });
-          continue;
-        }
-      }
-      state.documents++;
-      if (source.truncated) state.cutOff.push({ url, entries: source.entries.length, index: source.kind === "sitemapindex" });
-      // A robots.txt's Sitemap: lines are followed as an index's children.
-      if (source.kind !== "sitemapindex" && source.kind !== "robots") {
-        await storeEntries(db, sitemapId, generation, source.entries, domain, state);
-        continue;
-      }
-      for (const entry of source.entries) {
-        const child = normaliseUrl(entry.loc, url);
-        if (!child || !isOnDomain(child, domain) || child.toString().length > MAX_URL_LENGTH) {
-          state.skippedChildren.push(entry.loc.slice(0, 200));
-        } else if (seen.has(child.toString())) {
-          state.repeatedChildren++; // a cycle, or the same child listed twice
-        } else if (depth + 1 > MAX_INDEX_DEPTH || seen.size >= MAX_SITEMAPS_PER_ROOT) {
-          state.skippedChildren.push(entry.loc);
-        } else {
-          seen.add(child.toString());
-          next.push(child.toString());
-        }
-      }
-    }
-    level = next;
-  }
-  return state;
-}
-
-/** Transient failures of a child (5xx, 429, timeouts, broken transfers) are retried this often, this far apart, before it is skipped. */
-const CHILD_ATTEMPTS = 3;
-const CHILD_RETRY_MS = 500;
-
-async function fetchChild(url: string) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fetchXmlSource(url);
-    } catch (error) {
-      if (attempt >= CHILD_ATTEMPTS || !isTransient(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, CHILD_RETRY_MS * attempt));
-    }
-  }
-}
 
 function summary(result: Crawl, domain: string): string {
   const parts = [`${plural(result.stored, "URL")} from ${plural(result.documents, "document")}`];

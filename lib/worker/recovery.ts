@@ -4,7 +4,7 @@ import { runBatches, runs, sitemaps } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobKey, sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
-import { rowsOf } from "@/lib/runs/summary";
+import { rowsOf } from "@/lib/db/rows";
 
 /**
  * On the embedded database there is one process: an `active` job found at start-up belonged to a

@@ -1,0 +1,172 @@
+import { sql } from "drizzle-orm";
+import { sitemapUrls } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import { recordset } from "@/lib/runs/recordset";
+import { rowsOf } from "@/lib/db/rows";
+import { isOnDomain } from "@/lib/sites/domain-name";
+import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";
+import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
+import type { UrlEntry, XmlUrlSource } from "@/lib/sources/xml-urls";
+
+/** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
+export const MAX_INDEX_DEPTH = 3;
+export const MAX_SITEMAPS_PER_ROOT = 500;
+export const MAX_URLS_PER_SITEMAP = 1_000_000;
+/**
+ * Child sitemaps of an index read at the same time. Downloading and parsing one overlaps with
+ * storing another; more would only multiply the memory of documents in flight (up to 50,000
+ * entries each) and the load on the site.
+ */
+export const CHILDREN_AT_ONCE = 4;
+/**
+ * Rows per statement, handed over as one JSON parameter. On the embedded database every statement
+ * holds the one connection, and the API's queries wait behind it: statements of a bounded size with
+ * the event loop free between them keep the API answering while a million URLs are stored.
+ */
+const INSERT_CHUNK = 1000;
+/** Transient failures of a child (5xx, 429, timeouts, broken transfers) are retried this often, this far apart, before it is skipped. */
+const CHILD_ATTEMPTS = 3;
+const CHILD_RETRY_MS = 500;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export type Crawl = {
+  rootUrl: string;
+  cutOff: { url: string; entries: number; index: boolean }[];
+  failedChildren: { url: string; reason: string }[];
+  validators: Validators | null;
+  capped: boolean;
+  stored: number;
+  /** Rows being written now: counted against the cap before they land. */
+  storing: number;
+  invalid: number;
+  offDomain: number;
+  duplicates: number;
+  tooLong: number;
+  documents: number;
+  skippedChildren: string[];
+  repeatedChildren: number;
+};
+
+/** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
+async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
+  if (!chunk.size) return 0;
+  const rows = JSON.stringify([...chunk].map(([url, lastmod]) => ({ url, lastmod })));
+  // A URL listed in two documents keeps its newest lastmod.
+  const [result] = rowsOf<{ inserted: number }>(await db.execute(sql`
+    with written as (
+      insert into ${sitemapUrls} (sitemap_id, generation, url, lastmod)
+      select ${sitemapId}, ${generation}, v.url, v.lastmod from ${recordset(rows, "url text, lastmod timestamptz")}
+      on conflict (sitemap_id, generation, url) do update set lastmod = greatest(${sitemapUrls.lastmod}, excluded.lastmod)
+      returning (xmax = 0) as inserted
+    )
+    select count(*) filter (where inserted)::int as inserted from written`));
+  return result?.inserted ?? 0;
+}
+
+/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason. */
+async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<void> {
+  for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+    const tally = emptyTally();
+    for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
+    state.invalid += tally.invalid;
+    state.offDomain += tally.offDomain;
+    state.tooLong += tally.tooLong;
+    state.duplicates += tally.duplicates;
+    const room = Math.max(0, MAX_URLS_PER_SITEMAP - state.stored - state.storing);
+    if (tally.urls.size > room) state.capped = true;
+    if (!room) return;
+    const chunk = tally.urls.size > room ? new Map([...tally.urls].slice(0, room)) : tally.urls;
+    state.storing += chunk.size;
+    try {
+      const inserted = await storeChunk(db, sitemapId, generation, chunk);
+      state.stored += inserted;
+      state.duplicates += chunk.size - inserted;
+    } finally {
+      state.storing -= chunk.size;
+    }
+    await yieldToEventLoop();
+  }
+}
+
+async function fetchChild(url: string): Promise<XmlUrlSource> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchXmlSource(url);
+    } catch (error) {
+      if (attempt >= CHILD_ATTEMPTS || !isTransient(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CHILD_RETRY_MS * attempt));
+    }
+  }
+}
+
+/** Runs `work` on every item, at most `limit` at a time; the first error stops new work and is thrown. */
+async function forEachAtOnce<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/**
+ * Reads the sitemap and its index children breadth first, a level at a time, up to
+ * CHILDREN_AT_ONCE documents at once, storing URLs as each document is read. The children an index
+ * lists are taken in the order it lists them, whatever order they were read in.
+ */
+export async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
+  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: 0, storing: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+  const root = await fetchXmlSourceIfChanged(rootUrl, since);
+  if (!root) return "unchanged";
+  state.validators = root.validators;
+  const seen = new Set<string>([rootUrl]);
+  let level: { url: string; source?: XmlUrlSource }[] = [{ url: rootUrl, source: root.source }];
+  for (let depth = 0; level.length; depth++) {
+    // Filled by position, so what is reported and followed keeps the order the documents were listed in.
+    const indexes: { url: string; entries: UrlEntry[] }[] = [];
+    const failed: Crawl["failedChildren"] = [];
+    const cut: Crawl["cutOff"] = [];
+    await forEachAtOnce(level, CHILDREN_AT_ONCE, async ({ url, source: known }, position) => {
+      let source = known;
+      if (!source) {
+        // A child that cannot be read is skipped: the others' URLs are worth having.
+        try {
+          source = await fetchChild(url);
+        } catch (error) {
+          if (!isSourceError(error)) throw error;
+          failed[position] = { url, reason: describeSourceError(error).replace(/\.$/, "") };
+          return;
+        }
+      }
+      state.documents++;
+      if (source.truncated) cut[position] = { url, entries: source.entries.length, index: source.kind === "sitemapindex" };
+      // A robots.txt's Sitemap: lines are followed as an index's children.
+      if (source.kind === "sitemapindex" || source.kind === "robots") indexes[position] = { url, entries: source.entries };
+      else await storeEntries(db, sitemapId, generation, source.entries, domain, state);
+    });
+    state.failedChildren.push(...failed.filter(Boolean));
+    state.cutOff.push(...cut.filter(Boolean));
+    const next: { url: string }[] = [];
+    for (const index of indexes) {
+      if (!index) continue;
+      for (const entry of index.entries) {
+        const child = normaliseUrl(entry.loc, index.url);
+        if (!child || !isOnDomain(child, domain) || child.toString().length > MAX_URL_LENGTH) {
+          state.skippedChildren.push(entry.loc.slice(0, 200));
+        } else if (seen.has(child.toString())) {
+          state.repeatedChildren++; // a cycle, or the same child listed twice
+        } else if (depth + 1 > MAX_INDEX_DEPTH || seen.size >= MAX_SITEMAPS_PER_ROOT) {
+          state.skippedChildren.push(entry.loc);
+        } else {
+          seen.add(child.toString());
+          next.push({ url: child.toString() });
+        }
+      }
+    }
+    level = next;
+  }
+  return state;
+}
