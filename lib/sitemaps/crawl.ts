@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { sitemapUrls } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
+import { envInteger } from "@/lib/env";
 import { recordset } from "@/lib/runs/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { isOnDomain } from "@/lib/sites/domain-name";
@@ -13,11 +14,13 @@ export const MAX_INDEX_DEPTH = 3;
 export const MAX_SITEMAPS_PER_ROOT = 500;
 export const MAX_URLS_PER_SITEMAP = 1_000_000;
 /**
- * Child sitemaps of an index read at the same time. Downloading and parsing one overlaps with
- * storing another; more would only multiply the memory of documents in flight (up to 50,000
- * entries each) and the load on the site.
+ * Child sitemaps of an index read at the same time (PREHEAT_SITEMAP_CHILDREN_AT_ONCE, default 4,
+ * at most 16). Downloading and parsing one overlaps with storing another; more would only multiply
+ * the memory of documents in flight (up to 50,000 entries each) and the load on the site.
  */
-export const CHILDREN_AT_ONCE = 4;
+export function childrenAtOnce(): number {
+  return Math.min(16, envInteger("PREHEAT_SITEMAP_CHILDREN_AT_ONCE", 4));
+}
 /**
  * Rows per statement, handed over as one JSON parameter. On the embedded database every statement
  * holds the one connection, and the API's queries wait behind it: statements of a bounded size with
@@ -33,7 +36,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export type Crawl = {
   rootUrl: string;
   cutOff: { url: string; entries: number; index: boolean }[];
-  failedChildren: { url: string; reason: string }[];
+  /** `kept`: URLs the child gave before it failed, stored all the same. */
+  failedChildren: { url: string; reason: string; kept: number }[];
   validators: Validators | null;
   capped: boolean;
   stored: number;
@@ -64,8 +68,9 @@ async function storeChunk(db: Database, sitemapId: number, generation: number, c
   return result?.inserted ?? 0;
 }
 
-/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason. */
-async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<void> {
+/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason; answers how many were new. */
+async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<number> {
+  let added = 0;
   for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
     const tally = emptyTally();
     for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
@@ -75,24 +80,27 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
     state.duplicates += tally.duplicates;
     const room = Math.max(0, MAX_URLS_PER_SITEMAP - state.stored - state.storing);
     if (tally.urls.size > room) state.capped = true;
-    if (!room) return;
+    if (!room) break;
     const chunk = tally.urls.size > room ? new Map([...tally.urls].slice(0, room)) : tally.urls;
     state.storing += chunk.size;
     try {
       const inserted = await storeChunk(db, sitemapId, generation, chunk);
       state.stored += inserted;
+      added += inserted;
       state.duplicates += chunk.size - inserted;
     } finally {
       state.storing -= chunk.size;
     }
     await yieldToEventLoop();
   }
+  return added;
 }
 
-async function fetchChild(url: string): Promise<XmlUrlSource> {
+async function fetchChild(url: string, onEntries: (entries: UrlEntry[]) => Promise<void>): Promise<XmlUrlSource> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fetchXmlSource(url);
+      // An attempt that breaks off has stored what it read; the next one finds those rows already there.
+      return await fetchXmlSource(url, undefined, { onEntries });
     } catch (error) {
       if (attempt >= CHILD_ATTEMPTS || !isTransient(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, CHILD_RETRY_MS * attempt));
@@ -114,12 +122,15 @@ async function forEachAtOnce<T>(items: readonly T[], limit: number, work: (item:
 
 /**
  * Reads the sitemap and its index children breadth first, a level at a time, up to
- * CHILDREN_AT_ONCE documents at once, storing URLs as each document is read. The children an index
+ * childrenAtOnce() documents at once, storing URLs as each document is read. The children an index
  * lists are taken in the order it lists them, whatever order they were read in.
  */
 export async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
   const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: 0, storing: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
-  const root = await fetchXmlSourceIfChanged(rootUrl, since);
+  // URLs are stored as each document is read, a thousand at a time: no document is held whole.
+  const store = (entries: UrlEntry[]) => storeEntries(db, sitemapId, generation, entries, domain, state);
+  const storeAll = async (entries: UrlEntry[]) => void (await store(entries));
+  const root = await fetchXmlSourceIfChanged(rootUrl, since, undefined, { onEntries: storeAll });
   if (!root) return "unchanged";
   state.validators = root.validators;
   const seen = new Set<string>([rootUrl]);
@@ -129,23 +140,24 @@ export async function crawl(db: Database, sitemapId: number, generation: number,
     const indexes: { url: string; entries: UrlEntry[] }[] = [];
     const failed: Crawl["failedChildren"] = [];
     const cut: Crawl["cutOff"] = [];
-    await forEachAtOnce(level, CHILDREN_AT_ONCE, async ({ url, source: known }, position) => {
+    await forEachAtOnce(level, childrenAtOnce(), async ({ url, source: known }, position) => {
       let source = known;
       if (!source) {
+        let kept = 0;
         // A child that cannot be read is skipped: the others' URLs are worth having.
         try {
-          source = await fetchChild(url);
+          source = await fetchChild(url, async (entries) => void (kept += await store(entries)));
         } catch (error) {
           if (!isSourceError(error)) throw error;
-          failed[position] = { url, reason: describeSourceError(error).replace(/\.$/, "") };
+          failed[position] = { url, reason: describeSourceError(error).replace(/\.$/, ""), kept };
           return;
         }
       }
       state.documents++;
-      if (source.truncated) cut[position] = { url, entries: source.entries.length, index: source.kind === "sitemapindex" };
+      if (source.truncated) cut[position] = { url, entries: source.count, index: source.kind === "sitemapindex" };
       // A robots.txt's Sitemap: lines are followed as an index's children.
       if (source.kind === "sitemapindex" || source.kind === "robots") indexes[position] = { url, entries: source.entries };
-      else await storeEntries(db, sitemapId, generation, source.entries, domain, state);
+      else await store(source.entries); // what was not handed over while reading (a text sitemap's lines)
     });
     state.failedChildren.push(...failed.filter(Boolean));
     state.cutOff.push(...cut.filter(Boolean));

@@ -76,6 +76,16 @@ describe("processSitemap", () => {
     expect(row.statusMessage).toContain("http://partial.test/down.xml (http://partial.test/down.xml answered HTTP 503)");
   }, 20_000);
 
+  it("keeps the URLs a child gave before it turned out invalid, and says so", async () => {
+    serve("half.test/index.xml", index(["http://half.test/a.xml", "http://half.test/half.xml"]));
+    serve("half.test/a.xml", urlset(["http://half.test/1"]));
+    serve("half.test/half.xml", `<urlset><url><loc>http://half.test/2</loc></url><url><loc>http://half.test/3</loc></url><url><loc>http://half.test/4</url></urlset>`);
+    const { outcome, urls, row } = await processed("half.test", "/index.xml");
+    expect(outcome.status).toBe("done");
+    expect(urls).toEqual(["http://half.test/1", "http://half.test/2", "http://half.test/3"]);
+    expect(row.statusMessage).toMatch(/1 child sitemap could not be read and was skipped: http:\/\/half\.test\/half\.xml \(The document is not valid XML.*; the 2 URLs read before were kept\)/);
+  });
+
   it("keeps what a cut-off sitemap listed before the cut, and says so", async () => {
     serve("cut.test/sitemap.xml", `<?xml version="1.0"?><urlset><url><loc>http://cut.test/1</loc></url><url><loc>http://cut.test/2</loc></url><url><loc>http://cut.test/3`);
     const { outcome, row, urls } = await processed("cut.test", "/sitemap.xml");

@@ -19,7 +19,7 @@ function summary(result: Crawl, domain: string): string {
     parts.push(`${cut.url === result.rootUrl ? "the document" : cut.url} was cut off after ${plural(cut.entries, cut.index ? "child sitemap" : "URL")}: what came before the cut was kept`);
   }
   if (result.failedChildren.length) {
-    const first = result.failedChildren.slice(0, 3).map((f) => `${f.url} (${f.reason})`);
+    const first = result.failedChildren.slice(0, 3).map((f) => `${f.url} (${f.reason}${f.kept ? `; the ${plural(f.kept, "URL")} read before were kept` : ""})`);
     parts.push(`${plural(result.failedChildren.length, "child sitemap")} could not be read and ${result.failedChildren.length === 1 ? "was" : "were"} skipped: ${first.join(", ")}${result.failedChildren.length > 3 ? ", …" : ""}`);
   }
   if (result.capped) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);

@@ -3,7 +3,7 @@ import { readCsvUrls } from "./csv-urls";
 import { charsetOf } from "./encoding";
 import { gunzipIfCompressed } from "./gzip";
 import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
-import { readXmlUrls, SourceFormatError, type XmlUrlSource } from "./xml-urls";
+import { type ReadOptions, readXmlUrls, SourceFormatError, type XmlUrlSource } from "./xml-urls";
 
 export { SourceFormatError } from "./xml-urls";
 
@@ -66,17 +66,22 @@ async function openSource(url: string, limits: SourceLimits, since?: Validators)
 }
 
 /** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
-export async function fetchXmlSource(url: string, limits = SOURCE_LIMITS): Promise<XmlUrlSource> {
-  const read = await fetchXmlSourceIfChanged(url, undefined, limits);
+export async function fetchXmlSource(url: string, limits = SOURCE_LIMITS, options: Pick<ReadOptions, "onEntries"> = {}): Promise<XmlUrlSource> {
+  const read = await fetchXmlSourceIfChanged(url, undefined, limits, options);
   return read!.source;
 }
 
 /** fetchXmlSource as a conditional GET: `undefined` when the document has not changed since `since`. */
-export async function fetchXmlSourceIfChanged(url: string, since: Validators | undefined, limits = SOURCE_LIMITS): Promise<{ source: XmlUrlSource; validators: Validators } | undefined> {
+export async function fetchXmlSourceIfChanged(
+  url: string,
+  since: Validators | undefined,
+  limits = SOURCE_LIMITS,
+  options: Pick<ReadOptions, "onEntries"> = {},
+): Promise<{ source: XmlUrlSource; validators: Validators } | undefined> {
   const opened = await openSource(url, limits, since);
   if (!opened) return undefined;
   try {
-    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE, { charset: opened.charset }), validators: opened.validators };
+    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE, { ...options, charset: opened.charset }), validators: opened.validators };
   } finally {
     opened.body.destroy();
   }

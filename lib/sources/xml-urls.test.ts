@@ -36,9 +36,23 @@ describe("readXmlUrls", () => {
     ]);
   });
 
+  it("hands a urlset's entries over a thousand at a time while reading, never holding them all; an index's children are returned", async () => {
+    const urls = Array.from({ length: 2500 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`).join("");
+    const batches: number[] = [];
+    const onEntries = async (entries: unknown[]) => void batches.push(entries.length);
+    const urlset = await readXmlUrls(Readable.from([`<urlset>`, ...urls.match(/.{1,4000}/g)!, `</urlset>`]), 50_000, { onEntries });
+    expect(urlset).toMatchObject({ kind: "urlset", count: 2500, entries: [] });
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(2500);
+    expect(Math.max(...batches)).toBeLessThan(1100);
+    batches.length = 0;
+    const index = await readXmlUrls(Readable.from([`<sitemapindex><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`]), 50_000, { onEntries });
+    expect(index).toMatchObject({ kind: "sitemapindex", count: 1, entries: [{ loc: "https://example.com/a.xml" }] });
+    expect(batches).toEqual([]);
+  });
+
   it("reads a sitemap index", async () => {
     const source = await read(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/s1.xml.gz</loc><lastmod>2026-01-02</lastmod></sitemap></sitemapindex>`);
-    expect(source).toEqual({ kind: "sitemapindex", entries: [{ loc: "https://example.com/s1.xml.gz", lastmod: new Date("2026-01-02") }] });
+    expect(source).toEqual({ kind: "sitemapindex", count: 1, entries: [{ loc: "https://example.com/s1.xml.gz", lastmod: new Date("2026-01-02") }] });
   });
 
   it("reads an RSS 2.0 feed and a Google Merchant feed", async () => {
@@ -74,7 +88,7 @@ describe("a document cut off before its closing tags", () => {
   it("keeps every complete entry read before the cut, and says it was cut off", async () => {
     const cut = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.test/1</loc></url><url><loc>https://a.test/2</loc></url><url><loc>https://a.test/3-partial`;
     const source = await readXmlUrls(Readable.from([Buffer.from(cut)]), 100);
-    expect(source).toEqual({ kind: "urlset", truncated: true, entries: [{ loc: "https://a.test/1", lastmod: null }, { loc: "https://a.test/2", lastmod: null }] });
+    expect(source).toEqual({ kind: "urlset", truncated: true, count: 2, entries: [{ loc: "https://a.test/1", lastmod: null }, { loc: "https://a.test/2", lastmod: null }] });
   });
 
   it("a complete document is not cut off", async () => {

@@ -6,7 +6,20 @@ export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 export type UrlEntry = { loc: string; lastmod: Date | null };
 /** `truncated`: the document ended before its closing tags (served whole, but cut off): its complete entries are kept. */
 /** `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines (children, as an index's). */
-export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; truncated?: boolean };
+/** `count`: the entries read, those handed to `onEntries` included (then not in `entries`). */
+export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; count: number; truncated?: boolean };
+
+export type ReadOptions = {
+  charset?: string | null;
+  /**
+   * Takes a document's URL entries a thousand at a time while it is read, instead of collecting
+   * them: reading waits while it works, so a 50,000-URL sitemap is never held whole. An index's
+   * children are returned in `entries` all the same.
+   */
+  onEntries?: (entries: UrlEntry[]) => Promise<void>;
+};
+
+const HANDED_OVER_EVERY = 1000;
 
 /** The document is not one we can read; retrying will not help. */
 export class SourceFormatError extends Error {}
@@ -33,10 +46,11 @@ function parseLastmod(value: string): Date | null {
  * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
  * passed over; entities and CDATA in values are decoded.
  */
-export async function readXmlUrls(stream: Readable, maxEntries: number, options: { charset?: string | null } = {}): Promise<XmlUrlSource> {
+export async function readXmlUrls(stream: Readable, maxEntries: number, options: ReadOptions = {}): Promise<XmlUrlSource> {
   const parser = new SaxesParser({ position: true });
   const stack: string[] = [];
-  const entries: UrlEntry[] = [];
+  let entries: UrlEntry[] = [];
+  let count = 0;
   let kind: XmlSourceKind | undefined;
   let current: { loc: string | null; lastmod: string | null } | undefined;
   let field: "loc" | "lastmod" | undefined;
@@ -83,7 +97,8 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   parser.on("text", collect);
   parser.on("cdata", collect);
   parser.on("closetag", () => {
-    if (closing) return; // closed by the parser at a cut: the entry being read is incomplete
+    // Closed by the parser at a cut, or after an error: the entry being read is incomplete.
+    if (closing || failure) return;
     const name = stack.pop();
     if (field && current) {
       current[field] = text.trim();
@@ -91,25 +106,48 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     }
     if (kind && name === ENTRY_ELEMENT[kind].entry && current) {
       if (current.loc) {
-        if (entries.length >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
-        else entries.push({ loc: current.loc, lastmod: current.lastmod ? parseLastmod(current.lastmod) : null });
+        if (count >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
+        else {
+          count++;
+          entries.push({ loc: current.loc, lastmod: current.lastmod ? parseLastmod(current.lastmod) : null });
+        }
       }
       current = undefined;
     }
   });
 
+  const handOver = options.onEntries;
+  const handingOver = () => handOver && kind !== undefined && kind !== "sitemapindex";
+  let handOverFailed = false;
+  const handOverRead = async () => {
+    const taken = entries;
+    entries = [];
+    try {
+      await handOver!(taken);
+    } catch (error) {
+      handOverFailed = true;
+      throw error;
+    }
+  };
   let first = true;
   const pieces = decodedText(stream, options.charset ?? null);
-  for await (let piece of pieces) {
-    if (first) {
-      // A BOM or blank lines before the XML declaration are common; strict parsers reject them.
-      piece = piece.replace(/^\uFEFF?\s+/, "").replace(/^\uFEFF/, "");
-      first = !piece;
-      // Not markup: a plain-text sitemap or a robots.txt.
-      if (piece && !piece.startsWith("<")) return readTextUrls(piece, pieces, maxEntries);
+  try {
+    for await (let piece of pieces) {
+      if (first) {
+        // A BOM or blank lines before the XML declaration are common; strict parsers reject them.
+        piece = piece.replace(/^\uFEFF?\s+/, "").replace(/^\uFEFF/, "");
+        first = !piece;
+        // Not markup: a plain-text sitemap or a robots.txt.
+        if (piece && !piece.startsWith("<")) return readTextUrls(piece, pieces, maxEntries);
+      }
+      if (piece) parser.write(piece);
+      if (failure) break;
+      if (entries.length >= HANDED_OVER_EVERY && handingOver()) await handOverRead();
     }
-    if (piece) parser.write(piece);
-    if (failure) break;
+  } catch (error) {
+    // The transfer broke off (or grew too big): what was read before it is handed over all the same.
+    if (!handOverFailed && entries.length && handingOver()) await handOverRead();
+    throw error;
   }
   if (!failure) {
     closing = true;
@@ -119,9 +157,11 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
       truncated = true;
     }
   }
+  if (!kind) throw failure ?? new SourceFormatError("empty document");
+  // Every complete entry read is handed over, also when the document then fails: its reader says how many.
+  if (entries.length && handingOver()) await handOverRead();
   if (failure) throw failure;
-  if (!kind) throw new SourceFormatError("empty document");
-  return truncated ? { kind, entries, truncated } : { kind, entries };
+  return truncated ? { kind, entries, count, truncated } : { kind, entries, count };
 }
 
 const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;
@@ -164,7 +204,7 @@ async function readTextUrls(first: string, rest: AsyncIterable<string>, maxEntri
   feed(first);
   for await (const piece of rest) feed(piece);
   take(partial);
-  if (kind === "robots") return { kind, entries: sitemaps };
+  if (kind === "robots") return { kind, entries: sitemaps, count: sitemaps.length };
   if (!urls.length) throw new SourceFormatError("a text document with no URL line and no Sitemap: line");
-  return { kind: "text", entries: urls };
+  return { kind: "text", entries: urls, count: urls.length };
 }
