@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
 
@@ -44,4 +44,25 @@ export const sitemapUrls = pgTable(
     lastmod: timestamp("lastmod", { withTimezone: true }),
   },
   (t) => [uniqueIndex("sitemap_urls_sitemap_generation_url_key").on(t.sitemapId, t.generation, t.url)],
+);
+
+/** What reading one document counted: URLs skipped by reason, and the entries read before a cut (null: not cut off). */
+export type DocumentTally = { invalid: number; offDomain: number; tooLong: number; duplicates: number; cutOffAfter: number | null };
+
+/**
+ * The child sitemaps stored whole into a generation still being written. A processing that stops
+ * half-way (an error, a crash) is taken up again on the same generation, and its retry reads only
+ * the children not listed here: the ones that failed, or were not reached.
+ */
+export const sitemapDocuments = pgTable(
+  "sitemap_documents",
+  {
+    sitemapId: integer("sitemap_id")
+      .notNull()
+      .references(() => sitemaps.id, { onDelete: "cascade" }),
+    generation: integer("generation").notNull(),
+    url: text("url").notNull(),
+    tally: jsonb("tally").$type<DocumentTally>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sitemapId, t.generation, t.url] })],
 );

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { sitemapUrls } from "@/drizzle/schema";
+import { type DocumentTally, sitemapDocuments, sitemapUrls } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { envInteger } from "@/lib/env";
 import { recordset } from "@/lib/runs/recordset";
@@ -68,16 +68,25 @@ async function storeChunk(db: Database, sitemapId: number, generation: number, c
   return result?.inserted ?? 0;
 }
 
-/** Stores a document's URLs chunk by chunk, each skipped one counted by its reason; answers how many were new. */
-async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl): Promise<number> {
+const emptyDocumentTally = (): DocumentTally => ({ invalid: 0, offDomain: 0, tooLong: 0, duplicates: 0, cutOffAfter: null });
+
+function addUp(state: Crawl, document: DocumentTally): void {
+  state.invalid += document.invalid;
+  state.offDomain += document.offDomain;
+  state.tooLong += document.tooLong;
+  state.duplicates += document.duplicates;
+}
+
+/** Stores a document's URLs chunk by chunk, each skipped one counted in `document` by its reason; answers how many were new. */
+async function storeEntries(db: Database, sitemapId: number, generation: number, entries: UrlEntry[], domain: string, state: Crawl, document: DocumentTally): Promise<number> {
   let added = 0;
   for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
     const tally = emptyTally();
     for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
-    state.invalid += tally.invalid;
-    state.offDomain += tally.offDomain;
-    state.tooLong += tally.tooLong;
-    state.duplicates += tally.duplicates;
+    document.invalid += tally.invalid;
+    document.offDomain += tally.offDomain;
+    document.tooLong += tally.tooLong;
+    document.duplicates += tally.duplicates;
     const room = Math.max(0, MAX_URLS_PER_SITEMAP - state.stored - state.storing);
     if (tally.urls.size > room) state.capped = true;
     if (!room) break;
@@ -87,7 +96,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
       const inserted = await storeChunk(db, sitemapId, generation, chunk);
       state.stored += inserted;
       added += inserted;
-      state.duplicates += chunk.size - inserted;
+      document.duplicates += chunk.size - inserted;
     } finally {
       state.storing -= chunk.size;
     }
@@ -120,35 +129,51 @@ async function forEachAtOnce<T>(items: readonly T[], limit: number, work: (item:
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+/** What an earlier attempt on the same generation left: its rows, and the children it stored whole. */
+export type Resumed = { stored: number; documents: Map<string, DocumentTally> };
+
 /**
  * Reads the sitemap and its index children breadth first, a level at a time, up to
  * childrenAtOnce() documents at once, storing URLs as each document is read. The children an index
- * lists are taken in the order it lists them, whatever order they were read in.
+ * lists are taken in the order it lists them, whatever order they were read in. Each child stored
+ * whole is noted (sitemap_documents): taken up again after an error or a crash, `resumed` skips it.
  */
-export async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators): Promise<Crawl | "unchanged"> {
-  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: 0, storing: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+export async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators, resumed?: Resumed): Promise<Crawl | "unchanged"> {
+  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: resumed?.stored ?? 0, storing: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
   // URLs are stored as each document is read, a thousand at a time: no document is held whole.
-  const store = (entries: UrlEntry[]) => storeEntries(db, sitemapId, generation, entries, domain, state);
-  const storeAll = async (entries: UrlEntry[]) => void (await store(entries));
-  const root = await fetchXmlSourceIfChanged(rootUrl, since, undefined, { onEntries: storeAll });
+  const storer = (document: DocumentTally, added?: (count: number) => void) => async (entries: UrlEntry[]) => {
+    const count = await storeEntries(db, sitemapId, generation, entries, domain, state, document);
+    added?.(count);
+  };
+  const rootTally = emptyDocumentTally();
+  const root = await fetchXmlSourceIfChanged(rootUrl, since, undefined, { onEntries: storer(rootTally) });
   if (!root) return "unchanged";
   state.validators = root.validators;
   const seen = new Set<string>([rootUrl]);
-  let level: { url: string; source?: XmlUrlSource }[] = [{ url: rootUrl, source: root.source }];
+  let level: { url: string; source?: XmlUrlSource; tally?: DocumentTally }[] = [{ url: rootUrl, source: root.source, tally: rootTally }];
   for (let depth = 0; level.length; depth++) {
     // Filled by position, so what is reported and followed keeps the order the documents were listed in.
     const indexes: { url: string; entries: UrlEntry[] }[] = [];
     const failed: Crawl["failedChildren"] = [];
     const cut: Crawl["cutOff"] = [];
-    await forEachAtOnce(level, childrenAtOnce(), async ({ url, source: known }, position) => {
+    await forEachAtOnce(level, childrenAtOnce(), async ({ url, source: known, tally }, position) => {
+      const stored = resumed?.documents.get(url);
+      if (stored) {
+        state.documents++;
+        addUp(state, stored);
+        if (stored.cutOffAfter !== null) cut[position] = { url, entries: stored.cutOffAfter, index: false };
+        return;
+      }
+      const document = tally ?? emptyDocumentTally();
       let source = known;
       if (!source) {
         let kept = 0;
         // A child that cannot be read is skipped: the others' URLs are worth having.
         try {
-          source = await fetchChild(url, async (entries) => void (kept += await store(entries)));
+          source = await fetchChild(url, storer(document, (count) => (kept += count)));
         } catch (error) {
           if (!isSourceError(error)) throw error;
+          addUp(state, document);
           failed[position] = { url, reason: describeSourceError(error).replace(/\.$/, ""), kept };
           return;
         }
@@ -156,8 +181,15 @@ export async function crawl(db: Database, sitemapId: number, generation: number,
       state.documents++;
       if (source.truncated) cut[position] = { url, entries: source.count, index: source.kind === "sitemapindex" };
       // A robots.txt's Sitemap: lines are followed as an index's children.
-      if (source.kind === "sitemapindex" || source.kind === "robots") indexes[position] = { url, entries: source.entries };
-      else await store(source.entries); // what was not handed over while reading (a text sitemap's lines)
+      if (source.kind === "sitemapindex" || source.kind === "robots") {
+        indexes[position] = { url, entries: source.entries };
+        return;
+      }
+      await storer(document)(source.entries); // what was not handed over while reading (a text sitemap's lines)
+      addUp(state, document);
+      if (url === rootUrl) return; // the root is read again by any retry: it says what the children are
+      document.cutOffAfter = source.truncated ? source.count : null;
+      await db.insert(sitemapDocuments).values({ sitemapId, generation, url, tally: document }).onConflictDoNothing();
     });
     state.failedChildren.push(...failed.filter(Boolean));
     state.cutOff.push(...cut.filter(Boolean));

@@ -13,6 +13,8 @@ import { addSitemap } from "./service";
 
 type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
 const routes = new Map<string, Route>();
+/** Every request the origin received, as host + path. */
+const requestLog: string[] = [];
 let world: LocalWorld;
 let handle: DatabaseHandle;
 let ctx: AccountContext;
@@ -22,6 +24,7 @@ const index = (children: string[]) => `<sitemapindex xmlns="http://www.sitemaps.
 
 beforeAll(async () => {
   world = await startLocalWorld((req, res) => {
+    requestLog.push(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
     const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
     if (!route) return void res.writeHead(404).end();
     res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
@@ -75,6 +78,45 @@ describe("processSitemap", () => {
     expect(row.statusMessage).toContain("http://partial.test/missing.xml (http://partial.test/missing.xml answered HTTP 404)");
     expect(row.statusMessage).toContain("http://partial.test/down.xml (http://partial.test/down.xml answered HTTP 503)");
   }, 20_000);
+
+  it("takes an attempt that stopped half-way up where it was: its retry reads only the children not stored whole", async () => {
+    const requested = () => requestLog.filter((r) => r.startsWith("resume.test/")).map((r) => r.slice("resume.test".length));
+    for (const name of ["a", "b", "c"]) serve(`resume.test/${name}.xml`, urlset([1, 2, 3].map((i) => `http://resume.test/${name}/${i}`)));
+    serve("resume.test/index.xml", index(["http://resume.test/a.xml", "http://resume.test/b.xml", "http://resume.test/c.xml"]));
+    const site = await createSite(ctx, { domain: "resume.test" });
+    const sitemap = await addSitemap(ctx, site.id, { url: "http://resume.test/index.xml" });
+    // The database fails while c's URLs are written (a lost connection, say): the attempt stops there.
+    // (Children one at a time, so a and b are stored whole by then.)
+    let writes = 0;
+    const flaky = new Proxy(handle.db, {
+      get(target, property, receiver) {
+        if (property !== "execute") return Reflect.get(target, property, receiver);
+        return (query: Parameters<typeof target.execute>[0]) => {
+          // One statement writes each child's three URLs: a's, b's, then c's.
+          if (++writes === 3) {
+            return Promise.reject(new Error("Connection terminated unexpectedly"));
+          }
+          return target.execute(query);
+        };
+      },
+    });
+    const settings = { ...process.env };
+    process.env.PREHEAT_SITEMAP_CHILDREN_AT_ONCE = "1"; // a, b, then c: a and b are stored whole when c fails
+    try {
+      expect((await processSitemap(flaky, sitemap.id, { final: false })).status).toBe("retry");
+      expect(requested()).toEqual(["/index.xml", "/a.xml", "/b.xml", "/c.xml"]);
+      const outcome = await processSitemap(handle.db, sitemap.id, { final: false });
+      expect(outcome).toMatchObject({ status: "done", message: "9 URLs from 4 documents." });
+      expect(requested()).toEqual(["/index.xml", "/a.xml", "/b.xml", "/c.xml", "/index.xml", "/c.xml"]);
+    } finally {
+      if (settings.PREHEAT_SITEMAP_CHILDREN_AT_ONCE === undefined) delete process.env.PREHEAT_SITEMAP_CHILDREN_AT_ONCE;
+      else process.env.PREHEAT_SITEMAP_CHILDREN_AT_ONCE = settings.PREHEAT_SITEMAP_CHILDREN_AT_ONCE;
+    }
+    const urls = await handle.db.select().from(sitemapUrls).where(eq(sitemapUrls.sitemapId, sitemap.id));
+    expect(urls).toHaveLength(9);
+    const [row] = await handle.db.select().from(sitemaps).where(eq(sitemaps.id, sitemap.id));
+    expect(row).toMatchObject({ status: "done", urlCount: 9 });
+  });
 
   it("keeps the URLs a child gave before it turned out invalid, and says so", async () => {
     serve("half.test/index.xml", index(["http://half.test/a.xml", "http://half.test/half.xml"]));

@@ -1,11 +1,11 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
+import { and, count, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { sitemapDocuments, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { plural } from "@/lib/format";
 import { describeSourceError, isSourceError, isTransient } from "@/lib/sources";
 import { MAX_URL_LENGTH } from "@/lib/sources/site-urls";
 import { SourceFormatError } from "@/lib/sources/xml-urls";
-import { type Crawl, crawl, MAX_URLS_PER_SITEMAP } from "./crawl";
+import { type Crawl, crawl, MAX_URLS_PER_SITEMAP, type Resumed } from "./crawl";
 
 /** Attempts of one processing (job retries and restarts after a crash together) before it ends in `error`. */
 export const MAX_PROCESSING_ATTEMPTS = 6;
@@ -31,18 +31,33 @@ function summary(result: Crawl, domain: string): string {
   return `${parts.join("; ")}.`;
 }
 
-/** Removes the sitemap's rows of every generation but `keep`, a bounded number per statement. */
-async function dropOtherGenerations(db: Database, sitemapId: number, keep: number): Promise<void> {
+/** Removes the sitemap's rows of every generation but those in `keep`, a bounded number per statement. */
+async function dropOtherGenerations(db: Database, sitemapId: number, keep: number[]): Promise<void> {
   for (;;) {
     const doomed = db
       .select({ id: sitemapUrls.id })
       .from(sitemapUrls)
-      .where(and(eq(sitemapUrls.sitemapId, sitemapId), ne(sitemapUrls.generation, keep)))
+      .where(and(eq(sitemapUrls.sitemapId, sitemapId), notInArray(sitemapUrls.generation, keep)))
       .limit(DELETE_CHUNK);
     const deleted = await db.delete(sitemapUrls).where(inArray(sitemapUrls.id, doomed)).returning({ id: sitemapUrls.id });
     if (deleted.length < DELETE_CHUNK) return;
     await yieldToEventLoop();
   }
+}
+
+/**
+ * What an attempt that stopped half-way left on the generation it was writing: its rows and the
+ * children it stored whole, read again only if they were not. Nothing when the last attempt ended.
+ */
+async function resumable(db: Database, sitemapId: number, generation: number, interrupted: boolean): Promise<Resumed | undefined> {
+  if (!interrupted) {
+    await db.delete(sitemapDocuments).where(eq(sitemapDocuments.sitemapId, sitemapId));
+    return undefined;
+  }
+  const documents = await db.select().from(sitemapDocuments).where(and(eq(sitemapDocuments.sitemapId, sitemapId), eq(sitemapDocuments.generation, generation)));
+  if (!documents.length) return undefined;
+  const [rows] = await db.select({ stored: count() }).from(sitemapUrls).where(and(eq(sitemapUrls.sitemapId, sitemapId), eq(sitemapUrls.generation, generation)));
+  return { stored: rows?.stored ?? 0, documents: new Map(documents.map((d) => [d.url, d.tally])) };
 }
 
 /** What a failure says on the record; an error we did not expect keeps its own words (it is logged too). */
@@ -95,10 +110,12 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
   const since = attempt.conditional && (row.sitemap.etag || row.sitemap.lastModified) ? { etag: row.sitemap.etag, lastModified: row.sitemap.lastModified } : undefined;
   try {
     await db.update(sitemaps).set({ status: "processing", processingAttempts: attempts }).where(eq(sitemaps.id, sitemapId));
-    // Rows of an attempt that died half-way belong to no list: start the new one clean.
-    await dropOtherGenerations(db, sitemapId, current);
-    const result = await crawl(db, sitemapId, current + 1, row.sitemap.url, row.domain, since);
+    // An attempt that stopped half-way (an error, a crash) is taken up where it was; otherwise the new list starts clean.
+    const resumed = await resumable(db, sitemapId, current + 1, row.sitemap.processingAttempts > 0);
+    await dropOtherGenerations(db, sitemapId, resumed ? [current, current + 1] : [current]);
+    const result = await crawl(db, sitemapId, current + 1, row.sitemap.url, row.domain, since, resumed);
     const now = new Date();
+    await db.delete(sitemapDocuments).where(eq(sitemapDocuments.sitemapId, sitemapId));
     if (result === "unchanged") {
       await db.update(sitemaps).set({ status: "done", lastProcessedAt: now, processingAttempts: 0 }).where(eq(sitemaps.id, sitemapId));
       return { status: "done", message: row.sitemap.statusMessage ?? "", changed: false };
@@ -124,7 +141,7 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
         processingAttempts: 0,
       })
       .where(eq(sitemaps.id, sitemapId));
-    await dropOtherGenerations(db, sitemapId, current + 1);
+    await dropOtherGenerations(db, sitemapId, [current + 1]);
     return { status: "done", message, changed };
   } catch (error) {
     const message = failureMessage(error);
