@@ -49,6 +49,15 @@ Unknown body fields are ignored.
   \`POST /v1/sites/{siteId}/sitemaps/{sitemapId}/refresh\` reads one again on demand (202, the sitemap as it is; one
   already \`waiting\` or \`processing\` is left to that read). \`last_processed_at\` is the last read (a 304 included),
   \`last_changed_at\` the last time its URL list changed.
+  **How sitemaps are read**: \`urlset\` and \`sitemapindex\` XML (gzipped or not), RSS and Atom feeds, plain-text sitemaps
+  (one URL a line) and a \`robots.txt\` (its \`Sitemap:\` lines followed as children), each decoded in its declared
+  encoding (BOM, XML declaration, then the \`Content-Type\` charset; UTF-8 by default). An index's children are read a
+  few at a time (4 by default); one that fails (an HTTP error or a timeout after 3 tries, invalid XML, too big) is skipped
+  and named in \`status_message\`, the others' URLs are kept, and the sitemap fails only when nothing could be read. A
+  document cut off before its closing tags keeps the entries before the cut. Limits: 50,000 entries and 50 MB per
+  document, 1,000,000 URLs per sitemap, URLs of at most 2,048 characters (longer ones are skipped and counted).
+  These requests, and ownership checks, identify themselves as \`PreheatBot/<version> (+<base url>/bot)\`; warming calls
+  send the browser \`User-Agent\` of their class.
 - **Boost status**: \`pending\` (created, or resumed, no run finished since) → \`running\` (a run pending or running) →
   \`active\` (the last run ended) | \`paused\` (auto-paused on a high error rate; its schedule stops firing).
   Triggering a run or updating a paused boost resumes it. \`content_types\` values: ${CONTENT_TYPES.map((c) => `\`${c}\``).join(", ")},
