@@ -51,6 +51,8 @@ export const runs = pgTable(
 export type Egress = "worker" | "proxy" | "local";
 
 export type PlannedCall = { url: string; user_agent: string; language: string | null };
+/** One PoP's calls in a batch: hits and cacheable misses (the calls whose reason is `miss`) with their response times summed. */
+export type PopFigures = { calls: number; hits: number; hit_ms: number; misses: number; miss_ms: number };
 
 /** Statistics live per batch (never per call) and are summed into a run's summary. */
 export const runBatches = pgTable(
@@ -80,6 +82,12 @@ export const runBatches = pgTable(
     bypassedCalls: integer("bypassed_calls").notNull().default(0),
     responseTimeMsTotal: bigint("response_time_ms_total", { mode: "number" }).notNull().default(0),
     pops: jsonb("pops").$type<Record<string, number>>().notNull().default({}),
+    /** Calls that did not end as a cache hit, by reason (lib/warm/not-cached.ts). */
+    notCached: jsonb("not_cached").$type<Record<string, number>>().notNull().default({}),
+    /** Response times of hits, and of cacheable misses, summed: cold against warm. */
+    hitMsTotal: bigint("hit_ms_total", { mode: "number" }).notNull().default(0),
+    missMsTotal: bigint("miss_ms_total", { mode: "number" }).notNull().default(0),
+    popFigures: jsonb("pop_figures").$type<Record<string, PopFigures>>().notNull().default({}),
     /** Calls recorded per egress (worker, proxy, local): how this batch's calls left. */
     egressCalls: jsonb("egress_calls").$type<Partial<Record<Egress, number>>>().notNull().default({}),
     lastError: text("last_error"),

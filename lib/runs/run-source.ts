@@ -1,6 +1,5 @@
-import type { FailureSample, PlannedCall, runBatches, runs, Slowdown } from "@/drizzle/schema";
+import type { FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
-import { isCacheHit } from "@/lib/warm/cache-status";
 import type { CallOutcome } from "@/lib/warm/call";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 
@@ -25,7 +24,7 @@ const PACE_WINDOW_MS = 200;
 type Run = typeof runs.$inferSelect;
 export type BatchRow = typeof runBatches.$inferSelect;
 
-export const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null };
+export const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null, reason: "http_error" };
 
 export function pauseMessage(window: string): string {
   const failed = [...window].filter((c) => c === "1").length;
@@ -52,6 +51,9 @@ export class BatchState {
   /** Outcomes of calls [recorded, next), by call index; recorded in call order. */
   readonly outcomes = new Map<number, CallOutcome>();
   readonly pops: Record<string, number>;
+  /** Written whole with each recording, like pops: a batch is worked by one worker at a time. */
+  readonly notCached: Record<string, number>;
+  readonly popFigures: Record<string, PopFigures>;
 
   constructor(row: BatchRow) {
     this.id = row.id;
@@ -59,6 +61,8 @@ export class BatchState {
     this.region = row.region;
     this.recorded = row.totalCalls;
     this.pops = { ...row.pops };
+    this.notCached = { ...row.notCached };
+    this.popFigures = structuredClone(row.popFigures);
     // Calls handed to the network by a worker that died: the site saw them, so they count once, as failed.
     for (let i = row.totalCalls; i < row.dispatchedCalls; i++) this.outcomes.set(i, INTERRUPTED);
     this.next = this.reserved = Math.max(row.totalCalls, row.dispatchedCalls);
@@ -70,7 +74,7 @@ export class BatchState {
 }
 
 /** One batch's recorded progress and statistics, for the recording statement. */
-export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; done: boolean; giveBack: boolean };
+export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; hitMs: number; missMs: number; done: boolean; giveBack: boolean };
 /** What one run has to record now. */
 export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
 
@@ -264,7 +268,7 @@ export class RunSource implements WarmSource {
     let outcomes = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
-      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, done: false, giveBack: false };
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, done: false, giveBack: false };
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;
@@ -275,10 +279,32 @@ export class RunSource implements WarmSource {
         }
         // Interrupted calls say nothing about the site's health: they stay out of the auto-pause window.
         if (outcome !== INTERRUPTED) outcomes += outcome.ok ? "0" : "1";
-        if (outcome.cache && isCacheHit(outcome.cache)) delta.hits++;
+        const ms = Math.round(outcome.ms);
+        const { reason } = outcome;
+        const hit = reason === null;
+        const miss = reason === "miss";
+        if (hit) {
+          delta.hits++;
+          delta.hitMs += ms;
+        } else {
+          batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
+          if (miss) delta.missMs += ms;
+        }
         if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
-        if (outcome.cache?.pop) batch.pops[outcome.cache.pop] = (batch.pops[outcome.cache.pop] ?? 0) + 1;
-        delta.ms += Math.round(outcome.ms);
+        const pop = outcome.cache?.pop;
+        if (pop) {
+          batch.pops[pop] = (batch.pops[pop] ?? 0) + 1;
+          const figures = (batch.popFigures[pop] ??= { calls: 0, hits: 0, hit_ms: 0, misses: 0, miss_ms: 0 });
+          figures.calls++;
+          if (hit) {
+            figures.hits++;
+            figures.hit_ms += ms;
+          } else if (miss) {
+            figures.misses++;
+            figures.miss_ms += ms;
+          }
+        }
+        delta.ms += ms;
       }
       delta.upTo = upTo;
       delta.done = upTo === batch.calls.length;

@@ -4,6 +4,7 @@ import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { egressSchema, regionCodeOutput } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
+import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
 import { RUN_STATUSES } from "./status";
 
@@ -14,6 +15,11 @@ export const runStatusSchema = z.enum(RUN_STATUSES).meta({
     "`pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.",
 });
 
+export const notCachedReasonSchema = z.enum(NOT_CACHED_REASONS).meta({
+  id: "NotCachedReason",
+  description: `Why a call did not end as a cache hit: the first that applies, in this order. ${NOT_CACHED_REASONS.map((r) => `\`${r}\`: ${NOT_CACHED_ADVICE[r].advice}`).join(" ")}`,
+});
+
 export const summarySchema = z
   .object({
     total_calls: z.number().int(),
@@ -22,6 +28,12 @@ export const summarySchema = z
     cache_hits: z.number().int(),
     average_response_time_ms: z.number(),
     pops: z.record(z.string(), z.number().int()).meta({ description: "Point-of-presence code (IATA-style, upper case) → calls it served." }),
+    not_cached: z.partialRecord(notCachedReasonSchema, z.number().int()).meta({
+      description: "Calls that did not end as a cache hit, by reason (reasons with no call are left out): with `cache_hits`, every call made.",
+    }),
+    cache_misses: z.number().int().meta({ description: "Calls whose reason is `miss`: the cache did not have the page and will keep it (warm from now on)." }),
+    average_hit_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cache hits; null when there were none." }),
+    average_miss_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cacheable misses (`cache_misses`); null when there were none. Against the hits' average: what warming saves a visitor." }),
   })
   .meta({ id: "Summary", description: "Totals over the calls made so far; updated while the run is in progress." });
 
@@ -77,6 +89,18 @@ export const failureSampleSchema = z
   })
   .meta({ id: "FailureSample", description: "One failed call, as recorded." });
 
+export const popBreakdownSchema = z
+  .object({
+    pop: z.string().meta({ description: "Point-of-presence code (IATA-style, upper case)." }),
+    calls: z.number().int(),
+    hits: z.number().int(),
+    average_hit_response_time_ms: z.number().nullable().meta({ description: "null when the PoP served no hit." }),
+    average_miss_response_time_ms: z.number().nullable().meta({ description: "Over its cacheable misses; null when it had none." }),
+  })
+  .meta({ id: "PopBreakdown", description: "The calls one PoP answered: how many hit, and how fast hits and misses were." });
+
+export type PopBreakdown = z.infer<typeof popBreakdownSchema>;
+
 export const slowdownSchema = z
   .object({
     at: timestamp,
@@ -102,6 +126,7 @@ export const runDetailSchema = z
       .array(regionBreakdownSchema)
       .meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
     failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
+    pops_breakdown: z.array(popBreakdownSchema).meta({ description: "One entry per point of presence that answered, most calls first: cold against warm, PoP by PoP." }),
     slowdowns: z.array(slowdownSchema).meta({ description: "When and why the run slowed down or sped up again, oldest first (at most 50); empty when it kept its pace." }),
   })
   .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });

@@ -8,7 +8,7 @@ import { notFound, TooManyRequestsError } from "@/lib/errors";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { EMPTY_SUMMARY, summariseRegions, summariseRuns } from "./summary";
+import { EMPTY_SUMMARY, summarisePops, summariseRegions, summariseRuns } from "./summary";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -28,7 +28,7 @@ async function runViews(db: Database, rows: RunRow[]) {
   const ids = rows.map((r) => r.id);
   const summaries = await summariseRuns(db, ids);
   return rows.map((row) => {
-    const summary = summaries.get(row.id) ?? { ...EMPTY_SUMMARY, pops: {} };
+    const summary = summaries.get(row.id) ?? { ...EMPTY_SUMMARY, pops: {}, not_cached: {} };
     return {
       row,
       common: {
@@ -74,7 +74,11 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(and(eq(runs.id, runId), eq(sites.accountId, ctx.accountId)));
   if (!found) throw notFound("Run");
-  const [[view], regionsBreakdown] = await Promise.all([runViews(ctx.db, [found.run]), summariseRegions(ctx.db, found.run.id, found.run.regions)]);
+  const [[view], regionsBreakdown, popsBreakdown] = await Promise.all([
+    runViews(ctx.db, [found.run]),
+    summariseRegions(ctx.db, found.run.id, found.run.regions),
+    summarisePops(ctx.db, found.run.id),
+  ]);
   const { row, common } = view!;
   return {
     type: row.kind,
@@ -86,6 +90,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     ...common,
     bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
     regions_breakdown: regionsBreakdown,
+    pops_breakdown: popsBreakdown,
     failure_samples: row.failureSamples ?? [],
     slowdowns: row.slowdowns ?? [],
   };

@@ -3,9 +3,24 @@ import { type Egress, runBatches } from "@/drizzle/schema";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import type { RegionBreakdown, Summary } from "./schemas";
+import type { NotCachedReason } from "@/lib/warm/not-cached";
+import type { PopBreakdown, RegionBreakdown, Summary } from "./schemas";
 
-export const EMPTY_SUMMARY: Summary = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
+export const EMPTY_SUMMARY: Summary = {
+  total_calls: 0,
+  successful_calls: 0,
+  failed_calls: 0,
+  cache_hits: 0,
+  average_response_time_ms: 0,
+  pops: {},
+  not_cached: {},
+  cache_misses: 0,
+  average_hit_response_time_ms: null,
+  average_miss_response_time_ms: null,
+};
+
+/** An average in ms to one decimal; null over no call. */
+const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
 /** Sums per-batch statistics into each run's summary: two aggregate queries, whatever the run size. */
 export async function summariseRuns(db: Database, runIds: number[]): Promise<Map<number, Summary>> {
@@ -19,22 +34,45 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
       failed: sql<string>`sum(${runBatches.failedCalls})`,
       hits: sql<string>`sum(${runBatches.cacheHits})`,
       time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+      hitTime: sql<string>`sum(${runBatches.hitMsTotal})`,
+      missTime: sql<string>`sum(${runBatches.missMsTotal})`,
     })
     .from(runBatches)
     .where(inArray(runBatches.runId, runIds))
     .groupBy(runBatches.runId);
+  const missTimes = new Map<number, number>();
   for (const row of totals) {
     const total = Number(row.total);
+    const hits = Number(row.hits);
+    missTimes.set(row.runId, Number(row.missTime));
     summaries.set(row.runId, {
+      ...EMPTY_SUMMARY,
       total_calls: total,
       successful_calls: Number(row.ok),
       failed_calls: Number(row.failed),
-      cache_hits: Number(row.hits),
-      average_response_time_ms: total ? Math.round((Number(row.time) / total) * 10) / 10 : 0,
+      cache_hits: hits,
+      average_response_time_ms: averageMs(Number(row.time), total) ?? 0,
       pops: {},
+      not_cached: {},
+      average_hit_response_time_ms: averageMs(Number(row.hitTime), hits),
     });
   }
-  const pops = await db.execute<{ run_id: number; pop: string; calls: string }>(
+  const reasons = await db.execute(
+    sql`select b.run_id, r.key as reason, sum(r.value::int) as calls
+        from ${runBatches} b, jsonb_each_text(b.not_cached) r
+        where b.run_id in (${sql.join(runIds, sql`, `)})
+        group by b.run_id, r.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; reason: NotCachedReason; calls: string }>(reasons)) {
+    const summary = summaries.get(Number(row.run_id));
+    if (!summary) continue;
+    summary.not_cached[row.reason] = Number(row.calls);
+    if (row.reason === "miss") {
+      summary.cache_misses = Number(row.calls);
+      summary.average_miss_response_time_ms = averageMs(missTimes.get(Number(row.run_id)) ?? 0, summary.cache_misses);
+    }
+  }
+  const pops = await db.execute(
     sql`select b.run_id, p.key as pop, sum(p.value::int) as calls
         from ${runBatches} b, jsonb_each_text(b.pops) p
         where b.run_id in (${sql.join(runIds, sql`, `)})
@@ -45,6 +83,25 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     if (summary) summary.pops[row.pop] = Number(row.calls);
   }
   return summaries;
+}
+
+/** One run's figures per PoP, most calls first: hits and cacheable misses with their average response times. */
+export async function summarisePops(db: Database, runId: number): Promise<PopBreakdown[]> {
+  const result = await db.execute(
+    sql`select p.key as pop, sum((p.value ->> 'calls')::int) as calls, sum((p.value ->> 'hits')::int) as hits,
+               sum((p.value ->> 'hit_ms')::bigint) as hit_ms, sum((p.value ->> 'misses')::int) as misses, sum((p.value ->> 'miss_ms')::bigint) as miss_ms
+        from ${runBatches} b, jsonb_each(b.pop_figures) p
+        where b.run_id = ${runId}
+        group by p.key
+        order by calls desc, p.key`,
+  );
+  return rowsOf<{ pop: string; calls: string; hits: string; hit_ms: string; misses: string; miss_ms: string }>(result).map((row) => ({
+    pop: row.pop,
+    calls: Number(row.calls),
+    hits: Number(row.hits),
+    average_hit_response_time_ms: averageMs(Number(row.hit_ms), Number(row.hits)),
+    average_miss_response_time_ms: averageMs(Number(row.miss_ms), Number(row.misses)),
+  }));
 }
 
 /**
@@ -80,7 +137,7 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
       failed_calls: Number(row?.failed ?? 0),
       cache_hits: Number(row?.hits ?? 0),
       bypassed_calls: Number(row?.bypassed ?? 0),
-      average_response_time_ms: total ? Math.round((Number(row!.time) / total) * 10) / 10 : 0,
+      average_response_time_ms: averageMs(Number(row?.time ?? 0), total) ?? 0,
     };
   });
 }

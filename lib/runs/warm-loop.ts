@@ -334,7 +334,11 @@ export class WarmLoop {
           hits: b.hits,
           bypassed: b.bypassed,
           ms: b.ms,
+          hit_ms: b.hitMs,
+          miss_ms: b.missMs,
           pops: b.batch.pops,
+          not_cached: b.batch.notCached,
+          pop_figures: b.batch.popFigures,
           done: b.done,
           egress: callEgress(b.batch.region),
         })),
@@ -350,11 +354,15 @@ export class WarmLoop {
             cache_hits = b.cache_hits + v.hits,
             bypassed_calls = b.bypassed_calls + v.bypassed,
             response_time_ms_total = b.response_time_ms_total + v.ms,
+            hit_ms_total = b.hit_ms_total + v.hit_ms,
+            miss_ms_total = b.miss_ms_total + v.miss_ms,
             pops = v.pops,
+            not_cached = v.not_cached,
+            pop_figures = v.pop_figures,
             egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, pops jsonb, done boolean, egress text")}
+          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, done boolean, egress text")}
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();

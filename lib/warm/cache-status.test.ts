@@ -176,7 +176,18 @@ describe("fallback on Age", () => {
     ["no headers", {}, reading(null, "unknown", null, null)],
     ["a negative age", { age: "-5" }, reading(null, "unknown", null, "-5")],
     ["a garbage age", { age: "soon" }, reading(null, "unknown", null, "soon")],
-    ["an unrecognised x-cache", { "x-cache": "HIT", age: "0" }, reading(null, "unknown", null, "0")],
+    ["a word x-cache does not know", { "x-cache": "MAYBE", age: "0" }, reading("x-cache", "unknown", null, "MAYBE")],
+  ])("%s", (_label, headers, expected) => {
+    expect(readCacheStatus(headers)).toEqual(expected);
+  });
+});
+
+describe("a bare x-cache, from any cache", () => {
+  it.each<[string, Record<string, string>, CacheReading]>([
+    ["HIT", { "x-cache": "HIT", age: "0" }, reading("x-cache", "hit", null, "HIT")],
+    ["MISS", { "x-cache": "MISS" }, reading("x-cache", "miss", null, "MISS")],
+    ["Squid's HIT from <host>", { "x-cache": "HIT from proxy.example.net" }, reading("x-cache", "hit", null, "HIT from proxy.example.net")],
+    ["the last of a list", { "x-cache": "MISS, HIT" }, reading("x-cache", "hit", null, "MISS, HIT")],
   ])("%s", (_label, headers, expected) => {
     expect(readCacheStatus(headers)).toEqual(expected);
   });

@@ -255,6 +255,15 @@ const DETECTORS: Detector[] = [
       return { verdict: positiveAge(h) ? "hit" : "unknown", pop: null, raw: xVarnish ?? via };
     },
   },
+  // Last: any other cache reporting in x-cache (a bare `HIT`, `MISS`, Squid's `HIT from proxy`): its first word decides.
+  {
+    cdn: "x-cache",
+    detect: (h) => {
+      const raw = h.get("x-cache");
+      if (raw === null) return null;
+      return { verdict: lookup(WORDS, (lastEntry(raw).split(/\s+/)[0] ?? "").toUpperCase()), pop: null, raw };
+    },
+  },
 ];
 
 /** Age is delta-seconds; anything else (negative, fractional, garbage) is no evidence at all. */

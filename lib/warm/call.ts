@@ -2,6 +2,7 @@ import type { PlannedCall } from "@/drizzle/schema";
 import { guardedCount } from "@/lib/fetch";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { regionProxyUrl } from "./egress";
+import { type NotCachedReason, whyNotCached } from "./not-cached";
 import { USER_AGENTS, type UserAgentClass } from "./user-agents";
 
 export const CALL_TIMEOUT_MS = 30_000;
@@ -16,6 +17,8 @@ export type CallOutcome = {
   error: string | null;
   /** Seconds the site asked us to wait (429/503 with Retry-After). */
   retryAfter: number | null;
+  /** Why the call did not end as a cache hit; null when it did. */
+  reason: NotCachedReason | null;
 };
 
 function retryAfterSeconds(value: string | string[] | undefined): number | null {
@@ -53,16 +56,18 @@ export async function warmCall(call: PlannedCall, region: string): Promise<CallO
     const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
+    const cache = readCacheStatus(response.headers);
     return {
       ok: response.status < 400,
       status: response.status,
       ms,
-      cache: readCacheStatus(response.headers),
+      cache,
+      reason: whyNotCached(response, cache),
       error: response.status < 400 ? null : `HTTP ${response.status}`,
       retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
     };
   } catch (error) {
     // Every failure of the exchange is a FetchError, its message meant for the site owner.
-    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: error instanceof Error ? error.message : String(error), retryAfter: null };
+    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: error instanceof Error ? error.message : String(error), retryAfter: null, reason: "http_error" };
   }
 }
