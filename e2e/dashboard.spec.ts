@@ -19,7 +19,13 @@ const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
 async function serveSite(request: APIRequestContext, extraRoutes: Record<string, { status?: number; body?: string; headers?: Record<string, string> }> = {}) {
   const response = await request.put(`${originUrl}/__origin/hosts/${domain}`, {
     data: {
-      routes: { "/sitemap.xml": { body: sitemap, headers: { "content-type": "application/xml" } }, ...extraRoutes },
+      routes: {
+        "/sitemap.xml": { body: sitemap, headers: { "content-type": "application/xml" } },
+        // Two pages that stay cold, for the run page's reasons: one sets a cookie, one is a cacheable miss.
+        "/products/0": { body: "<p>cart</p>", headers: { "cf-cache-status": "MISS", "cf-ray": "8f1e2d3c4b5a6979-CDG", "set-cookie": "cart=1; Path=/" } },
+        "/products/1": { body: "<p>new</p>", headers: { "cf-cache-status": "MISS", "cf-ray": "8f1e2d3c4b5a6970-CDG", "cache-control": "public, s-maxage=600" } },
+        ...extraRoutes,
+      },
       fallback: { status: 200, body: "<html><body>product</body></html>", headers: { "cf-cache-status": "HIT", "cf-ray": "8f1e2d3c4b5a6978-CDG" } },
     },
   });
@@ -133,13 +139,22 @@ test("a scheduled boost with variations is created and run; its run reaches done
   await shot(page, "boost");
 });
 
-test("the run page shows the figures and the calls per PoP", async () => {
+test("the run page shows the figures, why calls were not cached, and cold vs warm per PoP", async () => {
   await page.getByRole("link", { name: /#\d+|view run|open run/i }).first().click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
   runUrl = new URL(page.url()).pathname;
-  const pops = page.getByRole("heading", { name: "Calls per PoP" });
+  const pops = page.getByRole("heading", { name: /Calls per PoP/ });
   await expect(pops).toBeVisible();
   await expect(page.getByRole("cell", { name: "CDG" })).toBeVisible();
+  await expect(page.getByTestId("pops-breakdown").getByRole("columnheader", { name: "Avg. miss" })).toBeVisible();
+  // 2 pages × 2 user agents × 2 regions: 4 calls set a cookie, 4 are cacheable misses.
+  await expect(page.getByRole("heading", { name: "Why calls were not cached" })).toBeVisible();
+  const reasons = page.getByTestId("not-cached-reason");
+  await expect(reasons).toHaveCount(2);
+  await expect(page.locator('[data-reason="set_cookie"]')).toContainText("4");
+  await expect(page.locator('[data-reason="set_cookie"]')).toContainText("stop setting cookies");
+  await expect(page.locator('[data-reason="miss"]')).toContainText("4");
+  await expect(page.getByText("Warm vs cold")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();
   await shot(page, "run");
 });
@@ -251,7 +266,7 @@ test("signed-out visitors are sent to sign in, and back to the page they asked f
   await visitor.getByLabel("Password").fill(owner.password);
   await visitor.getByRole("button", { name: "Sign in" }).click();
   await expect(visitor).toHaveURL(new RegExp(`${runUrl}$`));
-  await expect(visitor.getByRole("heading", { name: "Calls per PoP" })).toBeVisible();
+  await expect(visitor.getByRole("heading", { name: /Calls per PoP/ })).toBeVisible();
   await context.close();
 });
 

@@ -10,6 +10,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/regions";
+import { NotCachedCard } from "./not-cached-card";
+import { PopsCard } from "./pops-card";
 import { EGRESS_LABELS } from "./region-choices";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
 import { td, tdNum, th, thNum } from "./run-cells";
@@ -44,8 +46,6 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
   const { summary } = run;
   const { done, total } = plannedOrDone(run);
   const bypassShare = ratio(run.bypassed_calls, summary.total_calls);
-  const pops = Object.entries(summary.pops).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const popTotal = pops.reduce((sum, [, calls]) => sum + calls, 0);
   const variations = [
     run.variations?.user_agents?.length ? `user agents: ${run.variations.user_agents.join(", ")}` : "user agent: desktop",
     run.variations?.languages?.length ? `languages: ${run.variations.languages.join(", ")}` : null,
@@ -114,11 +114,16 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
 
       <section aria-labelledby="figures-heading">
         <h2 id="figures-heading" className="sr-only">Figures</h2>
-        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-6">
           <Figure label="Calls" value={count(summary.total_calls)} hint={`${count(summary.successful_calls)} ok · ${count(summary.failed_calls)} failed`} />
           <Figure label="Success rate" value={percent(successRate(summary))} />
           <Figure label="Cache-hit ratio" value={percent(cacheHitRatio(summary))} hint={`${count(summary.cache_hits)} hits`} />
           <Figure label="Avg. response time" value={summary.total_calls ? milliseconds(summary.average_response_time_ms) : "—"} />
+          <Figure
+            label="Warm vs cold"
+            value={`${milliseconds(summary.average_hit_response_time_ms)} / ${milliseconds(summary.average_miss_response_time_ms)}`}
+            hint={`avg. hit / avg. miss · ${count(summary.cache_misses)} misses`}
+          />
           <Figure label="Not cached (bypass)" value={count(run.bypassed_calls)} hint={percent(bypassShare)} />
         </dl>
       </section>
@@ -135,6 +140,8 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           </p>
         </div>
       ) : null}
+
+      <NotCachedCard run={run} />
 
       <div className="grid gap-6">
         <Card title="Calls per region" className="min-w-0">
@@ -174,32 +181,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           )}
         </Card>
 
-        <Card title="Calls per PoP" className="min-w-0">
-          {pops.length === 0 ? (
-            <EmptyState title="No point of presence seen">{summary.total_calls ? "The answers named no CDN point of presence." : "None until calls are answered."}</EmptyState>
-          ) : (
-            <div className="-mx-4 max-h-96 overflow-auto sm:mx-0">
-              <table className="min-w-full divide-y divide-slate-200">
-                <thead>
-                  <tr>
-                    <th scope="col" className={th}>PoP</th>
-                    <th scope="col" className={thNum}>Calls</th>
-                    <th scope="col" className={thNum}>Share</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {pops.map(([pop, calls]) => (
-                    <tr key={pop}>
-                      <td className={`${td} font-mono font-medium`}>{pop}</td>
-                      <td className={tdNum}>{count(calls)}</td>
-                      <td className={tdNum}>{percent(ratio(calls, popTotal))}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </Card>
+        <PopsCard run={run} />
       </div>
 
       {run.slowdowns.length ? (

@@ -26,8 +26,13 @@ describe("the run report", () => {
     // Top five by calls, busiest first; the sixth (AMS, 10 calls) is left out.
     const pops = ["CDG", "FRA", "LHR", "MAD", "WAW"].map((pop) => text.indexOf(pop));
     expect(pops.every((at, i) => at > 0 && (i === 0 || at > pops[i - 1]!))).toBe(true);
-    expect(text).toContain("CDG: 1,200 calls");
-    expect(text).toContain("WAW: 20 calls");
+    expect(text).toContain("CDG: 1,200 calls, 42% hits, hit 38 ms / miss 290 ms");
+    expect(text).toContain("WAW: 20 calls, 10% hits, hit 60 ms / miss –");
+    expect(text).toContain("Warm vs cold: 41 ms per hit, 313 ms per cacheable miss");
+    // Why the rest stayed cold, most calls first, each with what to do.
+    const reasons = ["Cacheable miss: 700", "Sets a cookie: 300", "Varies per visitor: 160", "HTTP error: 40"].map((line) => text.indexOf(line));
+    expect(reasons.every((at, i) => at > 0 && (i === 0 || at > reasons[i - 1]!))).toBe(true);
+    expect(text).toContain("stop setting cookies on anonymous page views");
     expect(text).not.toContain("AMS");
     for (const i of [1, 2, 3, 4, 5]) expect(text).toContain(`https://shop.test/broken-${i}`);
     expect(text).not.toContain("broken-6");

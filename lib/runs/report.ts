@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
 import { publicBaseUrl } from "@/lib/server/base-url";
-import { summariseRuns } from "./summary";
+import { EMPTY_SUMMARY, summarisePops, summariseRuns } from "./summary";
 
 const ENDED = ["done", "failed", "paused"];
 
@@ -24,7 +24,8 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
   const { run, boost, site } = found;
   const [owner] = await db.select().from(users).where(eq(users.accountId, site.accountId)).orderBy(asc(users.id)).limit(1);
   if (!owner) return;
-  const summary = (await summariseRuns(db, [run.id])).get(run.id);
+  const [summaries, popsBreakdown] = await Promise.all([summariseRuns(db, [run.id]), summarisePops(db, run.id)]);
+  const summary = summaries.get(run.id);
   const email = await queueRunReport(db, {
     accountId: site.accountId,
     to: owner.email,
@@ -37,7 +38,8 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       statusMessage: run.statusMessage,
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
-      summary: summary ?? { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} },
+      summary: summary ?? EMPTY_SUMMARY,
+      popsBreakdown,
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),
       runUrl: `${publicBaseUrl()}/runs/${run.id}`,

@@ -1,5 +1,6 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import { z } from "zod";
+import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
 const count = z.number().nonnegative();
 
@@ -18,7 +19,15 @@ export const runReportProps = z.object({
     cache_hits: count,
     average_response_time_ms: count,
     pops: z.record(z.string(), count),
+    // Defaults: reports queued before these figures existed still render.
+    not_cached: z.partialRecord(z.enum(NOT_CACHED_REASONS), count).default({}),
+    cache_misses: count.default(0),
+    average_hit_response_time_ms: count.nullable().default(null),
+    average_miss_response_time_ms: count.nullable().default(null),
   }),
+  popsBreakdown: z
+    .array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() }))
+    .default([]),
   regions: z.array(z.string()),
   failureSamples: z.array(
     z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().int().nullable(), error: z.string() }),
@@ -27,7 +36,7 @@ export const runReportProps = z.object({
   runUrl: z.url({ protocol: /^https?$/ }),
 });
 
-export type RunReportProps = z.infer<typeof runReportProps>;
+export type RunReportProps = z.input<typeof runReportProps>;
 
 /** A rounded percentage, or null when nothing was called (0 of 0 is not 0 %). */
 export function percent(part: number, whole: number): number | null {
@@ -35,16 +44,30 @@ export function percent(part: number, whole: number): number | null {
 }
 
 /** The figures the subject and the body share, computed once so that they always agree. */
-export function runReportFigures(props: RunReportProps) {
-  const { summary } = props;
-  const topPops = Object.entries(summary.pops)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 5);
+export function runReportFigures(input: RunReportProps) {
+  const { summary, popsBreakdown } = runReportProps.parse(input);
+  const ms = (value: number | null) => (value === null ? "–" : `${n(Math.round(value))} ms`);
+  // Per PoP with hits and times when the run recorded them; otherwise calls alone.
+  const topPops: [string, string][] = popsBreakdown.length
+    ? popsBreakdown.slice(0, 5).map((p) => [p.pop, `${n(p.calls)} calls, ${shown(percent(p.hits, p.calls))} hits, hit ${ms(p.average_hit_response_time_ms)} / miss ${ms(p.average_miss_response_time_ms)}`])
+    : Object.entries(summary.pops)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, 5)
+        .map(([pop, calls]) => [pop, `${n(calls)} calls`]);
+  const notCached = NOT_CACHED_REASONS.map((reason) => ({ reason, calls: summary.not_cached[reason] ?? 0 }))
+    .filter(({ calls }) => calls > 0)
+    .sort((a, b) => b.calls - a.calls);
+  const warmVsCold =
+    summary.average_hit_response_time_ms !== null && summary.average_miss_response_time_ms !== null
+      ? `${ms(summary.average_hit_response_time_ms)} per hit, ${ms(summary.average_miss_response_time_ms)} per cacheable miss`
+      : null;
   return {
     successRate: percent(summary.successful_calls, summary.total_calls),
     hitRatio: percent(summary.cache_hits, summary.total_calls),
     averageMs: Math.round(summary.average_response_time_ms),
     topPops,
+    notCached,
+    warmVsCold,
   };
 }
 
@@ -88,7 +111,7 @@ function Figure({ name, value }: { name: string; value: string }) {
  */
 export function RunReportEmail(props: RunReportProps) {
   const { summary } = props;
-  const { successRate, hitRatio, averageMs, topPops } = runReportFigures(props);
+  const { successRate, hitRatio, averageMs, topPops, notCached, warmVsCold } = runReportFigures(props);
   const took = duration(props.startedAt, props.finishedAt);
   const samples = props.failureSamples.slice(0, 5);
   return (
@@ -105,6 +128,7 @@ export function RunReportEmail(props: RunReportProps) {
             <Figure name="Success rate" value={shown(successRate)} />
             <Figure name="Cache-hit ratio" value={shown(hitRatio)} />
             <Figure name="Average response time" value={`${n(averageMs)} ms`} />
+            {warmVsCold ? <Figure name="Warm vs cold" value={warmVsCold} /> : null}
             <Figure name="Calls" value={`${n(summary.total_calls)} (${n(summary.successful_calls)} succeeded, ${n(summary.failed_calls)} failed)`} />
             {props.regions.length ? <Figure name="Regions" value={props.regions.join(", ")} /> : null}
             {took ? <Figure name="Duration" value={took} /> : null}
@@ -113,8 +137,21 @@ export function RunReportEmail(props: RunReportProps) {
             <Section>
               <Hr />
               <Text style={strong}>Top points of presence</Text>
-              {topPops.map(([pop, calls]) => (
-                <Figure key={pop} name={pop} value={`${n(calls)} calls`} />
+              {topPops.map(([pop, figures]) => (
+                <Figure key={pop} name={pop} value={figures} />
+              ))}
+            </Section>
+          ) : null}
+          {notCached.length ? (
+            <Section>
+              <Hr />
+              <Text style={strong}>Why calls were not cached</Text>
+              {notCached.map(({ reason, calls }) => (
+                <Text key={reason} style={text}>
+                  <strong>{`${NOT_CACHED_ADVICE[reason].title}: ${n(calls)}`}</strong>
+                  <br />
+                  <span style={{ color: "#64748b" }}>{NOT_CACHED_ADVICE[reason].advice}</span>
+                </Text>
               ))}
             </Section>
           ) : null}

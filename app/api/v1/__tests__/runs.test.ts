@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSite, createValidatedSite, newKey, uniqueEmail } from "./support/api";
 
-const EMPTY_SUMMARY = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, average_response_time_ms: 0, pops: {} };
+const EMPTY_SUMMARY = {
+  total_calls: 0,
+  successful_calls: 0,
+  failed_calls: 0,
+  cache_hits: 0,
+  average_response_time_ms: 0,
+  pops: {},
+  not_cached: {},
+  cache_misses: 0,
+  average_hit_response_time_ms: null,
+  average_miss_response_time_ms: null,
+};
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 /** Creates a CSV boost on the site and queues a run of it (its CSV cannot be fetched here, so the run stays pending while the planning job retries). */
@@ -173,6 +184,7 @@ describe("GET /v1/runs/{runId}", () => {
       progress: { planned_calls: 0, completed_calls: 0 },
       bypassed_calls: 0,
       regions_breakdown: ["gb", "us"].map((region) => ({ region, total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0, egress: "local" })),
+      pops_breakdown: [],
       failure_samples: [],
       slowdowns: [],
       created_at: iso,
