@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { boosts, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
@@ -33,6 +33,8 @@ export const runs = pgTable(
     recentOutcomes: text("recent_outcomes").notNull().default(""),
     /** When and why the run slowed down or sped up again (oldest first, bounded). */
     slowdowns: jsonb("slowdowns").$type<Slowdown[]>().notNull().default([]),
+    /** Rows in run_results: they stop at PREHEAT_RUN_RESULTS_MAX, the calls that did not hit may go on. */
+    resultsStored: integer("results_stored").notNull().default(0),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -95,4 +97,31 @@ export const runBatches = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("run_batches_run_seq_key").on(t.runId, t.seq)],
+);
+
+/**
+ * The calls of a run that did not end as a cache hit, one row each (hits are counted, not stored),
+ * at most PREHEAT_RUN_RESULTS_MAX per run. Call order is the batch's seq, then the call's index in it.
+ */
+export const runResults = pgTable(
+  "run_results",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    batchSeq: integer("batch_seq").notNull(),
+    callIndex: integer("call_index").notNull(),
+    region: text("region").notNull(),
+    url: text("url").notNull(),
+    userAgent: text("user_agent").notNull(),
+    language: text("language"),
+    statusCode: integer("status_code"),
+    cacheStatus: text("cache_status"),
+    pop: text("pop"),
+    responseTimeMs: integer("response_time_ms").notNull(),
+    reason: text("reason").notNull(),
+    /** What a second request said, with `verify`; null when the call was not re-requested. */
+    verifiedCacheStatus: text("verified_cache_status"),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.batchSeq, t.callIndex] }), index("run_results_run_reason_idx").on(t.runId, t.reason)],
 );

@@ -5,7 +5,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageOf } from "@/lib/api/pagination";
 import { errorSchema } from "@/lib/api/schemas";
 import type { Scope } from "@/lib/auth/scopes";
 import { boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
-import { runDetailSchema, runQueuedSchema, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
+import { runDetailSchema, runQueuedSchema, runResultsPageSchema, runResultsQuery, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
 import { addSitemapBody, discoveredSitemapsSchema, sitemapSchema } from "@/lib/sitemaps/schemas";
 import { updateSiteBody } from "@/lib/sites/pace";
 import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
@@ -45,6 +45,8 @@ type Operation = {
   status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
   errors: ErrorStatus[];
+  /** The success answer also comes as CSV (`format=csv`). */
+  csv?: boolean;
   /** Extra documented answers, e.g. the validate operation's 422 body. */
   extra?: Record<number, { description: string; schema: z.ZodType }>;
   description?: string;
@@ -126,12 +128,33 @@ export const operations: Operation[] = [
     errors: [401, 403, 422],
   },
   { method: "get", path: "/v1/runs/{runId}", tag: "Runs", summary: "Get a run (boost or warm) with its full summary", scope: "runs:read", params: ids("runId"), status: 200, response: runDetailSchema, errors: [401, 403, 404, 422] },
+  {
+    method: "get",
+    path: "/v1/runs/{runId}/results",
+    tag: "Runs",
+    summary: "List the calls that did not end as a cache hit, with why",
+    description:
+      "The run's calls that did not end as a cache hit (first pass), in call order, each with its reason. Hits are counted in the summary, not listed. At most PREHEAT_RUN_RESULTS_MAX rows (100,000 by default) are kept per run: `truncated` says when the run had more. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.",
+    scope: "runs:read",
+    params: ids("runId"),
+    query: pageQuery.extend(runResultsQuery.shape),
+    status: 200,
+    response: runResultsPageSchema,
+    csv: true,
+    errors: [401, 403, 404, 422],
+  },
 ];
 
 function routeOf(op: Operation): RouteConfig {
   const responses: RouteConfig["responses"] = {
     [op.status]: op.response
-      ? { description: "Success.", content: { "application/json": { schema: op.response } } }
+      ? {
+          description: "Success.",
+          content: {
+            "application/json": { schema: op.response },
+            ...(op.csv ? { "text/csv": { schema: { type: "string", description: "The same rows as CSV, a header row first." } } } : {}),
+          },
+        }
       : { description: "Done; no content." },
   };
   for (const status of op.errors) responses[status] = { description: errorMeaning[status], content: { "application/json": { schema: errorSchema } } };

@@ -4,6 +4,7 @@ import { sites } from "@/drizzle/schema";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "./warm-runs";
+import { listRunResults, runResultsCsv } from "./results";
 import { getRun } from "./service";
 
 /** Each page answers one way; /warming is a miss the first time and a hit afterwards, slower when cold. */
@@ -26,7 +27,7 @@ beforeAll(async () => {
   process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
   world = await startLocalWorld((req, res) => {
     seen.push(req.url ?? "");
-    const page = pages[req.url ?? ""] ?? { status: 404 };
+    const page = pages[new URL(req.url ?? "/", "http://origin").pathname] ?? { status: 404 };
     setTimeout(() => res.writeHead(page.status ?? 200, { "content-type": "text/html", ...page.headers }).end("<p>page</p>"), page.delayMs ?? 0);
   }, { email: "cold@example.com", work: true });
 }, 60_000);
@@ -65,5 +66,57 @@ describe("why calls were not cached", () => {
     const [cdg] = done.pops_breakdown;
     expect(cdg!.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
     expect(cdg!.average_hit_response_time_ms).toBeLessThan(cdg!.average_miss_response_time_ms!);
+
+    // What stayed cold, URL by URL, in call order: every call but the hit.
+    const page = { limit: 100, offset: 0 };
+    const results = await listRunResults(world.ctx, run.id, {}, page);
+    expect(results).toMatchObject({ total: 7, truncated: false, limit: 100, offset: 0 });
+    expect(results.data.map((r) => [new URL(r.url).pathname, r.reason])).toEqual([
+      ["/cookie", "set_cookie"],
+      ["/vary", "vary"],
+      ["/no-store", "no_store"],
+      ["/bypass", "cdn_bypass"],
+      ["/error", "http_error"],
+      ["/plain", "no_cache_detected"],
+      ["/cold", "miss"],
+    ]);
+    expect(results.data.find((r) => r.reason === "miss")).toMatchObject({
+      user_agent: "desktop",
+      language: null,
+      region: "fr",
+      status_code: 200,
+      cache_status: "miss",
+      pop: "CDG",
+      response_time_ms: expect.any(Number),
+      verified_cache_status: null,
+    });
+    expect(results.data.find((r) => r.reason === "http_error")).toMatchObject({ status_code: 500 });
+    const misses = await listRunResults(world.ctx, run.id, { reason: "miss" }, page);
+    expect(misses.data.map((r) => r.url)).toEqual(["http://cold.test/cold"]);
+    expect((await listRunResults(world.ctx, run.id, { region: "de" }, page)).total).toBe(0);
+    expect((await listRunResults(world.ctx, run.id, {}, { limit: 2, offset: 6 })).data.map((r) => r.reason)).toEqual(["miss"]);
+
+    // The CSV holds the same rows, all of them.
+    const csv = await new Response(await runResultsCsv(world.ctx, run.id, {})).text();
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status");
+    expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
+  });
+
+  it("keeps at most PREHEAT_RUN_RESULTS_MAX rows per run, and says when it had more", async () => {
+    process.env.PREHEAT_RUN_RESULTS_MAX = "3";
+    try {
+      const site = await createSite(world.ctx, { domain: "many.test" });
+      await world.handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const { run } = await queueWarm(world.ctx, site.id, { urls: Array.from({ length: 10 }, (_, i) => `http://many.test/plain?${i}`), region: ["fr"] });
+      const done = await ended(run.id);
+      expect(done.summary.not_cached).toEqual({ no_cache_detected: 10 });
+      const results = await listRunResults(world.ctx, run.id, {}, { limit: 100, offset: 0 });
+      expect(results).toMatchObject({ total: 3, truncated: true });
+      expect(results.data.map((r) => new URL(r.url).search)).toEqual(["?0", "?1", "?2"]);
+    } finally {
+      delete process.env.PREHEAT_RUN_RESULTS_MAX;
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
+import type { NotCachedReason } from "@/lib/warm/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
@@ -45,6 +46,7 @@ export class BatchState {
   readonly id: number;
   readonly calls: PlannedCall[];
   readonly region: string;
+  readonly seq: number;
   recorded: number;
   next: number;
   reserved: number;
@@ -59,6 +61,7 @@ export class BatchState {
     this.id = row.id;
     this.calls = row.calls;
     this.region = row.region;
+    this.seq = row.seq;
     this.recorded = row.totalCalls;
     this.pops = { ...row.pops };
     this.notCached = { ...row.notCached };
@@ -74,7 +77,35 @@ export class BatchState {
 }
 
 /** One batch's recorded progress and statistics, for the recording statement. */
-export type BatchDelta = { batch: BatchState; upTo: number; ok: number; failed: number; hits: number; bypassed: number; ms: number; hitMs: number; missMs: number; done: boolean; giveBack: boolean };
+/** A call that did not end as a cache hit, as run_results stores it. */
+export type ResultRow = {
+  batch_seq: number;
+  call_index: number;
+  region: string;
+  url: string;
+  user_agent: string;
+  language: string | null;
+  status_code: number | null;
+  cache_status: string | null;
+  pop: string | null;
+  response_time_ms: number;
+  reason: NotCachedReason;
+};
+export type BatchDelta = {
+  batch: BatchState;
+  upTo: number;
+  ok: number;
+  failed: number;
+  hits: number;
+  bypassed: number;
+  ms: number;
+  hitMs: number;
+  missMs: number;
+  /** The calls that did not hit, in call order. */
+  results: ResultRow[];
+  done: boolean;
+  giveBack: boolean;
+};
 /** What one run has to record now. */
 export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
 
@@ -268,7 +299,7 @@ export class RunSource implements WarmSource {
     let outcomes = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
-      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, done: false, giveBack: false };
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], done: false, giveBack: false };
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;
@@ -289,6 +320,19 @@ export class RunSource implements WarmSource {
         } else {
           batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
           if (miss) delta.missMs += ms;
+          delta.results.push({
+            batch_seq: batch.seq,
+            call_index: upTo,
+            region: batch.region,
+            url: call.url,
+            user_agent: call.user_agent,
+            language: call.language,
+            status_code: outcome.status,
+            cache_status: outcome.cache?.verdict ?? null,
+            pop: outcome.cache?.pop ?? null,
+            response_time_ms: ms,
+            reason,
+          });
         }
         if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
         const pop = outcome.cache?.pop;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
-import { egressSchema, regionCodeOutput } from "@/lib/regions";
+import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
@@ -100,6 +100,39 @@ export const popBreakdownSchema = z
   .meta({ id: "PopBreakdown", description: "The calls one PoP answered: how many hit, and how fast hits and misses were." });
 
 export type PopBreakdown = z.infer<typeof popBreakdownSchema>;
+
+export const runResultSchema = z
+  .object({
+    url: z.string(),
+    user_agent: z.string().meta({ description: "User-agent class of the call." }),
+    language: z.string().nullable().meta({ description: "Accept-Language sent; null when none." }),
+    region: regionCodeOutput,
+    status_code: z.number().int().nullable().meta({ description: "Final HTTP status; null when no answer came (network error, timeout, interrupted)." }),
+    cache_status: z.string().nullable().meta({ description: "What the cache said: hit, miss, expired, stale, revalidated, bypass, dynamic or unknown (no cache header); null without an answer." }),
+    pop: z.string().nullable().meta({ description: "Point of presence that answered, when the CDN names one." }),
+    response_time_ms: z.number().int(),
+    reason: notCachedReasonSchema,
+    verified_cache_status: z.string().nullable().meta({ description: "What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise." }),
+  })
+  .meta({ id: "RunResult", description: "A call that did not end as a cache hit (first pass)." });
+
+export type RunResult = z.infer<typeof runResultSchema>;
+
+export const runResultsQuery = z.object({
+  reason: notCachedReasonSchema.optional().meta({ description: "Only the calls with this reason." }),
+  region: regionCodeSchema.optional().meta({ description: "Only the calls made from this region." }),
+  format: z.enum(["json", "csv"]).optional().meta({ description: "`csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row." }),
+});
+
+export const runResultsPageSchema = z
+  .object({
+    data: z.array(runResultSchema),
+    total: z.number().int().min(0).meta({ description: "Stored rows that match the filters." }),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    truncated: z.boolean().meta({ description: "The run had more calls that did not hit than it keeps (PREHEAT_RUN_RESULTS_MAX, 100,000 by default): the first ones in call order are listed." }),
+  })
+  .meta({ id: "RunResultPage" });
 
 export const slowdownSchema = z
   .object({

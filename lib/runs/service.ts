@@ -66,6 +66,17 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
   return { data, total: total?.n ?? 0 };
 }
 
+/** The account's run, or 404: another account's run does not exist for this one. */
+export async function findRun(ctx: AccountContext, runId: number): Promise<RunRow> {
+  const [found] = await ctx.db
+    .select({ run: runs })
+    .from(runs)
+    .innerJoin(sites, eq(sites.id, runs.siteId))
+    .where(and(eq(runs.id, runId), eq(sites.accountId, ctx.accountId)));
+  if (!found) throw notFound("Run");
+  return found.run;
+}
+
 export async function getRun(ctx: AccountContext, runId: number): Promise<z.infer<typeof runDetailSchema>> {
   const [found] = await ctx.db
     .select({ run: runs, boostName: boosts.name })

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { boosts, type FailureSample, runBatches, runs, type Slowdown, sites } from "@/drizzle/schema";
+import { boosts, type FailureSample, runBatches, runResults, runs, type Slowdown, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { jobExpireSeconds } from "@/lib/jobs";
@@ -8,8 +8,9 @@ import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { callEgress } from "@/lib/warm/workers";
 import { recordset } from "./recordset";
+import { RESULT_COLUMNS, runResultsMax } from "./results";
 import { renewSlots } from "./site-slots";
-import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
+import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type ResultRow, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
 
 /**
  * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
@@ -315,6 +316,7 @@ export class WarmLoop {
           status: runs.status,
           boostId: runs.boostId,
           recentOutcomes: runs.recentOutcomes,
+          resultsStored: runs.resultsStored,
           samples: sql<number>`jsonb_array_length(${runs.failureSamples})`.mapWith(Number),
           slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
         })
@@ -366,7 +368,8 @@ export class WarmLoop {
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string }>();
-      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; pause_message: string | null }[] = [];
+      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; pause_message: string | null; results: number }[] = [];
+      const resultRows: (ResultRow & { run_id: number })[] = [];
       const pausedBoosts: number[] = [];
       // A run warmed in several regions here has a delta per region: they are recorded as one.
       const byRun = new Map<number, RunDelta[]>();
@@ -384,13 +387,22 @@ export class WarmLoop {
         const pause = runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
         const samples = newSamples.slice(0, Math.max(0, MAX_FAILURE_SAMPLES - run.samples));
         const slowdowns = newSlowdowns.slice(0, Math.max(0, MAX_SLOWDOWNS - run.slowdowns));
+        // The calls that did not hit, up to the run's bound; the summary keeps counting the rest.
+        const results = runDeltas.flatMap((d) => d.batches.flatMap((b) => b.results)).slice(0, Math.max(0, runResultsMax() - run.resultsStored));
+        for (const row of results) resultRows.push({ run_id: run.id, ...row });
         // The auto-pause window is kept only where it can pause the run.
         const canPause = runDeltas[0]!.source.canPause;
-        if ((canPause && outcomes) || pause || samples.length || slowdowns.length) {
-          runValues.push({ id: run.id, recent_outcomes: canPause ? window : null, samples, slowdowns, pause_message: pause ? pauseMessage(window) : null });
+        if ((canPause && outcomes) || pause || samples.length || slowdowns.length || results.length) {
+          runValues.push({ id: run.id, recent_outcomes: canPause ? window : null, samples, slowdowns, pause_message: pause ? pauseMessage(window) : null, results: results.length });
           if (pause && run.boostId) pausedBoosts.push(run.boostId);
         }
         decided.set(run.id, { running: run.status === "running" && !pause, window });
+      }
+      if (resultRows.length) {
+        await tx.execute(sql`
+          insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, status_code, cache_status, pop, response_time_ms, reason)
+          select * from ${recordset(JSON.stringify(resultRows), RESULT_COLUMNS)}
+          on conflict do nothing`);
       }
       // Every run touched in one statement: the database's work grows with the tick, not with the runs held.
       if (runValues.length) {
@@ -401,8 +413,9 @@ export class WarmLoop {
             slowdowns = r.slowdowns || v.slowdowns,
             status = case when v.pause_message is null then r.status else 'paused' end,
             status_message = coalesce(v.pause_message, r.status_message),
-            finished_at = case when v.pause_message is null then r.finished_at else now() end
-          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, pause_message text")}
+            finished_at = case when v.pause_message is null then r.finished_at else now() end,
+            results_stored = r.results_stored + v.results
+          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, pause_message text, results int")}
           where r.id = v.id`);
       }
       if (pausedBoosts.length) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(inArray(boosts.id, pausedBoosts));

@@ -1,0 +1,21 @@
+import { withApiKey } from "@/lib/api/handler";
+import { paginationQuery } from "@/lib/api/pagination";
+import { runParams } from "@/lib/api/params";
+import { json, otherMethods } from "@/lib/api/responses";
+import { listRunResults, runResultsCsv } from "@/lib/runs/results";
+import { runResultsQuery } from "@/lib/runs/schemas";
+
+const query = paginationQuery.extend(runResultsQuery.shape);
+
+// GET /v1/runs/{runId}/results – the calls that did not end as a cache hit, in call order (JSON pages, or all of them as CSV)
+export const GET = withApiKey({ scope: "runs:read", params: runParams, query }, async ({ ctx, params, query: { reason, region, format, ...page } }) => {
+  if (format === "csv") {
+    const csv = await runResultsCsv(ctx, params.runId, { reason, region });
+    return new Response(csv, {
+      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="run-${params.runId}-results.csv"` },
+    });
+  }
+  return json(await listRunResults(ctx, params.runId, { reason, region }, page));
+});
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

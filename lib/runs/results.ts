@@ -1,0 +1,91 @@
+import { and, asc, count, eq, type SQL } from "drizzle-orm";
+import Papa from "papaparse";
+import { runResults, runs } from "@/drizzle/schema";
+import type { AccountContext } from "@/lib/context";
+import { envInteger } from "@/lib/env";
+import type { Page } from "@/lib/api/pagination";
+import type { NotCachedReason } from "@/lib/warm/not-cached";
+import { findRun } from "./service";
+import { summariseRuns } from "./summary";
+import type { RunResult } from "./schemas";
+
+/** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000): the calls that did not hit, in call order. */
+export function runResultsMax(): number {
+  return envInteger("PREHEAT_RUN_RESULTS_MAX", 100_000);
+}
+
+/** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */
+export const RESULT_COLUMNS =
+  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
+
+export type ResultFilters = { reason?: NotCachedReason; region?: string };
+
+const CSV_PAGE = 5_000;
+
+function where(runId: number, filters: ResultFilters): SQL | undefined {
+  return and(eq(runResults.runId, runId), filters.reason ? eq(runResults.reason, filters.reason) : undefined, filters.region ? eq(runResults.region, filters.region) : undefined);
+}
+
+function toResult(row: typeof runResults.$inferSelect): RunResult {
+  return {
+    url: row.url,
+    user_agent: row.userAgent,
+    language: row.language,
+    region: row.region as RunResult["region"],
+    status_code: row.statusCode,
+    cache_status: row.cacheStatus,
+    pop: row.pop,
+    response_time_ms: row.responseTimeMs,
+    reason: row.reason as NotCachedReason,
+    verified_cache_status: row.verifiedCacheStatus,
+  };
+}
+
+async function readPage(ctx: AccountContext, runId: number, filters: ResultFilters, page: Page): Promise<RunResult[]> {
+  const rows = await ctx.db
+    .select()
+    .from(runResults)
+    .where(where(runId, filters))
+    .orderBy(asc(runResults.batchSeq), asc(runResults.callIndex))
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map(toResult);
+}
+
+/**
+ * One page of the run's calls that did not end as a cache hit, in call order. `truncated`: the run
+ * had more such calls than it keeps (`total` counts the stored rows that match).
+ */
+export async function listRunResults(ctx: AccountContext, runId: number, filters: ResultFilters, page: Page) {
+  const run = await findRun(ctx, runId);
+  const [[counted], data] = await Promise.all([ctx.db.select({ total: count() }).from(runResults).where(where(runId, filters)), readPage(ctx, runId, filters, page)]);
+  return { data, total: counted?.total ?? 0, ...page, truncated: await isTruncated(ctx, run) };
+}
+
+/** Whether the run had more calls that did not hit than it kept rows for. */
+async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): Promise<boolean> {
+  if (run.resultsStored < runResultsMax()) return false;
+  const summary = (await summariseRuns(ctx.db, [run.id])).get(run.id);
+  const notCached = Object.values(summary?.not_cached ?? {}).reduce((sum, n) => sum + n, 0);
+  return notCached > run.resultsStored;
+}
+
+export const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status"] as const;
+
+/** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */
+export async function runResultsCsv(ctx: AccountContext, runId: number, filters: ResultFilters): Promise<ReadableStream<Uint8Array>> {
+  await findRun(ctx, runId);
+  const encoder = new TextEncoder();
+  let offset = 0;
+  let header = true;
+  return new ReadableStream({
+    async pull(controller) {
+      const rows = await readPage(ctx, runId, filters, { limit: CSV_PAGE, offset });
+      offset += rows.length;
+      const text = Papa.unparse({ fields: [...RESULT_CSV_FIELDS], data: rows.map((row) => RESULT_CSV_FIELDS.map((field) => row[field] ?? "")) }, { header, newline: "\r\n", escapeFormulae: true });
+      if (text) controller.enqueue(encoder.encode(`${text}\r\n`));
+      header = false;
+      if (rows.length < CSV_PAGE) controller.close();
+    },
+  });
+}
