@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { signUpAndSignIn } from "./support/emails";
 import { originUrl } from "./support/ports";
@@ -145,7 +146,7 @@ test("the run page shows the figures, why calls were not cached, and cold vs war
   runUrl = new URL(page.url()).pathname;
   const pops = page.getByRole("heading", { name: /Calls per PoP/ });
   await expect(pops).toBeVisible();
-  await expect(page.getByRole("cell", { name: "CDG" })).toBeVisible();
+  await expect(page.getByTestId("pops-breakdown").getByRole("cell", { name: "CDG" })).toBeVisible();
   await expect(page.getByTestId("pops-breakdown").getByRole("columnheader", { name: "Avg. miss" })).toBeVisible();
   // 2 pages × 2 user agents × 2 regions: 4 calls set a cookie, 4 are cacheable misses.
   await expect(page.getByRole("heading", { name: "Why calls were not cached" })).toBeVisible();
@@ -155,6 +156,18 @@ test("the run page shows the figures, why calls were not cached, and cold vs war
   await expect(page.locator('[data-reason="set_cookie"]')).toContainText("stop setting cookies");
   await expect(page.locator('[data-reason="miss"]')).toContainText("4");
   await expect(page.getByText("Warm vs cold")).toBeVisible();
+  // URL by URL: the 8 cold calls, filtered by reason, and the same rows as a CSV download.
+  const cold = page.getByTestId("cold-calls");
+  await expect(cold.getByRole("row")).toHaveCount(9);
+  await page.getByLabel("Reason").selectOption("set_cookie");
+  await expect(cold.getByRole("row")).toHaveCount(5);
+  await expect(cold).toContainText(`http://${domain}/products/0`);
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download CSV" }).click();
+  const csv = await readFile((await (await download).path())!, "utf8");
+  expect(csv.trim().split("\r\n")).toHaveLength(5);
+  expect(csv).toContain("set_cookie");
+  await page.getByLabel("Reason").selectOption("");
   await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();
   await shot(page, "run");
 });

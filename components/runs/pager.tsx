@@ -1,7 +1,22 @@
 import { Button } from "@/components/ui/button";
 
 /** Newer/older paging under a newest-first list; keeps its height whatever the page. */
-export function Pager({ offset, limit, total, onChange, noun = "runs" }: { offset: number; limit: number; total: number; onChange: (offset: number) => void; noun?: string }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  onChange,
+  noun = "runs",
+  labels = ["Newer", "Older"],
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  onChange: (offset: number) => void;
+  noun?: string;
+  /** The buttons' words: backwards, forwards. */
+  labels?: [string, string];
+}) {
   if (total <= limit && offset === 0) return null;
   const last = Math.min(offset + limit, total);
   return (
@@ -11,10 +26,10 @@ export function Pager({ offset, limit, total, onChange, noun = "runs" }: { offse
       </span>
       <span className="flex gap-2">
         <Button variant="secondary" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
-          Newer
+          {labels[0]}
         </Button>
         <Button variant="secondary" disabled={last >= total} onClick={() => onChange(offset + limit)}>
-          Older
+          {labels[1]}
         </Button>
       </span>
     </nav>

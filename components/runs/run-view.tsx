@@ -10,6 +10,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/regions";
+import { ColdCallsCard } from "./cold-calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
 import { EGRESS_LABELS } from "./region-choices";
@@ -142,6 +143,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       ) : null}
 
       <NotCachedCard run={run} />
+      <ColdCallsCard run={run} />
 
       <div className="grid gap-6">
         <Card title="Calls per region" className="min-w-0">

@@ -79,3 +79,44 @@ describe("GET /v1/runs/{runId} details", () => {
     expect(run.failure_samples.map((sample: { region: string }) => sample.region).sort()).toEqual(["fr", "gb"]);
   }, 90_000);
 });
+
+describe("GET /v1/runs/{runId}/results", () => {
+  it("lists the calls that stayed cold with their reasons, as JSON pages and as CSV, and refuses bad filters", async () => {
+    const site = await createValidatedSite(key);
+    await serveSite(site.domain, {
+      routes: {
+        [`/${site.validation_token}.html`]: { body: site.validation_token },
+        "/hit": { body: "<p>hit</p>", headers: { "cf-cache-status": "HIT", "cf-ray": "8c1f2a3b4c5d6e7f-CDG" } },
+        "/cookie": { body: "<p>cookie</p>", headers: { "cf-cache-status": "MISS", "cf-ray": "8c1f2a3b4c5d6e7f-CDG", "set-cookie": "a=1" } },
+        "/cold": { body: "<p>cold</p>", headers: { "cf-cache-status": "MISS", "cf-ray": "8c1f2a3b4c5d6e7f-CDG", "cache-control": "public, s-maxage=60" } },
+      },
+    });
+    const urls = ["/hit", "/cookie", "/cold"].map((path) => `http://${site.domain}${path}`);
+    const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls, region: ["fr", "de"] } });
+    const run = await ended(queued.body.run_id);
+    expect(run.summary).toMatchObject({ cache_hits: 2, cache_misses: 2, not_cached: { set_cookie: 2, miss: 2 } });
+
+    const all = await api("GET", `/v1/runs/${run.id}/results?limit=100`, { key });
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total: 4, limit: 100, offset: 0, truncated: false });
+    expect(all.body.data.map((r: { reason: string }) => r.reason).sort()).toEqual(["miss", "miss", "set_cookie", "set_cookie"]);
+    const cookies = await api("GET", `/v1/runs/${run.id}/results?reason=set_cookie&region=de`, { key });
+    expect(cookies.body.data).toEqual([expect.objectContaining({ url: `http://${site.domain}/cookie`, region: "de", reason: "set_cookie", cache_status: "miss", pop: "CDG", status_code: 200 })]);
+
+    const csv = await api("GET", `/v1/runs/${run.id}/results?format=csv&reason=miss`, { key });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.headers.get("content-disposition")).toContain(`run-${run.id}-results.csv`);
+    const lines = String(csv.body).trim().split("\r\n");
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(1).every((line) => line.startsWith(`http://${site.domain}/cold,`))).toBe(true);
+
+    for (const query of ["reason=cold", "region=mars", "format=xml", "limit=101"]) {
+      const refused = await api("GET", `/v1/runs/${run.id}/results?${query}`, { key });
+      expect(refused.status, query).toBe(422);
+    }
+    expect((await api("GET", `/v1/runs/2000000000/results`, { key })).status).toBe(404);
+    expect((await api("GET", `/v1/runs/${run.id}/results`, { key: await newKey() })).status).toBe(404);
+    expect((await api("GET", `/v1/runs/${run.id}/results`, { key: await newKey("sites:read") })).status).toBe(403);
+  });
+});
