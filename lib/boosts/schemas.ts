@@ -159,3 +159,18 @@ export const boostSchema = z
   .meta({ id: "Boost" });
 
 export type BoostPayload = z.infer<typeof boostSchema>;
+
+export const boostEstimateSchema = z
+  .object({
+    urls: z.number().int().meta({ description: "URLs a run would warm now, after url_root, exclude_ext, content_types and the cap of a site not validated." }),
+    calls: z.number().int().meta({ description: "Calls a run would make: URL × user agent × language × region, cut at call_limit (and at the cap of a site not validated). A run of the boost started now has this `total_calls`." }),
+    calls_by_region: z.record(z.string(), z.number().int()).meta({ description: "Region code → its calls, in the boost's region order." }),
+    quota_remaining: z.number().int().meta({ description: "Calls left in the account's monthly quota now: a run needing more fails." }),
+    notes: z.array(z.string()).meta({ description: "Why URLs or calls were left out (filters, caps, sitemaps not processed yet, a CSV file that cannot be read)." }),
+  })
+  .meta({
+    id: "BoostEstimate",
+    description: "What a run of the boost would do now, without doing it. Sitemaps are counted from their current lists (a run first reads again those older than the operator's maximum age); a CSV file is read now.",
+  });
+
+export type BoostEstimate = z.infer<typeof boostEstimateSchema>;

@@ -4,7 +4,7 @@ import { meSchema } from "@/lib/accounts/me";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageOf } from "@/lib/api/pagination";
 import { errorSchema } from "@/lib/api/schemas";
 import type { Scope } from "@/lib/auth/scopes";
-import { boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
+import { boostEstimateSchema, boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
 import { runDetailSchema, runQueuedSchema, runResultsPageSchema, runResultsQuery, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
 import { addSitemapBody, discoveredSitemapsSchema, sitemapSchema } from "@/lib/sitemaps/schemas";
 import { updateSiteBody } from "@/lib/sites/pace";
@@ -96,6 +96,7 @@ export const operations: Operation[] = [
   { method: "patch", path: "/v1/boosts/{boostId}", tag: "Boosts", summary: "Update a boost (same as PUT)", scope: "boosts:write", params: ids("boostId"), body: updateBoostBody, status: 200, response: boostSchema, errors: [400, 401, 403, 404, 409, 413, 422] },
   { method: "delete", path: "/v1/boosts/{boostId}", tag: "Boosts", summary: "Delete a boost and its runs", scope: "boosts:write", params: ids("boostId"), status: 204, errors: [401, 403, 404, 422] },
   { method: "post", path: "/v1/boosts/{boostId}/run", tag: "Boosts", summary: "Trigger a run now", scope: "boosts:write", params: ids("boostId"), status: 202, response: runQueuedSchema, errors: [401, 403, 404, 409, 422, 429] },
+  { method: "get", path: "/v1/boosts/{boostId}/estimate", tag: "Boosts", summary: "Estimate what a run would do now, without doing it", scope: "boosts:read", params: ids("boostId"), status: 200, response: boostEstimateSchema, errors: [401, 403, 404, 422] },
   { method: "get", path: "/v1/sites/{siteId}/boosts", tag: "Boosts", summary: "List the site's boosts", scope: "boosts:read", params: ids("siteId"), query: pageQuery, status: 200, response: pageOf(boostSchema, "BoostPage"), errors: [401, 403, 404, 422] },
   { method: "post", path: "/v1/sites/{siteId}/boosts", tag: "Boosts", summary: "Create a boost for this site", scope: "boosts:write", params: ids("siteId"), body: createSiteBoostBody, status: 201, response: boostSchema, errors: [400, 401, 403, 404, 413, 422] },
   { method: "get", path: "/v1/sites/{siteId}/boosts/{boostId}", tag: "Boosts", summary: "Get a boost of this site", scope: "boosts:read", params: ids("siteId", "boostId"), status: 200, response: boostSchema, errors: [401, 403, 404, 422] },

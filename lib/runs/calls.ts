@@ -46,3 +46,15 @@ export function expandCalls(urls: readonly string[], plan: CallPlan, callLimit: 
   const byRegion = new Map<string, PlannedCall[]>(plan.regions.map((region) => [region, [...regionCalls(urls, plan, callLimit, region)]]));
   return { byRegion, total: countCalls(urls.length, plan, callLimit) };
 }
+
+/** Calls per region of a plan, as regionCalls would generate them, counted without generating them. */
+export function countCallsByRegion(urlCount: number, plan: CallPlan, callLimit: number | null = null): Record<string, number> {
+  const { agents, languages } = variationsOf(plan);
+  const perUrl = agents.length * languages.length;
+  const perUrlAllRegions = perUrl * plan.regions.length;
+  const total = countCalls(urlCount, plan, callLimit);
+  // URL-major order: whole URLs first, then the last one cut part-way, region by region.
+  const wholeUrls = perUrlAllRegions ? Math.floor(total / perUrlAllRegions) : 0;
+  const rest = total - wholeUrls * perUrlAllRegions;
+  return Object.fromEntries(plan.regions.map((region, i) => [region, wholeUrls * perUrl + Math.min(perUrl, Math.max(0, rest - i * perUrl))]));
+}

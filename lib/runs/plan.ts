@@ -9,7 +9,7 @@ import type { RegionCode } from "@/lib/regions";
 import { refreshStaleSitemaps } from "@/lib/sitemaps/freshness";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
-import { countCalls, regionCalls } from "./calls";
+import { type CallPlan, countCalls, regionCalls } from "./calls";
 import { recordset } from "./recordset";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
@@ -24,7 +24,7 @@ const SKIPPED: PlanOutcome = { status: "skipped", calls: 0, message: null, regio
 type Run = typeof runs.$inferSelect;
 type Boost = typeof boosts.$inferSelect;
 
-async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ urls: string[]; note?: string }> {
+async function boostUrls(db: Database, boost: Boost, domain: string, refresh: boolean): Promise<{ urls: string[]; note?: string }> {
   if (boost.sourceType === "csv") {
     const csv = await fetchCsvUrls(boost.sourceUrl!, domain);
     const skipped = csv.invalid + csv.offDomain;
@@ -34,7 +34,7 @@ async function boostUrls(db: Database, boost: Boost, domain: string): Promise<{ 
   const ids = links.map((l) => l.id);
   if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
   // The run warms what the sitemaps list now: those read too long ago are read again first.
-  const stale = await refreshStaleSitemaps(db, ids);
+  const stale = refresh ? await refreshStaleSitemaps(db, ids) : [];
   const rows = await db
     .select({ url: sitemapUrls.url })
     .from(sitemapUrls)
@@ -168,34 +168,41 @@ async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, Pla
   return outcomes;
 }
 
-async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
+/** What a boost's run warms: its URLs after every filter and cap, the call limit that applies, and why calls were left out. */
+export type BoostSelection = { urls: string[]; callLimit: number | null; total: number; notes: string[] };
 
+/**
+ * The one reading of a boost's source into a run's URLs and calls: the sitemaps' lists (read again
+ * first when stale and `refresh`) or the CSV file, then url_root, exclude_ext and content_types,
+ * the caps of a site not validated, and the call limit. Planning and the estimate both use it.
+ */
+export async function selectBoostCalls(db: Database, boost: Boost, site: { domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
   const notes: string[] = [];
-  let urls: string[];
-  if (boost) {
-    const source = await boostUrls(db, boost, site.domain);
-    if (source.note) notes.push(source.note);
-    urls = source.urls.filter((u) => {
-      const url = normaliseUrl(u);
-      return url && keepsUrl(url, { urlRoot: boost.urlRoot, excludeExt: boost.excludeExt, contentTypes: boost.contentTypes });
-    });
-    if (urls.length < source.urls.length) notes.push(`${source.urls.length - urls.length} URLs left out by url_root, exclude_ext or content_types`);
-    if (!site.validated && urls.length > UNVALIDATED_LIMITS.urlsPerRun) {
-      urls = urls.slice(0, UNVALIDATED_LIMITS.urlsPerRun);
-      notes.push(`the site is not validated, so only its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs are warmed`);
-    }
-  } else {
-    urls = run.sourceUrls ?? [];
+  const source = await boostUrls(db, boost, site.domain, refresh);
+  if (source.note) notes.push(source.note);
+  let urls = source.urls.filter((u) => {
+    const url = normaliseUrl(u);
+    return url && keepsUrl(url, { urlRoot: boost.urlRoot, excludeExt: boost.excludeExt, contentTypes: boost.contentTypes });
+  });
+  if (urls.length < source.urls.length) notes.push(`${source.urls.length - urls.length} URLs left out by url_root, exclude_ext or content_types`);
+  if (!site.validated && urls.length > UNVALIDATED_LIMITS.urlsPerRun) {
+    urls = urls.slice(0, UNVALIDATED_LIMITS.urlsPerRun);
+    notes.push(`the site is not validated, so only its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs are warmed`);
   }
-  let callLimit = boost?.callLimit ?? null;
-  const uncapped = countCalls(urls.length, run);
-  if (boost && !site.validated && uncapped > Math.min(callLimit ?? Infinity, UNVALIDATED_LIMITS.callsPerRun)) {
+  let callLimit = boost.callLimit ?? null;
+  const uncapped = countCalls(urls.length, plan);
+  if (!site.validated && uncapped > Math.min(callLimit ?? Infinity, UNVALIDATED_LIMITS.callsPerRun)) {
     callLimit = UNVALIDATED_LIMITS.callsPerRun;
     notes.push(`the site is not validated, so a run makes at most ${UNVALIDATED_LIMITS.callsPerRun} calls (${uncapped} without the cap)`);
   } else if (callLimit !== null && uncapped > callLimit) {
     notes.push(`stopped at the call limit of ${callLimit}`);
   }
-  const total = countCalls(urls.length, run, callLimit);
+  return { urls, callLimit, total: countCalls(urls.length, plan, callLimit), notes };
+}
+
+async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
+  const selection = boost ? await selectBoostCalls(db, boost, site, run, true) : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
+  const { urls, callLimit, total, notes } = selection;
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
   if (boost) {

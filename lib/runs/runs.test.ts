@@ -16,6 +16,7 @@ import { createSite, updateSite } from "@/lib/sites/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { queueWarm } from "@/lib/runs/warm-runs";
 import { reportRunEnd } from "./report";
+import { estimateBoost } from "@/lib/boosts/estimate";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { getRun } from "./service";
 
@@ -98,6 +99,25 @@ describe("boost runs", () => {
     expect(requests.every((r) => r.pragma === "akamai-x-cache-on")).toBe(true);
     for (const path of ["/p/0", "/p/1", "/p/2"]) expect(requests.filter((r) => r.path === path)).toHaveLength(8);
     expect((await getBoost(ctx, boost.id)).status).toBe("active");
+  });
+
+  it("make what the estimate said: the same calls in all and per region", async () => {
+    const { site, sitemapId } = await siteWithSitemap("estimate.test", { pages: 7 });
+    const boost = await createBoost(ctx, site.id, {
+      name: "Estimated",
+      source_type: "sitemap",
+      sitemap_ids: [sitemapId],
+      region: ["fr", "de", "us"],
+      variations: { user_agents: ["mobile", "desktop"] },
+      url_root: "/p/",
+      call_limit: 25,
+    });
+    const estimate = await estimateBoost(ctx, boost.id);
+    expect(estimate).toMatchObject({ urls: 7, calls: 25, calls_by_region: { fr: 9, de: 8, us: 8 }, notes: ["stopped at the call limit of 25"] });
+    expect(estimate.quota_remaining).toBeGreaterThan(0);
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    expect(run.summary.total_calls).toBe(estimate.calls);
+    expect(Object.fromEntries(run.regions_breakdown.map((r) => [r.region, r.total_calls]))).toEqual(estimate.calls_by_region);
   });
 
   it("count cache hits and points of presence", async () => {

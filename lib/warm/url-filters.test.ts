@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandCalls } from "@/lib/runs/calls";
+import { countCallsByRegion, expandCalls } from "@/lib/runs/calls";
 import { contentTypeOf, extensionOf, keepsUrl } from "./url-filters";
 
 const u = (path: string) => new URL(`https://shop.test${path}`);
@@ -50,5 +50,20 @@ describe("expandCalls", () => {
     expect(total).toBe(3);
     expect(byRegion.get("fr")!.map((c) => c.url)).toEqual([urls[0], urls[1]]);
     expect(byRegion.get("de")!.map((c) => c.url)).toEqual([urls[0]]);
+  });
+});
+
+describe("countCallsByRegion", () => {
+  it.each([
+    [5, ["fr", "de", "us"], { user_agents: ["mobile", "desktop"], languages: ["fr-FR"] }, null],
+    [5, ["fr", "de", "us"], { user_agents: ["mobile", "desktop"], languages: ["fr-FR", "en"] }, 17],
+    [3, ["fr", "de"], null, 3],
+    [4, ["fr"], null, 100],
+    [0, ["fr", "de"], null, null],
+  ] as const)("counts what expandCalls generates (%i URLs, regions %j, limit %j)", (urlCount, regions, variations, limit) => {
+    const urls = Array.from({ length: urlCount }, (_, i) => `https://shop.test/${i}`);
+    const plan = { regions, variations };
+    const { byRegion } = expandCalls(urls, plan, limit);
+    expect(countCallsByRegion(urlCount, plan, limit)).toEqual(Object.fromEntries([...byRegion].map(([region, calls]) => [region, calls.length])));
   });
 });

@@ -1,0 +1,9 @@
+import { withApiKey } from "@/lib/api/handler";
+import { boostParams } from "@/lib/api/params";
+import { json, otherMethods } from "@/lib/api/responses";
+import { estimateBoost } from "@/lib/boosts/estimate";
+
+// GET /v1/boosts/{boostId}/estimate – what a run would do now (URLs, calls, calls per region, quota left), without doing it
+export const GET = withApiKey({ scope: "boosts:read", params: boostParams }, async ({ ctx, params }) => json(await estimateBoost(ctx, params.boostId)));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
