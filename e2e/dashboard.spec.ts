@@ -124,6 +124,15 @@ test("a scheduled boost with variations is created and run; its run reaches done
   await page.getByLabel("Languages").fill("fr-FR");
   await page.getByLabel("Schedule (cron, UTC)").fill("0 3 * * *");
   await expect(page.getByText(/At 03:00/i).first()).toBeVisible();
+  // The live estimate: 12 URLs × 2 user agents × 1 language × 2 regions, 24 per region.
+  const estimate = page.getByTestId("boost-estimate");
+  await expect(estimate).toContainText("A run now would warm 12 URLs with 48 calls");
+  await expect(estimate).toContainText("fr: 24 · de: 24");
+  await page.getByLabel("Call limit").fill("30");
+  await expect(estimate).toContainText("with 30 calls");
+  await expect(estimate).toContainText("stopped at the call limit of 30");
+  await page.getByLabel("Call limit").fill("");
+  await expect(estimate).toContainText("with 48 calls");
   await shot(page, "boost-form");
   await page.getByRole("button", { name: "Create boost" }).click();
   await expect(page.getByRole("heading", { name: "Nightly products" })).toBeVisible();

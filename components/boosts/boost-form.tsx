@@ -15,6 +15,7 @@ import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { checkCron } from "@/lib/boosts/schedule";
 import { REGIONS } from "@/lib/regions";
 import { RegionChoices } from "@/components/runs/region-choices";
+import { BoostEstimateCard } from "./boost-estimate";
 import { ScheduleEditor } from "./schedule-editor";
 import { siteBoostsQueryKey } from "./site-boosts";
 
@@ -106,6 +107,18 @@ function toBody(state: FormState) {
 }
 
 type Body = ReturnType<typeof toBody>;
+
+/** The part of the body the estimate reads: what decides the calls. */
+function estimateDraft(state: FormState) {
+  const { name: _name, schedule: _schedule, ignore_errors: _ignore, report_email_enabled: _report, ...draft } = toBody(state);
+  return draft;
+}
+
+/** The estimate is asked for once the fields it reads have no obvious mistake. */
+function estimateReady(state: FormState): boolean {
+  const problems = check(state);
+  return !["sitemap_ids", "source_url", "region", "variations.languages", "url_root", "exclude_ext", "call_limit"].some((field) => problems[field]);
+}
 
 /** The obvious mistakes, caught before the server is asked; keys are the API's field names. */
 function check(state: FormState): Record<string, string> {
@@ -320,6 +333,8 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
           </Field>
         </div>
       </Card>
+
+      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state)} ready={estimateReady(state)} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />

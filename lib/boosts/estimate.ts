@@ -1,27 +1,24 @@
-import { eq } from "drizzle-orm";
-import { sites } from "@/drizzle/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/accounts/quota";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { countCallsByRegion } from "@/lib/runs/calls";
-import { selectBoostCalls } from "@/lib/runs/plan";
+import { type CallPlan, countCallsByRegion } from "@/lib/runs/calls";
+import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
+import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
-import type { BoostEstimate } from "./schemas";
+import type { BoostDraft, BoostEstimate } from "./schemas";
 import { getBoostRow } from "./service";
 
-type BoostRow = Awaited<ReturnType<typeof getBoostRow>>;
-
 /**
- * What a run of the boost would do now, without doing it: the URLs and calls planning would make
- * (the same selection: filters, the caps of a site not validated, the call limit) from the sitemaps'
- * current lists (a stale one is not read again here; the run reads it first) or the CSV file read now.
+ * What a run would do now, without doing it: the URLs and calls planning would make (the same
+ * selection: filters, the caps of a site not validated, the call limit) from the sitemaps' current
+ * lists (a stale one is not read again here; the run reads it first) or the CSV file read now.
  */
-export async function estimateBoostRow(db: Database, accountId: number, boost: BoostRow): Promise<BoostEstimate> {
-  const [site] = await db.select({ domain: sites.domain, validated: sites.validated }).from(sites).where(eq(sites.id, boost.siteId));
-  const plan = { regions: boost.regions, variations: boost.variations };
+async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan): Promise<BoostEstimate> {
   const quota = await getQuota(db, accountId);
   try {
-    const selection = await selectBoostCalls(db, boost, site!, plan, false);
+    const selection = await selectBoostCalls(db, source, site, plan, false);
     return {
       urls: selection.urls.length,
       calls: selection.total,
@@ -31,11 +28,36 @@ export async function estimateBoostRow(db: Database, accountId: number, boost: B
     };
   } catch (error) {
     if (!isSourceError(error)) throw error;
-    // A CSV file that cannot be read now: the run would fail the same way, so say so instead of guessing.
-    return { urls: 0, calls: 0, calls_by_region: Object.fromEntries(plan.regions.map((r) => [r, 0])), quota_remaining: quota.remaining, notes: [`the CSV file could not be read: ${describeSourceError(error)}`] };
+    // A CSV file that cannot be read now: a run would fail the same way, so say so instead of guessing.
+    return {
+      urls: 0,
+      calls: 0,
+      calls_by_region: Object.fromEntries(plan.regions.map((region) => [region, 0])),
+      quota_remaining: quota.remaining,
+      notes: [`the CSV file could not be read: ${describeSourceError(error)}`],
+    };
   }
 }
 
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
-  return estimateBoostRow(ctx.db, ctx.accountId, await getBoostRow(ctx.db, ctx.accountId, boostId));
+  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
+  const site = await getSite(ctx, boost.siteId);
+  return estimate(ctx.db, ctx.accountId, await boostSourceOf(ctx.db, boost), site, { regions: boost.regions, variations: boost.variations });
+}
+
+/** The estimate of a boost being edited on the dashboard, before it is saved: sitemaps of other sites count for nothing. */
+export async function estimateBoostDraft(ctx: AccountContext, siteId: number, draft: BoostDraft): Promise<BoostEstimate> {
+  const site = await getSite(ctx, siteId);
+  const asked = draft.sitemap_ids ?? [];
+  const own = asked.length ? await ctx.db.select({ id: sitemaps.id }).from(sitemaps).where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.id, asked))) : [];
+  const source: BoostSource = {
+    sourceType: draft.source_type,
+    sourceUrl: draft.source_url ?? null,
+    sitemapIds: own.map((s) => s.id),
+    urlRoot: draft.url_root ?? "/",
+    excludeExt: draft.exclude_ext ?? null,
+    contentTypes: draft.content_types ?? null,
+    callLimit: draft.call_limit ?? null,
+  };
+  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null });
 }

@@ -104,6 +104,23 @@ function requireSource(value: { source_type: string; sitemap_ids?: number[]; sou
 
 export const createSiteBoostBody = z.object(boostFields).superRefine(requireSource).meta({ id: "CreateSiteBoostRequest" });
 
+/** A boost being edited, for its live estimate: what decides the calls, nothing else required. */
+export const boostDraftBody = z
+  .object({
+    source_type: boostFields.source_type,
+    region: boostFields.region,
+    sitemap_ids: boostFields.sitemap_ids,
+    source_url: boostFields.source_url,
+    url_root: boostFields.url_root,
+    exclude_ext: boostFields.exclude_ext,
+    variations: boostFields.variations,
+    content_types: boostFields.content_types,
+    call_limit: boostFields.call_limit,
+  })
+  .superRefine(requireSource);
+
+export type BoostDraft = z.output<typeof boostDraftBody>;
+
 export const createBoostBody = z
   .object({ site_id: idNumber, ...boostFields })
   .superRefine(requireSource)

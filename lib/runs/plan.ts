@@ -24,14 +24,29 @@ const SKIPPED: PlanOutcome = { status: "skipped", calls: 0, message: null, regio
 type Run = typeof runs.$inferSelect;
 type Boost = typeof boosts.$inferSelect;
 
-async function boostUrls(db: Database, boost: Boost, domain: string, refresh: boolean): Promise<{ urls: string[]; note?: string }> {
+/** What a boost (saved, or a draft being edited) warms from, and how it filters: all planning and the estimate need of it. */
+export type BoostSource = {
+  sourceType: "sitemap" | "csv";
+  sourceUrl: string | null;
+  sitemapIds: number[];
+  urlRoot: string;
+  excludeExt: string[] | null;
+  contentTypes: string[] | null;
+  callLimit: number | null;
+};
+
+export async function boostSourceOf(db: Database, boost: Boost): Promise<BoostSource> {
+  const links = boost.sourceType === "csv" ? [] : await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
+  return { ...boost, sourceType: boost.sourceType as BoostSource["sourceType"], sitemapIds: links.map((l) => l.id) };
+}
+
+async function boostUrls(db: Database, boost: BoostSource, domain: string, refresh: boolean): Promise<{ urls: string[]; note?: string }> {
   if (boost.sourceType === "csv") {
     const csv = await fetchCsvUrls(boost.sourceUrl!, domain);
     const skipped = csv.invalid + csv.offDomain;
     return { urls: [...csv.urls.keys()], note: skipped ? `${skipped} CSV rows skipped (invalid or outside ${domain})` : undefined };
   }
-  const links = await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
-  const ids = links.map((l) => l.id);
+  const ids = boost.sitemapIds;
   if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
   // The run warms what the sitemaps list now: those read too long ago are read again first.
   const stale = refresh ? await refreshStaleSitemaps(db, ids) : [];
@@ -176,7 +191,7 @@ export type BoostSelection = { urls: string[]; callLimit: number | null; total: 
  * first when stale and `refresh`) or the CSV file, then url_root, exclude_ext and content_types,
  * the caps of a site not validated, and the call limit. Planning and the estimate both use it.
  */
-export async function selectBoostCalls(db: Database, boost: Boost, site: { domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
+export async function selectBoostCalls(db: Database, boost: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
   const notes: string[] = [];
   const source = await boostUrls(db, boost, site.domain, refresh);
   if (source.note) notes.push(source.note);
@@ -201,7 +216,7 @@ export async function selectBoostCalls(db: Database, boost: Boost, site: { domai
 }
 
 async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
-  const selection = boost ? await selectBoostCalls(db, boost, site, run, true) : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
+  const selection = boost ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true) : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
   const { urls, callLimit, total, notes } = selection;
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
