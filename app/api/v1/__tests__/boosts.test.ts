@@ -577,3 +577,28 @@ describe("deleting a boost", () => {
     expect((await api("GET", `/v1/boosts/${boost.id}`, { key })).status).toBe(200);
   });
 });
+
+describe("GET /v1/boosts/{boostId}/estimate", () => {
+  it("answers what a run would do now, from the sitemaps' current lists, without starting one", async () => {
+    const own = await createSite(key);
+    const urls = Array.from({ length: 5 }, (_, i) => `<url><loc>http://${own.domain}/p/${i}</loc></url>`).join("");
+    await serveSite(own.domain, { routes: { "/sitemap.xml": { body: `<urlset>${urls}</urlset>`, headers: { "content-type": "application/xml" } } } });
+    const sitemap = await addSitemap(key, own.id, `http://${own.domain}/sitemap.xml`);
+    await expect
+      .poll(async () => (await api("GET", `/v1/sites/${own.id}/sitemaps/${sitemap.id}`, { key })).body.status, { timeout: 20_000 })
+      .toBe("done");
+    const boost = await api("POST", `/v1/sites/${own.id}/boosts`, {
+      key,
+      body: { name: "Estimated", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr", "de"], variations: { user_agents: ["mobile", "desktop"] } },
+    });
+    const estimate = await api("GET", `/v1/boosts/${boost.body.id}/estimate`, { key });
+    expect(estimate.status).toBe(200);
+    // The site is not validated: its first 10 URLs, at most 100 calls.
+    expect(estimate.body).toMatchObject({ urls: 5, calls: 20, calls_by_region: { fr: 10, de: 10 }, notes: [] });
+    expect(estimate.body.quota_remaining).toEqual(expect.any(Number));
+    expect((await api("GET", `/v1/runs?boost_id=${boost.body.id}`, { key })).body.total).toBe(0);
+
+    expect((await api("GET", `/v1/boosts/${boost.body.id}/estimate`, { key: await newKey() })).status).toBe(404);
+    expect((await api("GET", `/v1/boosts/${boost.body.id}/estimate`, { key: await newKey("sites:read") })).status).toBe(403);
+  });
+});
