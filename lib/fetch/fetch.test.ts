@@ -1,9 +1,10 @@
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { blockedReason } from "./address-guard";
 import { closeOutboundAgent } from "./agent";
+import { startConnectProxy } from "@/lib/testing/connect-proxy";
 import { checkProxiedTarget } from "./proxy";
 import { FetchError, guardedCount, guardedFetch, guardedRequest } from "./index";
 
@@ -202,31 +203,7 @@ describe("guardedFetch", () => {
 });
 
 describe("through a proxy (a region's egress)", () => {
-  /** A CONNECT proxy, as a region's would be, that tunnels every request to the local origin, noting each target. */
-  async function startProxy() {
-    const tunnels: string[] = [];
-    const proxy = http.createServer();
-    const sockets = new Set<net.Socket>();
-    proxy.on("connect", (req, client: net.Socket, head) => {
-      tunnels.push(req.url ?? "");
-      sockets.add(client);
-      const upstream = net.connect(Number(new URL(origin).port), "127.0.0.1", () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on("error", () => client.destroy());
-      client.on("error", () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const stop = async () => {
-      // Tunnels are no longer the server's connections: each is closed here.
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => proxy.close(resolve));
-    };
-    return { uri: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tunnels, stop };
-  }
+  const startProxy = () => startConnectProxy(Number(new URL(origin).port));
 
   const entryPoints: Array<[string, (url: string, proxy: string) => Promise<unknown>]> = [
     ["guardedCount (warming calls)", (url, proxy) => guardedCount(url, { proxy })],

@@ -1,7 +1,8 @@
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConnectProxy } from "@/lib/testing/connect-proxy";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { boosts, emailOutbox, runs, sites } from "@/drizzle/schema";
 import { TooManyRequestsError } from "@/lib/errors";
@@ -292,22 +293,10 @@ describe("a site's own pace", () => {
 
 describe("regions", () => {
   it("send a region's calls through its proxy, PREHEAT_REGION_PROXY_<CODE>", async () => {
-    // A CONNECT proxy that tunnels every request to the local origin, counting them.
-    const tunnels: string[] = [];
-    const proxy = http.createServer();
-    proxy.on("connect", (req, client, head) => {
-      tunnels.push(req.url ?? "");
-      const upstream = net.connect(world.port, "127.0.0.1", () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on("error", () => client.destroy());
-      client.on("error", () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    process.env.PREHEAT_REGION_PROXY_DE = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // A CONNECT proxy that tunnels every request to the local origin, noting each target.
+    const proxy = await startConnectProxy(world.port);
+    const { tunnels } = proxy;
+    process.env.PREHEAT_REGION_PROXY_DE = proxy.uri;
     try {
       behaviours.set("proxied.test", { pages: 0 });
       const site = await createSite(ctx, { domain: "proxied.test" });
@@ -330,8 +319,7 @@ describe("regions", () => {
       expect(tunnels).not.toContain("127.0.0.1:9");
     } finally {
       delete process.env.PREHEAT_REGION_PROXY_DE;
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.stop();
     }
   });
 });
