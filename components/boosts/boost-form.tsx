@@ -35,6 +35,7 @@ type FormState = {
   content_types: string[];
   call_limit: string;
   ignore_errors: boolean;
+  verify: boolean;
   report_email_enabled: boolean;
   schedule: string;
 };
@@ -52,6 +53,7 @@ const EMPTY: FormState = {
   content_types: [],
   call_limit: "",
   ignore_errors: false,
+  verify: false,
   report_email_enabled: true,
   schedule: "",
 };
@@ -70,6 +72,7 @@ function fromBoost(boost: Boost): FormState {
     content_types: boost.content_types ?? [],
     call_limit: boost.call_limit === null ? "" : String(boost.call_limit),
     ignore_errors: boost.ignore_errors,
+    verify: boost.verify,
     report_email_enabled: boost.report_email_enabled,
     schedule: boost.schedule ?? "",
   };
@@ -101,6 +104,7 @@ function toBody(state: FormState) {
     content_types: contentTypes.length ? contentTypes : null,
     call_limit: state.call_limit.trim() === "" ? null : Number(state.call_limit),
     ignore_errors: state.ignore_errors,
+    verify: state.verify,
     report_email_enabled: state.report_email_enabled,
     schedule: schedule || null,
   };
@@ -110,7 +114,7 @@ type Body = ReturnType<typeof toBody>;
 
 /** The part of the body the estimate reads: what decides the calls. */
 function estimateDraft(state: FormState) {
-  const { name: _name, schedule: _schedule, ignore_errors: _ignore, report_email_enabled: _report, ...draft } = toBody(state);
+  const { name: _name, schedule: _schedule, ignore_errors: _ignore, verify: _verify, report_email_enabled: _report, ...draft } = toBody(state);
   return draft;
 }
 
@@ -346,6 +350,13 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             <Check label="Ignore errors" name="ignore_errors" checked={state.ignore_errors} onChange={(on) => set("ignore_errors", on)} />
             <p className="ml-6 text-xs text-slate-500">Off: the boost pauses itself when at least half of its recent calls fail.</p>
             {problem("ignore_errors") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("ignore_errors")}</p> : null}
+          </div>
+          <div>
+            <Check label="Verify cache hits" name="verify" checked={state.verify} onChange={(on) => set("verify", on)} />
+            <p className="ml-6 text-xs text-slate-500">
+              After each run, ask every cacheable miss once more (a few seconds later) and count how many became hits. These calls are not counted
+              against the quota.
+            </p>
           </div>
           <div>
             <Check label="E-mail report" name="report_email_enabled" checked={state.report_email_enabled} onChange={(on) => set("report_email_enabled", on)} />

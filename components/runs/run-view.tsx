@@ -120,6 +120,13 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           <Figure label="Success rate" value={percent(successRate(summary))} />
           <Figure label="Cache-hit ratio" value={percent(cacheHitRatio(summary))} hint={`${count(summary.cache_hits)} hits`} />
           <Figure label="Avg. response time" value={summary.total_calls ? milliseconds(summary.average_response_time_ms) : "—"} />
+          {summary.verified ? (
+            <Figure
+              label="Verified hits"
+              value={`${count(summary.verified.hits)} / ${count(summary.verified.calls)}`}
+              hint="cacheable misses asked again that became hits"
+            />
+          ) : null}
           <Figure
             label="Warm vs cold"
             value={`${milliseconds(summary.average_hit_response_time_ms)} / ${milliseconds(summary.average_miss_response_time_ms)}`}

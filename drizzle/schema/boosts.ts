@@ -22,6 +22,8 @@ export const boosts = pgTable(
     variations: jsonb("variations").$type<VariationsValue>(),
     contentTypes: text("content_types").array(),
     ignoreErrors: boolean("ignore_errors").notNull().default(false),
+    /** After each run's calls, request every cacheable miss once more: did it become a hit? */
+    verify: boolean("verify").notNull().default(false),
     reportEmailEnabled: boolean("report_email_enabled").notNull().default(true),
     schedule: text("schedule"),
     nextRunAt: timestamp("next_run_at", { withTimezone: true }),

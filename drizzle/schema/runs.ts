@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { boosts, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
@@ -33,6 +33,8 @@ export const runs = pgTable(
     recentOutcomes: text("recent_outcomes").notNull().default(""),
     /** When and why the run slowed down or sped up again (oldest first, bounded). */
     slowdowns: jsonb("slowdowns").$type<Slowdown[]>().notNull().default([]),
+    /** Request every cacheable miss once more after the run's calls (verification batches, purpose `verify`). */
+    verify: boolean("verify").notNull().default(false),
     /** Rows in run_results: they stop at PREHEAT_RUN_RESULTS_MAX, the calls that did not hit may go on. */
     resultsStored: integer("results_stored").notNull().default(0),
     startedAt: timestamp("started_at", { withTimezone: true }),
@@ -52,7 +54,8 @@ export const runs = pgTable(
 /** How a region's calls leave: a regional worker, the region's proxy, or the worker's own network. */
 export type Egress = "worker" | "proxy" | "local";
 
-export type PlannedCall = { url: string; user_agent: string; language: string | null };
+/** `of`: for a verification call, the call it asks again (its batch's seq and its index there). */
+export type PlannedCall = { url: string; user_agent: string; language: string | null; of?: { seq: number; index: number } };
 /** One PoP's calls in a batch: hits and cacheable misses (the calls whose reason is `miss`) with their response times summed. */
 export type PopFigures = { calls: number; hits: number; hit_ms: number; misses: number; miss_ms: number };
 
@@ -67,6 +70,10 @@ export const runBatches = pgTable(
     seq: integer("seq").notNull(),
     region: text("region").notNull(),
     calls: jsonb("calls").$type<PlannedCall[]>().notNull(),
+    /** `warm` (the run's own calls, its statistics) or `verify` (cacheable misses asked again, counted apart). */
+    purpose: text("purpose").$type<"warm" | "verify">().notNull().default("warm"),
+    /** No call of this batch leaves before then (a verification waits for the cache to store what it fetched). */
+    notBefore: timestamp("not_before", { withTimezone: true }),
     /** pending → done | failed; a batch's statistics are written once, with its status. */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),

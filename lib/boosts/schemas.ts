@@ -81,6 +81,9 @@ const schedule = z
   .meta({ description: "5-field cron expression, interpreted in UTC; null for no schedule.", example: "0 3 * * *" });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
+/** Shared by boosts and warms. */
+export const verify = z.boolean().meta({ description: "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota.", default: false } as Record<string, unknown>);
+
 const boostFields = {
   name,
   source_type: z.enum(SOURCE_TYPES),
@@ -94,6 +97,7 @@ const boostFields = {
   schedule: schedule.nullable().optional(),
   call_limit: callLimit.nullable().optional(),
   ignore_errors: z.boolean().optional().meta({ description: "When true the boost never auto-pauses on errors.", default: false } as Record<string, unknown>),
+  verify: verify.optional(),
   report_email_enabled: z.boolean().optional().meta({ description: "Send an e-mail report when a run ends.", default: true } as Record<string, unknown>),
 };
 
@@ -141,6 +145,7 @@ export const updateBoostBody = z
     schedule: schedule.nullable().optional(),
     call_limit: callLimit.nullable().optional(),
     ignore_errors: z.boolean().optional(),
+    verify: verify.optional(),
     report_email_enabled: z.boolean().optional(),
   })
   .meta({ id: "UpdateBoostRequest", description: "Only the fields supplied change; `schedule: null` and `call_limit: null` clear them." });
@@ -165,6 +170,7 @@ export const boostSchema = z
     variations: variationsValueSchema.nullable(),
     content_types: z.array(z.enum(CONTENT_TYPES)).nullable(),
     ignore_errors: z.boolean(),
+    verify: z.boolean().meta({ description: "Whether runs verify their cacheable misses (see the create request)." }),
     report_email_enabled: z.boolean(),
     schedule: z.string().nullable(),
     next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),

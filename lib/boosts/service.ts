@@ -32,6 +32,7 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     variations: (row.variations as BoostPayload["variations"]) ?? null,
     content_types: row.contentTypes as BoostPayload["content_types"],
     ignore_errors: row.ignoreErrors,
+    verify: row.verify,
     report_email_enabled: row.reportEmailEnabled,
     schedule: row.schedule,
     next_run_at: iso(row.nextRunAt),
@@ -82,6 +83,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         variations: input.variations ?? null,
         contentTypes: input.content_types ?? null,
         ignoreErrors: input.ignore_errors ?? false,
+        verify: input.verify ?? false,
         reportEmailEnabled: input.report_email_enabled ?? true,
         schedule: input.schedule ?? null,
         nextRunAt: nextRunAt(input.schedule),
@@ -152,6 +154,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.content_types !== undefined) changes.contentTypes = input.content_types;
     if (input.call_limit !== undefined) changes.callLimit = input.call_limit;
     if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
+    if (input.verify !== undefined) changes.verify = input.verify;
     if (input.report_email_enabled !== undefined) changes.reportEmailEnabled = input.report_email_enabled;
     if (input.schedule !== undefined) {
       changes.schedule = input.schedule;

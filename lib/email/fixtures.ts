@@ -23,6 +23,7 @@ export const reportProps: RunReportProps = {
     cache_misses: 700,
     average_hit_response_time_ms: 41.2,
     average_miss_response_time_ms: 312.5,
+    verified: { calls: 700, hits: 690 },
   },
   popsBreakdown: [
     { pop: "CDG", calls: 1200, hits: 500, average_hit_response_time_ms: 38.1, average_miss_response_time_ms: 290.4 },

@@ -29,6 +29,7 @@ describe("the run report", () => {
     expect(text).toContain("CDG: 1,200 calls, 42% hits, hit 38 ms / miss 290 ms");
     expect(text).toContain("WAW: 20 calls, 10% hits, hit 60 ms / miss –");
     expect(text).toContain("Warm vs cold: 41 ms per hit, 313 ms per cacheable miss");
+    expect(text).toContain("Verified: 690 of 700 cacheable misses asked again were hits");
     // Why the rest stayed cold, most calls first, each with what to do.
     const reasons = ["Cacheable miss: 700", "Sets a cookie: 300", "Varies per visitor: 160", "HTTP error: 40"].map((line) => text.indexOf(line));
     expect(reasons.every((at, i) => at > 0 && (i === 0 || at > reasons[i - 1]!))).toBe(true);

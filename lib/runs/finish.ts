@@ -6,6 +6,7 @@ import { plural } from "@/lib/format";
 import { recordset } from "./recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { summariseRuns } from "./summary";
+import { planVerifications } from "./verify";
 
 type Run = typeof runs.$inferSelect;
 
@@ -51,7 +52,13 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
     .from(runBatches)
     .where(and(inArray(runBatches.runId, running.map((r) => r.id)), eq(runBatches.status, "pending")));
   const waiting = new Set(unwarmed.map((u) => u.runId));
-  const ready = running.filter((run) => !waiting.has(run.id));
+  const warmed = running.filter((run) => !waiting.has(run.id));
+  // A run asking for `verify` asks its cacheable misses again before it ends (once: then it ends here).
+  const verifying = await planVerifications(
+    db,
+    warmed.filter((run) => run.verify).map((run) => run.id),
+  );
+  const ready = warmed.filter((run) => !verifying.has(run.id));
   if (!ready.length) return ids.map(() => false);
   const readyIds = ready.map((run) => run.id);
   const [summaries, bypassRows] = await Promise.all([
@@ -59,7 +66,7 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
     db
       .select({ runId: runBatches.runId, n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
       .from(runBatches)
-      .where(inArray(runBatches.runId, readyIds))
+      .where(and(inArray(runBatches.runId, readyIds), eq(runBatches.purpose, "warm")))
       .groupBy(runBatches.runId),
   ]);
   const bypass = new Map(bypassRows.map((row) => [row.runId, Number(row.n)]));

@@ -27,7 +27,13 @@ beforeAll(async () => {
   process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
   world = await startLocalWorld((req, res) => {
     seen.push(req.url ?? "");
-    const page = pages[new URL(req.url ?? "/", "http://origin").pathname] ?? { status: 404 };
+    const path = new URL(req.url ?? "/", "http://origin").pathname;
+    // A page the cache stores on its first request: a miss, then hits.
+    if (path === "/warming") {
+      const first = seen.filter((url) => url === "/warming").length === 1;
+      return void res.writeHead(200, { "cf-cache-status": first ? "MISS" : "HIT", "cache-control": "public, s-maxage=600", ...CDG }).end("<p>warming</p>");
+    }
+    const page = pages[path] ?? { status: 404 };
     setTimeout(() => res.writeHead(page.status ?? 200, { "content-type": "text/html", ...page.headers }).end("<p>page</p>"), page.delayMs ?? 0);
   }, { email: "cold@example.com", work: true });
 }, 60_000);
@@ -118,5 +124,38 @@ describe("why calls were not cached", () => {
     } finally {
       delete process.env.PREHEAT_RUN_RESULTS_MAX;
     }
+  });
+});
+
+describe("verify", () => {
+  it("asks each cacheable miss once more after the run's calls, and counts the ones that became hits, apart", async () => {
+    process.env.PREHEAT_VERIFY_DELAY_SECONDS = "0.3";
+    try {
+      const before = seen.length;
+      const site = await createSite(world.ctx, { domain: "verify.test" });
+      await world.handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const { run } = await queueWarm(world.ctx, site.id, { urls: ["http://verify.test/warming", "http://verify.test/hit", "http://verify.test/cookie"], region: ["fr"], verify: true });
+      const done = await ended(run.id);
+      expect(done.status).toBe("done");
+      // The first pass: three calls, one cacheable miss; the verification is counted apart.
+      expect(done.summary).toMatchObject({ total_calls: 3, cache_hits: 1, cache_misses: 1, verified: { calls: 1, hits: 1 } });
+      expect(done.progress).toEqual({ planned_calls: 3, completed_calls: 3 });
+      expect(seen.filter((url) => url === "/warming")).toHaveLength(2);
+      expect(seen.slice(before).filter((url) => url === "/cookie")).toHaveLength(1);
+      const results = await listRunResults(world.ctx, run.id, {}, { limit: 100, offset: 0 });
+      expect(results.data.map((r) => [new URL(r.url).pathname, r.reason, r.verified_cache_status])).toEqual([
+        ["/warming", "miss", "hit"],
+        ["/cookie", "set_cookie", null],
+      ]);
+    } finally {
+      delete process.env.PREHEAT_VERIFY_DELAY_SECONDS;
+    }
+  });
+
+  it("is null without verify", async () => {
+    const site = await createSite(world.ctx, { domain: "noverify.test" });
+    await world.handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+    const { run } = await queueWarm(world.ctx, site.id, { urls: ["http://noverify.test/cold"], region: ["fr"] });
+    expect((await ended(run.id)).summary.verified).toBeNull();
   });
 });

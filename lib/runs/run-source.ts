@@ -47,6 +47,9 @@ export class BatchState {
   readonly calls: PlannedCall[];
   readonly region: string;
   readonly seq: number;
+  readonly purpose: "warm" | "verify";
+  /** Epoch ms before which none of its calls leaves (0: no wait). */
+  readonly notBefore: number;
   recorded: number;
   next: number;
   reserved: number;
@@ -62,6 +65,8 @@ export class BatchState {
     this.calls = row.calls;
     this.region = row.region;
     this.seq = row.seq;
+    this.purpose = row.purpose;
+    this.notBefore = row.notBefore?.getTime() ?? 0;
     this.recorded = row.totalCalls;
     this.pops = { ...row.pops };
     this.notCached = { ...row.notCached };
@@ -91,6 +96,17 @@ export type ResultRow = {
   response_time_ms: number;
   reason: NotCachedReason;
 };
+/** A verification's answer, for the run_results row of the call it asked again. */
+export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
+
+function countVerification(delta: BatchDelta, call: PlannedCall, outcome: CallOutcome): void {
+  if (outcome.ok) delta.ok++;
+  else delta.failed++;
+  if (outcome.reason === null) delta.hits++;
+  delta.ms += Math.round(outcome.ms);
+  if (call.of) delta.verifications.push({ batch_seq: call.of.seq, call_index: call.of.index, cache_status: outcome.cache?.verdict ?? null });
+}
+
 export type BatchDelta = {
   batch: BatchState;
   upTo: number;
@@ -103,6 +119,8 @@ export type BatchDelta = {
   missMs: number;
   /** The calls that did not hit, in call order. */
   results: ResultRow[];
+  /** In a verification batch: what each call asked again answered this time. */
+  verifications: VerificationRow[];
   done: boolean;
   giveBack: boolean;
 };
@@ -170,6 +188,8 @@ export class RunSource implements WarmSource {
     for (const row of rows) {
       this.lastSeq = row.seq;
       const batch = new BatchState(row);
+      // A verification batch waits until the cache has had time to store what the first pass fetched.
+      this.notBeforeAt = Math.max(this.notBeforeAt, batch.notBefore);
       this.unrecorded += batch.outcomes.size;
       this.batches.push(batch);
     }
@@ -299,10 +319,15 @@ export class RunSource implements WarmSource {
     let outcomes = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
-      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], done: false, giveBack: false };
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], verifications: [], done: false, giveBack: false };
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;
+        if (batch.purpose === "verify") {
+          // A verification: what the second answer said, for the call it asks again; counted apart from the run's calls.
+          countVerification(delta, call, outcome);
+          continue;
+        }
         if (outcome.ok) delta.ok++;
         else {
           delta.failed++;

@@ -34,6 +34,16 @@ export const summarySchema = z
     cache_misses: z.number().int().meta({ description: "Calls whose reason is `miss`: the cache did not have the page and will keep it (warm from now on)." }),
     average_hit_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cache hits; null when there were none." }),
     average_miss_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cacheable misses (`cache_misses`); null when there were none. Against the hits' average: what warming saves a visitor." }),
+    verified: z
+      .object({
+        calls: z.number().int().meta({ description: "Cacheable misses requested once more (verification calls made so far)." }),
+        hits: z.number().int().meta({ description: "Of those, the ones the cache answered as a hit: misses warming turned into hits." }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "With `verify`: after the run's calls, each cacheable miss (`cache_misses`, up to the results a run keeps) is requested once more, same URL, variant and region, after PREHEAT_VERIFY_DELAY_SECONDS (5 s by default). These calls are counted here, apart: not in `total_calls`, nor in the monthly quota. null without `verify`.",
+      }),
   })
   .meta({ id: "Summary", description: "Totals over the calls made so far; updated while the run is in progress." });
 

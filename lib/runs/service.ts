@@ -18,7 +18,7 @@ async function completedCalls(db: Database, runIds: number[]): Promise<Map<numbe
   const rows = await db
     .select({ runId: runBatches.runId, done: sql<string>`sum(${runBatches.totalCalls})` })
     .from(runBatches)
-    .where(inArray(runBatches.runId, runIds))
+    .where(and(inArray(runBatches.runId, runIds), eq(runBatches.purpose, "warm")))
     .groupBy(runBatches.runId);
   return new Map(rows.map((r) => [r.runId, Number(r.done)]));
 }
@@ -124,7 +124,7 @@ export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<
 export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<RunRow> {
   const [created] = await tx
     .insert(runs)
-    .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations })
+    .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations, verify: boost.verify })
     .returning();
   await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));
   return created!;

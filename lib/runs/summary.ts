@@ -1,5 +1,5 @@
-import { eq, inArray, sql } from "drizzle-orm";
-import { type Egress, runBatches } from "@/drizzle/schema";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type Egress, runBatches, runs } from "@/drizzle/schema";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
@@ -17,6 +17,7 @@ export const EMPTY_SUMMARY: Summary = {
   cache_misses: 0,
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
+  verified: null,
 };
 
 /** An average in ms to one decimal; null over no call. */
@@ -36,12 +37,16 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
       time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
       hitTime: sql<string>`sum(${runBatches.hitMsTotal})`,
       missTime: sql<string>`sum(${runBatches.missMsTotal})`,
+      purpose: runBatches.purpose,
     })
     .from(runBatches)
     .where(inArray(runBatches.runId, runIds))
-    .groupBy(runBatches.runId);
+    .groupBy(runBatches.runId, runBatches.purpose);
   const missTimes = new Map<number, number>();
-  for (const row of totals) {
+  const verifications = new Map<number, { calls: number; hits: number }>();
+  // Verification calls are counted apart: the run's figures are its own calls only.
+  for (const row of totals.filter((r) => r.purpose === "verify")) verifications.set(row.runId, { calls: Number(row.total), hits: Number(row.hits) });
+  for (const row of totals.filter((r) => r.purpose === "warm")) {
     const total = Number(row.total);
     const hits = Number(row.hits);
     missTimes.set(row.runId, Number(row.missTime));
@@ -60,7 +65,7 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
   const reasons = await db.execute(
     sql`select b.run_id, r.key as reason, sum(r.value::int) as calls
         from ${runBatches} b, jsonb_each_text(b.not_cached) r
-        where b.run_id in (${sql.join(runIds, sql`, `)})
+        where b.run_id in (${sql.join(runIds, sql`, `)}) and b.purpose = 'warm'
         group by b.run_id, r.key`,
   );
   for (const row of rowsOf<{ run_id: number; reason: NotCachedReason; calls: string }>(reasons)) {
@@ -75,12 +80,17 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
   const pops = await db.execute(
     sql`select b.run_id, p.key as pop, sum(p.value::int) as calls
         from ${runBatches} b, jsonb_each_text(b.pops) p
-        where b.run_id in (${sql.join(runIds, sql`, `)})
+        where b.run_id in (${sql.join(runIds, sql`, `)}) and b.purpose = 'warm'
         group by b.run_id, p.key`,
   );
   for (const row of rowsOf<{ run_id: number; pop: string; calls: string }>(pops)) {
     const summary = summaries.get(Number(row.run_id));
     if (summary) summary.pops[row.pop] = Number(row.calls);
+  }
+  const verifying = await db.select({ id: runs.id }).from(runs).where(and(inArray(runs.id, runIds), eq(runs.verify, true)));
+  for (const { id } of verifying) {
+    const summary = summaries.get(id) ?? { ...EMPTY_SUMMARY, pops: {}, not_cached: {} };
+    summaries.set(id, { ...summary, verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
   }
   return summaries;
 }
@@ -91,7 +101,7 @@ export async function summarisePops(db: Database, runId: number): Promise<PopBre
     sql`select p.key as pop, sum((p.value ->> 'calls')::int) as calls, sum((p.value ->> 'hits')::int) as hits,
                sum((p.value ->> 'hit_ms')::bigint) as hit_ms, sum((p.value ->> 'misses')::int) as misses, sum((p.value ->> 'miss_ms')::bigint) as miss_ms
         from ${runBatches} b, jsonb_each(b.pop_figures) p
-        where b.run_id = ${runId}
+        where b.run_id = ${runId} and b.purpose = 'warm'
         group by p.key
         order by calls desc, p.key`,
   );
@@ -120,7 +130,7 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
       time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
     })
     .from(runBatches)
-    .where(eq(runBatches.runId, runId))
+    .where(and(eq(runBatches.runId, runId), eq(runBatches.purpose, "warm")))
     .groupBy(runBatches.region);
   const byRegion = new Map(rows.map((row) => [row.region, row]));
   const order = [...new Set([...regions, ...rows.map((row) => row.region).sort()])];
@@ -147,7 +157,7 @@ async function egressUsed(db: Database, runId: number): Promise<Map<string, Egre
   const result = await db.execute<{ region: string; egress: Egress; calls: string }>(
     sql`select b.region, e.key as egress, sum(e.value::int) as calls
         from ${runBatches} b, jsonb_each_text(b.egress_calls) e
-        where b.run_id = ${runId}
+        where b.run_id = ${runId} and b.purpose = 'warm'
         group by b.region, e.key
         order by calls desc, e.key`,
   );

@@ -398,6 +398,13 @@ export class WarmLoop {
         }
         decided.set(run.id, { running: run.status === "running" && !pause, window });
       }
+      const verifications = deltas.flatMap((d) => d.batches.flatMap((b) => b.verifications.map((v) => ({ run_id: d.source.runId, ...v }))));
+      if (verifications.length) {
+        await tx.execute(sql`
+          update ${runResults} as r set verified_cache_status = v.cache_status
+          from ${recordset(JSON.stringify(verifications), "run_id int, batch_seq int, call_index int, cache_status text")}
+          where r.run_id = v.run_id and r.batch_seq = v.batch_seq and r.call_index = v.call_index`);
+      }
       if (resultRows.length) {
         await tx.execute(sql`
           insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, status_code, cache_status, pop, response_time_ms, reason)

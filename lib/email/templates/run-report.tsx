@@ -24,6 +24,7 @@ export const runReportProps = z.object({
     cache_misses: count.default(0),
     average_hit_response_time_ms: count.nullable().default(null),
     average_miss_response_time_ms: count.nullable().default(null),
+    verified: z.object({ calls: count, hits: count }).nullable().default(null),
   }),
   popsBreakdown: z
     .array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() }))
@@ -61,7 +62,9 @@ export function runReportFigures(input: RunReportProps) {
     summary.average_hit_response_time_ms !== null && summary.average_miss_response_time_ms !== null
       ? `${ms(summary.average_hit_response_time_ms)} per hit, ${ms(summary.average_miss_response_time_ms)} per cacheable miss`
       : null;
+  const verified = summary.verified ? `${n(summary.verified.hits)} of ${n(summary.verified.calls)} cacheable misses asked again were hits` : null;
   return {
+    verified,
     successRate: percent(summary.successful_calls, summary.total_calls),
     hitRatio: percent(summary.cache_hits, summary.total_calls),
     averageMs: Math.round(summary.average_response_time_ms),
@@ -111,7 +114,7 @@ function Figure({ name, value }: { name: string; value: string }) {
  */
 export function RunReportEmail(props: RunReportProps) {
   const { summary } = props;
-  const { successRate, hitRatio, averageMs, topPops, notCached, warmVsCold } = runReportFigures(props);
+  const { successRate, hitRatio, averageMs, topPops, notCached, warmVsCold, verified } = runReportFigures(props);
   const took = duration(props.startedAt, props.finishedAt);
   const samples = props.failureSamples.slice(0, 5);
   return (
@@ -129,6 +132,7 @@ export function RunReportEmail(props: RunReportProps) {
             <Figure name="Cache-hit ratio" value={shown(hitRatio)} />
             <Figure name="Average response time" value={`${n(averageMs)} ms`} />
             {warmVsCold ? <Figure name="Warm vs cold" value={warmVsCold} /> : null}
+            {verified ? <Figure name="Verified" value={verified} /> : null}
             <Figure name="Calls" value={`${n(summary.total_calls)} (${n(summary.successful_calls)} succeeded, ${n(summary.failed_calls)} failed)`} />
             {props.regions.length ? <Figure name="Regions" value={props.regions.join(", ")} /> : null}
             {took ? <Figure name="Duration" value={took} /> : null}

@@ -66,6 +66,7 @@ describe("creating a boost", () => {
       variations: null,
       content_types: null,
       ignore_errors: false,
+      verify: false,
       report_email_enabled: true,
       schedule: null,
       next_run_at: null,
@@ -104,6 +105,7 @@ describe("creating a boost", () => {
         variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages: ["fr-fr", "EN-us"] },
         content_types: ["html", "image"],
         ignore_errors: true,
+        verify: true,
         report_email_enabled: false,
         call_limit: 5000,
       }),
@@ -116,6 +118,7 @@ describe("creating a boost", () => {
       variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages: ["fr-FR", "en-US"] },
       content_types: ["html", "image"],
       ignore_errors: true,
+      verify: true,
       report_email_enabled: false,
       call_limit: 5000,
     });

@@ -187,6 +187,7 @@ describe("fields of the wrong type or with unknown values", () => {
     ["POST /v1/boosts", "sitemap_ids holding a string", { source_type: "sitemap", source_url: undefined, sitemap_ids: ["1"] }, "sitemap_ids[0]"],
     ["POST /v1/boosts", "call_limit as a string", { call_limit: "100" }, "call_limit"],
     ["POST /v1/boosts", "ignore_errors as a string", { ignore_errors: "yes" }, "ignore_errors"],
+    ["POST /v1/boosts", "verify as a string", { verify: "yes" }, "verify"],
     ["POST /v1/boosts", "report_email_enabled as a number", { report_email_enabled: 1 }, "report_email_enabled"],
     ["POST /v1/boosts", "exclude_ext as a string", { exclude_ext: "jpg" }, "exclude_ext"],
     ["POST /v1/boosts", "variations as a string", { variations: "mobile" }, "variations"],

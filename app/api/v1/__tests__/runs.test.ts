@@ -12,6 +12,7 @@ const EMPTY_SUMMARY = {
   cache_misses: 0,
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
+  verified: null,
 };
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
