@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSite, createValidatedSite, newKey, serveSite } from "./support/api";
+import { api, createSite, createValidatedSite, newKey, originLog, serveSite } from "./support/api";
 
 // GET /v1/runs/{id}: the figures per region, the calls the CDN did not cache, and failure samples.
 
@@ -118,5 +118,29 @@ describe("GET /v1/runs/{runId}/results", () => {
     expect((await api("GET", `/v1/runs/2000000000/results`, { key })).status).toBe(404);
     expect((await api("GET", `/v1/runs/${run.id}/results`, { key: await newKey() })).status).toBe(404);
     expect((await api("GET", `/v1/runs/${run.id}/results`, { key: await newKey("sites:read") })).status).toBe(403);
+  });
+});
+
+describe("verify", () => {
+  it("asks each cacheable miss once more after the run's calls, counted apart in summary.verified", async () => {
+    const site = await createValidatedSite(key);
+    await serveSite(site.domain, {
+      routes: {
+        [`/${site.validation_token}.html`]: { body: site.validation_token },
+        "/cold": { body: "<p>cold</p>", headers: { "cf-cache-status": "MISS", "cf-ray": "8c1f2a3b4c5d6e7f-CDG", "cache-control": "public, s-maxage=60" } },
+        "/hit": { body: "<p>hit</p>", headers: { "cf-cache-status": "HIT", "cf-ray": "8c1f2a3b4c5d6e7f-CDG" } },
+      },
+    });
+    const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls: [`http://${site.domain}/cold`, `http://${site.domain}/hit`], region: ["fr"], verify: true } });
+    expect(queued.status).toBe(202);
+    const run = await ended(queued.body.run_id);
+    expect(run.status).toBe("done");
+    // This origin never stores anything: the miss stays a miss when asked again.
+    expect(run.summary).toMatchObject({ total_calls: 2, cache_misses: 1, verified: { calls: 1, hits: 0 } });
+    const log = await originLog(site.domain);
+    expect(log.filter((line) => line === "GET /cold")).toHaveLength(2);
+    expect(log.filter((line) => line === "GET /hit")).toHaveLength(1);
+    const results = await api("GET", `/v1/runs/${run.id}/results`, { key });
+    expect(results.body.data).toEqual([expect.objectContaining({ url: `http://${site.domain}/cold`, reason: "miss", verified_cache_status: "miss" })]);
   });
 });
