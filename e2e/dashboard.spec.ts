@@ -241,7 +241,7 @@ test("a revoked key is refused by the API at once", async ({ request }) => {
   await expect(row).toContainText("revoked");
   const me = await request.get("/v1/me", { headers: { authorization: `Bearer ${apiKey}` } });
   expect(me.status()).toBe(401);
-  expect(await me.json()).toEqual({ error: "Invalid or expired API key." });
+  expect(await me.json()).toEqual({ error: "Invalid or expired API key.", code: "invalid_api_key" });
 });
 
 test("a sign-in link, e-mailed to the outbox, signs the owner in on another browser", async ({ browser }) => {

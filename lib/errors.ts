@@ -1,3 +1,5 @@
+import type { ErrorCode } from "@/lib/api/error-codes";
+
 /**
  * Transport-neutral domain errors. lib/ throws these; the HTTP edge (lib/api/errors.ts)
  * maps them to statuses in one place, the CLI prints their message.
@@ -6,6 +8,8 @@ export class DomainError extends Error {
   constructor(
     message: string,
     readonly details?: unknown,
+    /** The documented code (lib/api/error-codes.ts) when the class's own is not precise enough, e.g. which conflict. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = new.target.name;
@@ -27,8 +31,9 @@ export class TooManyRequestsError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code: ErrorCode = "rate_limited",
   ) {
-    super(message);
+    super(message, undefined, code);
   }
 }
 /** No valid credentials. */

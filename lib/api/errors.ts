@@ -8,6 +8,7 @@ import {
   TooManyRequestsError,
   UnauthenticatedError,
 } from "@/lib/errors";
+import type { ErrorCode } from "./error-codes";
 import { errorResponse } from "./responses";
 
 /** An error raised while reading the request itself (body, query, path). */
@@ -21,31 +22,36 @@ export class RequestError extends Error {
   }
 }
 
-const statusOf = new Map<Function, number>([
-  [UnauthenticatedError, 401],
-  [QuotaExceededError, 403],
-  [ForbiddenError, 403],
-  [NotFoundError, 404],
-  [ConflictError, 409],
-  [InvalidError, 422],
-  [TooManyRequestsError, 429],
+/** Each domain error's status, and its code unless the error names a more precise one. */
+const answerOf = new Map<Function, { status: number; code: ErrorCode }>([
+  [UnauthenticatedError, { status: 401, code: "invalid_api_key" }],
+  [QuotaExceededError, { status: 403, code: "quota_exceeded" }],
+  [ForbiddenError, { status: 403, code: "insufficient_scope" }],
+  [NotFoundError, { status: 404, code: "not_found" }],
+  [ConflictError, { status: 409, code: "conflict" }],
+  [InvalidError, { status: 422, code: "validation_failed" }],
+  [TooManyRequestsError, { status: 429, code: "rate_limited" }],
 ]);
 
+const requestErrorCodes: Record<number, ErrorCode> = { 400: "invalid_json", 413: "payload_too_large", 415: "unsupported_media_type", 422: "validation_failed" };
+
 /** The one place where domain errors become HTTP statuses; anything unknown is a masked 500. */
-export function toErrorResponse(error: unknown): Response {
-  if (error instanceof RequestError) return errorResponse(error.status, error.message, error.details ? { details: error.details } : undefined);
+export function toErrorResponse(error: unknown, requestId?: string): Response {
+  if (error instanceof RequestError) {
+    return errorResponse(error.status, requestErrorCodes[error.status] ?? "validation_failed", error.message, error.details ? { details: error.details } : undefined);
+  }
   if (error instanceof DomainError) {
-    let status = 400;
+    let answer: { status: number; code: ErrorCode } = { status: 422, code: "validation_failed" };
     for (let type = error.constructor; type && type !== Object; type = Object.getPrototypeOf(type)) {
-      const mapped = statusOf.get(type);
+      const mapped = answerOf.get(type);
       if (mapped) {
-        status = mapped;
+        answer = mapped;
         break;
       }
     }
     const headers = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
-    return errorResponse(status, error.message, error.details ? { details: error.details } : undefined, headers);
+    return errorResponse(answer.status, error.code ?? answer.code, error.message, error.details ? { details: error.details } : undefined, headers);
   }
-  console.error("[api] unhandled error", error);
-  return errorResponse(500, "Internal server error.");
+  console.error(`[api] unhandled error (request ${requestId ?? "unknown"})`, error);
+  return errorResponse(500, "internal_error", "Internal server error.");
 }

@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from "./request-id";
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { SCOPES, type Scope } from "@/lib/auth/scopes";
@@ -82,14 +83,14 @@ export function withApiKey<P extends z.ZodType | undefined = undefined, Q extend
       const db = await getDb();
       const viaSession = viaDashboardSession(request, spec.session !== false);
       const principal = await authenticate(request, db, viaSession);
-      if (!principal) return errorResponse(401, viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
+      if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
-        return errorResponse(403, `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
+        return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
       }
       const input = await parseRequest<P, Q, B>(spec, request, route);
       return await operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
     } catch (error) {
-      return toErrorResponse(error);
+      return toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
   };
 }

@@ -1,9 +1,12 @@
+import type { ErrorCode } from "./error-codes";
+
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers });
 }
 
-export function errorResponse(status: number, error: string, extra?: Record<string, unknown>, headers?: HeadersInit): Response {
-  return json({ error, ...extra }, status, headers);
+/** An error answer: the sentence, its documented code (lib/api/error-codes.ts), and any details. */
+export function errorResponse(status: number, code: ErrorCode, error: string, extra?: Record<string, unknown>, headers?: HeadersInit): Response {
+  return json({ error, code, ...extra }, status, headers);
 }
 
 export function noContent(): Response {
@@ -19,6 +22,6 @@ type Method = (typeof METHODS)[number];
  */
 export function otherMethods(...allowed: Method[]): Record<Method, () => Promise<Response>> {
   const answer = async () =>
-    json({ error: `Method not allowed here: use ${allowed.join(" or ")}.` }, 405, { allow: allowed.join(", ") });
+    errorResponse(405, "method_not_allowed", `Method not allowed here: use ${allowed.join(" or ")}.`, undefined, { allow: allowed.join(", ") });
   return Object.fromEntries(METHODS.map((method) => [method, answer])) as Record<Method, () => Promise<Response>>;
 }

@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { ERROR_CODE_NAMES, ERROR_CODES } from "./error-codes";
 
 export const timestamp = z.string().meta({ format: "date-time", description: "ISO 8601, UTC.", example: "2026-11-22T09:30:00.000Z" });
 
 export const errorSchema = z
   .object({
     error: z.string().meta({ description: "A sentence a user can act on." }),
+    code: z.enum(ERROR_CODE_NAMES).meta({
+      description: `A stable identifier to branch on (the sentence may change): ${ERROR_CODE_NAMES.map((c) => `\`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].meaning}`).join(" ")}`,
+    }),
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: "Per-field validation failures (422)." }),
     required_scope: z.string().optional().meta({ description: "The missing scope (403)." }),
   })

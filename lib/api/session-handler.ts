@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from "./request-id";
 import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
@@ -28,14 +29,14 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> => {
     try {
-      if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+      if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
       const { currentUser } = await import("@/lib/auth/next-auth");
       const user = await currentUser();
-      if (!user) return errorResponse(401, SESSION_EXPIRED_MESSAGE);
+      if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
       const input = await parseRequest<P, Q, B>(spec, request, route);
       return await operation({ ctx: { db: await getDb(), accountId: user.accountId }, user, ...input });
     } catch (error) {
-      return toErrorResponse(error);
+      return toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
   };
 }

@@ -143,7 +143,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
 
   await ctx.db.transaction(async (tx) => {
     const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
-    if (await hasActiveRun(tx, boost.id)) throw new ConflictError("This boost has a run in progress; update it once the run has ended.");
+    if (await hasActiveRun(tx, boost.id)) throw new ConflictError("This boost has a run in progress; update it once the run has ended.", undefined, "run_in_progress");
     const changes: Partial<typeof boosts.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.region !== undefined) changes.regions = input.region;

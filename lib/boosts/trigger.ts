@@ -5,7 +5,7 @@ import { sendJob } from "@/lib/jobs";
 import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
 import { getBoostRow, hasActiveRun } from "./service";
 
-const runInProgress = () => new ConflictError("A run of this boost is already pending or running.");
+const runInProgress = () => new ConflictError("A run of this boost is already pending or running.", undefined, "run_in_progress");
 
 /** Queues a run of the boost now; 409 while one is pending or running. */
 export async function triggerBoostRun(ctx: AccountContext, boostId: number, siteId?: number): Promise<RunRow & { siteValidated: boolean }> {

@@ -22,10 +22,16 @@ The dashboard calls the same operations (except \`GET /v1/me\`) with its session
 \`{"error":"Your session has ended: sign in again."}\`. A request with an \`Authorization\` header is always judged by its key.
 
 ## Errors
-Every error is a JSON object \`{"error": "<sentence>"}\`. Validation failures (**422**) add \`details\`, a list of
+Every error is a JSON object \`{"error": "<sentence>", "code": "<code>"}\`: \`error\` is for people and may be reworded,
+\`code\` is stable, from the one list in the \`Error\` schema (\`invalid_api_key\`, \`insufficient_scope\`, \`quota_exceeded\`,
+\`not_found\`, \`run_in_progress\`, \`warm_in_progress\`, \`site_not_validated\`, \`duplicate_site\`, \`duplicate_sitemap\`,
+\`validation_failed\`, \`payload_too_large\`, \`rate_limited\`, …). Validation failures (**422**) add \`details\`, a list of
 \`{field, message}\`. Malformed JSON is **400**, a body over 2 MiB **413**, a non-integer id in a path **422**,
-an unknown path **404**, an unsupported method **405**. A **500** answers \`{"error":"Internal server error."}\`.
+an unknown path **404**, an unsupported method **405**. A **500** answers \`{"error":"Internal server error.","code":"internal_error"}\`.
 Unknown body fields are ignored.
+
+Every answer carries **\`X-Request-Id\`**: the one the request sent when it is 1 to 128 letters, digits, \`-\`, \`_\` or \`.\`,
+otherwise a new one. Server logs name it: quote it when reporting a problem.
 
 ## Decisions on what the specification leaves open
 - **Lists** (\`/v1/sites\`, sitemaps, boosts, runs, warm runs) answer \`{data, total, limit, offset}\`, newest first;

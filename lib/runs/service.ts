@@ -150,5 +150,6 @@ export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, n
   throw new TooManyRequestsError(
     `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
     retryAfter,
+    "too_many_runs",
   );
 }

@@ -30,11 +30,11 @@ function siteUrls(urls: string[], domain: string): string[] {
 export async function queueWarm(ctx: AccountContext, siteId: number, input: WarmInput) {
   const site = await getSite(ctx, siteId);
   const urls = siteUrls(input.urls, site.domain);
-  if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`);
+  if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`, undefined, "site_not_validated");
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;
   const plannedCalls = countCalls(urls.length, { regions, variations });
-  const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.");
+  const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
   const run = await ctx.db
     .transaction(async (tx) => {
       const [active] = await tx

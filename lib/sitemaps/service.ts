@@ -38,7 +38,7 @@ export async function addSitemap(ctx: AccountContext, siteId: number, input: { u
   try {
     [row] = (await ctx.db.insert(sitemaps).values({ siteId: site.id, url }).returning()) as [SitemapRow];
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`The sitemap ${url} is already registered for this site.`);
+    if (isUniqueViolation(error)) throw new ConflictError(`The sitemap ${url} is already registered for this site.`, undefined, "duplicate_sitemap");
     throw error;
   }
   await sendJob("sitemap.process", { sitemapId: row.id, siteId: site.id });

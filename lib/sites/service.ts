@@ -35,7 +35,7 @@ export async function createSite(ctx: AccountContext, input: { domain: string })
       .returning();
     return row!;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`The site ${domain} is already registered in this account.`);
+    if (isUniqueViolation(error)) throw new ConflictError(`The site ${domain} is already registered in this account.`, undefined, "duplicate_site");
     throw error;
   }
 }

@@ -18,7 +18,7 @@ export const PUT = withSession({ body: passwordBody }, async ({ ctx, user, body 
   // A stolen session must not become a way to guess the current password: failures count as sign-in failures.
   const { byEmail } = signInLimits();
   const wait = byEmail.retryAfterSeconds(user.email);
-  if (wait) return errorResponse(429, `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
+  if (wait) return errorResponse(429, "rate_limited", `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
   try {
     await changePassword(ctx.db, user.userId, body);
   } catch (error) {

@@ -21,7 +21,7 @@ export async function POST(request: Request) {
     const client = clientAddress(request.headers);
     const { signUps } = signInLimits();
     const wait = signUps.retryAfterSeconds(client);
-    if (wait) return errorResponse(429, `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
+    if (wait) return errorResponse(429, "rate_limited", `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
     signUps.record(client);
     const body = await parseBody(request, signUpBody);
     const { email } = await requestSignUp(await getDb(), body);

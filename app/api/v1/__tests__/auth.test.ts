@@ -10,7 +10,7 @@ import { addSitemap, api, cli, createValidatedSite, newKey, type RequestOptions,
 
 type Operation = (typeof operations)[number];
 
-const INVALID_KEY = { error: "Invalid or expired API key." };
+const INVALID_KEY = { error: "Invalid or expired API key.", code: "invalid_api_key" };
 /** An id no resource has (ids are integers that fit PostgreSQL's integer). */
 const MISSING_ID = 2_000_000_000;
 const CSV_BOOST = { name: "From CSV", source_type: "csv", source_url: "https://files.example.org/urls.csv", region: ["fr"] };

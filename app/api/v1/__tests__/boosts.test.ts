@@ -322,7 +322,7 @@ describe("reading boosts", () => {
     const path = template.replace("{siteId}", String(site.id)).replace("{boostId}", String(boost.id));
     const response = await api(method, path, { key, body: method === "PUT" ? { name: "x" } : undefined });
     expect(response.status).toBe(405);
-    expect(response.body).toEqual({ error: expect.any(String) });
+    expect(response.body).toEqual({ error: expect.any(String), code: "method_not_allowed" });
   });
 
   it("answers 422 for an id that is not a positive integer", async () => {

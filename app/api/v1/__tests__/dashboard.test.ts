@@ -9,17 +9,17 @@ describe("the dashboard header without a session", () => {
   it("is refused on /v1 with a sign-in message", async () => {
     const response = await api("GET", "/v1/sites", { headers: dashboard });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ error: "Your session has ended: sign in again." });
+    expect(response.body).toEqual({ error: "Your session has ended: sign in again.", code: "session_expired" });
   });
 
   it("changes nothing for a request with a key: the key decides", async () => {
     const key = await newKey();
     expect((await api("GET", "/v1/sites", { key, headers: dashboard })).status).toBe(200);
-    expect((await api("GET", "/v1/sites", { key: "phk_not-a-key", headers: dashboard })).body).toEqual({ error: "Invalid or expired API key." });
+    expect((await api("GET", "/v1/sites", { key: "phk_not-a-key", headers: dashboard })).body).toEqual({ error: "Invalid or expired API key.", code: "invalid_api_key" });
   });
 
   it("is not a way into GET /v1/me, which is about a key", async () => {
-    expect((await api("GET", "/v1/me", { headers: dashboard })).body).toEqual({ error: "Invalid or expired API key." });
+    expect((await api("GET", "/v1/me", { headers: dashboard })).body).toEqual({ error: "Invalid or expired API key.", code: "invalid_api_key" });
   });
 });
 

@@ -1,0 +1,29 @@
+/**
+ * Every error body's `code`: a stable identifier clients branch on, where `error` is a sentence for
+ * people. One list, documented in the OpenAPI document (the Error schema) as it is here.
+ */
+export const ERROR_CODES = {
+  invalid_json: { status: 400, meaning: "The request body is not valid JSON." },
+  invalid_api_key: { status: 401, meaning: "No API key, or one that is unknown, revoked or expired." },
+  session_expired: { status: 401, meaning: "The dashboard session has ended: sign in again." },
+  insufficient_scope: { status: 403, meaning: "The API key lacks the scope the operation requires (`required_scope`)." },
+  dashboard_only: { status: 403, meaning: "The operation belongs to the dashboard (its header, from a signed-in session)." },
+  quota_exceeded: { status: 403, meaning: "The account's monthly call quota cannot cover the request." },
+  not_found: { status: 404, meaning: "No such resource for this account (another account's resources do not exist for it), or no such endpoint." },
+  method_not_allowed: { status: 405, meaning: "The path exists, not with this method (`Allow` lists those it takes)." },
+  run_in_progress: { status: 409, meaning: "The boost has a run pending or running: wait for it to end." },
+  warm_in_progress: { status: 409, meaning: "The site has a warm run pending or running: wait for it to end." },
+  site_not_validated: { status: 409, meaning: "The site's ownership is not proven yet: validate it first." },
+  conflict: { status: 409, meaning: "The request clashes with the current state of the resource." },
+  duplicate_site: { status: 409, meaning: "The account already has this site." },
+  duplicate_sitemap: { status: 409, meaning: "The site already has this sitemap." },
+  payload_too_large: { status: 413, meaning: "The request body is over the size limit." },
+  unsupported_media_type: { status: 415, meaning: "The body must be sent as JSON (Content-Type: application/json)." },
+  validation_failed: { status: 422, meaning: "A path, query or body value is invalid (`details` names the fields)." },
+  rate_limited: { status: 429, meaning: "Too many requests or attempts: try again after `Retry-After` seconds." },
+  too_many_runs: { status: 429, meaning: "A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start." },
+  internal_error: { status: 500, meaning: "A server error: details are logged under the request's X-Request-Id, never returned." },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
