@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
 import { publicBaseUrl } from "@/lib/server/base-url";
-import { EMPTY_SUMMARY, summarisePops, summariseRuns } from "./summary";
+import { emptySummary, summarisePops, summariseRuns } from "./summary";
 
 const ENDED = ["done", "failed", "paused"];
 
@@ -38,7 +38,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       statusMessage: run.statusMessage,
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
-      summary: summary ?? EMPTY_SUMMARY,
+      summary: summary ?? emptySummary(),
       popsBreakdown,
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),

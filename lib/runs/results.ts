@@ -6,7 +6,7 @@ import { envInteger } from "@/lib/env";
 import type { Page } from "@/lib/api/pagination";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
 import { findRun } from "./service";
-import { summariseRuns } from "./summary";
+import { countsPerRun } from "./summary";
 import type { RunResult } from "./schemas";
 
 /** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000): the calls that did not hit, in call order. */
@@ -65,9 +65,8 @@ export async function listRunResults(ctx: AccountContext, runId: number, filters
 /** Whether the run had more calls that did not hit than it kept rows for. */
 async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): Promise<boolean> {
   if (run.resultsStored < runResultsMax()) return false;
-  const summary = (await summariseRuns(ctx.db, [run.id])).get(run.id);
-  const notCached = Object.values(summary?.not_cached ?? {}).reduce((sum, n) => sum + n, 0);
-  return notCached > run.resultsStored;
+  const notCached = (await countsPerRun(ctx.db, [run.id], "not_cached")).get(run.id) ?? {};
+  return Object.values(notCached).reduce((sum, n) => sum + n, 0) > run.resultsStored;
 }
 
 export const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status"] as const;

@@ -8,7 +8,7 @@ import { notFound, TooManyRequestsError } from "@/lib/errors";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { EMPTY_SUMMARY, summarisePops, summariseRegions, summariseRuns } from "./summary";
+import { emptySummary, summarisePops, summariseRegions, summariseRuns } from "./summary";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -28,7 +28,7 @@ async function runViews(db: Database, rows: RunRow[]) {
   const ids = rows.map((r) => r.id);
   const summaries = await summariseRuns(db, ids);
   return rows.map((row) => {
-    const summary = summaries.get(row.id) ?? { ...EMPTY_SUMMARY, pops: {}, not_cached: {} };
+    const summary = summaries.get(row.id) ?? emptySummary();
     return {
       row,
       common: {

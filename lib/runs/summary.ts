@@ -3,10 +3,11 @@ import { type Egress, runBatches, runs } from "@/drizzle/schema";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import type { NotCachedReason } from "@/lib/warm/not-cached";
+import { idList } from "./recordset";
 import type { PopBreakdown, RegionBreakdown, Summary } from "./schemas";
 
-export const EMPTY_SUMMARY: Summary = {
+/** The summary of a run with no call recorded yet: a new object each time, its maps filled by the caller. */
+export const emptySummary = (): Summary => ({
   total_calls: 0,
   successful_calls: 0,
   failed_calls: 0,
@@ -18,12 +19,29 @@ export const EMPTY_SUMMARY: Summary = {
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
   verified: null,
-};
+});
 
 /** An average in ms to one decimal; null over no call. */
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
-/** Sums per-batch statistics into each run's summary: two aggregate queries, whatever the run size. */
+/** Per run, a jsonb map of counts summed over its own batches (verification batches are counted apart). */
+export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops"): Promise<Map<number, Record<string, number>>> {
+  const counts = new Map<number, Record<string, number>>();
+  if (!runIds.length) return counts;
+  const result = await db.execute(
+    sql`select b.run_id, c.key, sum(c.value::int) as n
+        from ${runBatches} b, jsonb_each_text(b.${sql.identifier(column)}) c
+        where b.run_id in ${idList(runIds)} and b.purpose = 'warm'
+        group by b.run_id, c.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; key: string; n: string }>(result)) {
+    const runId = Number(row.run_id);
+    counts.set(runId, { ...counts.get(runId), [row.key]: Number(row.n) });
+  }
+  return counts;
+}
+
+/** Sums per-batch statistics into each run's summary: a few aggregate queries, whatever the run size. */
 export async function summariseRuns(db: Database, runIds: number[]): Promise<Map<number, Summary>> {
   const summaries = new Map<number, Summary>();
   if (!runIds.length) return summaries;
@@ -51,46 +69,25 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     const hits = Number(row.hits);
     missTimes.set(row.runId, Number(row.missTime));
     summaries.set(row.runId, {
-      ...EMPTY_SUMMARY,
+      ...emptySummary(),
       total_calls: total,
       successful_calls: Number(row.ok),
       failed_calls: Number(row.failed),
       cache_hits: hits,
       average_response_time_ms: averageMs(Number(row.time), total) ?? 0,
-      pops: {},
-      not_cached: {},
       average_hit_response_time_ms: averageMs(Number(row.hitTime), hits),
     });
   }
-  const reasons = await db.execute(
-    sql`select b.run_id, r.key as reason, sum(r.value::int) as calls
-        from ${runBatches} b, jsonb_each_text(b.not_cached) r
-        where b.run_id in (${sql.join(runIds, sql`, `)}) and b.purpose = 'warm'
-        group by b.run_id, r.key`,
-  );
-  for (const row of rowsOf<{ run_id: number; reason: NotCachedReason; calls: string }>(reasons)) {
-    const summary = summaries.get(Number(row.run_id));
-    if (!summary) continue;
-    summary.not_cached[row.reason] = Number(row.calls);
-    if (row.reason === "miss") {
-      summary.cache_misses = Number(row.calls);
-      summary.average_miss_response_time_ms = averageMs(missTimes.get(Number(row.run_id)) ?? 0, summary.cache_misses);
-    }
-  }
-  const pops = await db.execute(
-    sql`select b.run_id, p.key as pop, sum(p.value::int) as calls
-        from ${runBatches} b, jsonb_each_text(b.pops) p
-        where b.run_id in (${sql.join(runIds, sql`, `)}) and b.purpose = 'warm'
-        group by b.run_id, p.key`,
-  );
-  for (const row of rowsOf<{ run_id: number; pop: string; calls: string }>(pops)) {
-    const summary = summaries.get(Number(row.run_id));
-    if (summary) summary.pops[row.pop] = Number(row.calls);
+  const [reasons, pops] = await Promise.all([countsPerRun(db, runIds, "not_cached"), countsPerRun(db, runIds, "pops")]);
+  for (const [runId, summary] of summaries) {
+    summary.not_cached = reasons.get(runId) ?? {};
+    summary.pops = pops.get(runId) ?? {};
+    summary.cache_misses = summary.not_cached.miss ?? 0;
+    summary.average_miss_response_time_ms = averageMs(missTimes.get(runId) ?? 0, summary.cache_misses);
   }
   const verifying = await db.select({ id: runs.id }).from(runs).where(and(inArray(runs.id, runIds), eq(runs.verify, true)));
   for (const { id } of verifying) {
-    const summary = summaries.get(id) ?? { ...EMPTY_SUMMARY, pops: {}, not_cached: {} };
-    summaries.set(id, { ...summary, verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
+    summaries.set(id, { ...(summaries.get(id) ?? emptySummary()), verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
   }
   return summaries;
 }
