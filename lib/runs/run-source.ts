@@ -124,6 +124,47 @@ export type BatchDelta = {
   done: boolean;
   giveBack: boolean;
 };
+/** What the cache did with one call of the run: hit or reason, its PoP, and the row that lists it when it did not hit. */
+function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome: CallOutcome, ms: number): void {
+  const { batch } = delta;
+  const { reason } = outcome;
+  const hit = reason === null;
+  const miss = reason === "miss";
+  if (hit) {
+    delta.hits++;
+    delta.hitMs += ms;
+  } else {
+    batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
+    if (miss) delta.missMs += ms;
+    delta.results.push({
+      batch_seq: batch.seq,
+      call_index: index,
+      region: batch.region,
+      url: call.url,
+      user_agent: call.user_agent,
+      language: call.language,
+      status_code: outcome.status,
+      cache_status: outcome.cache?.verdict ?? null,
+      pop: outcome.cache?.pop ?? null,
+      response_time_ms: ms,
+      reason,
+    });
+  }
+  if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
+  const pop = outcome.cache?.pop;
+  if (!pop) return;
+  batch.pops[pop] = (batch.pops[pop] ?? 0) + 1;
+  const figures = (batch.popFigures[pop] ??= { calls: 0, hits: 0, hit_ms: 0, misses: 0, miss_ms: 0 });
+  figures.calls++;
+  if (hit) {
+    figures.hits++;
+    figures.hit_ms += ms;
+  } else if (miss) {
+    figures.misses++;
+    figures.miss_ms += ms;
+  }
+}
+
 /** What one run has to record now. */
 export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
 
@@ -336,43 +377,7 @@ export class RunSource implements WarmSource {
         // Interrupted calls say nothing about the site's health: they stay out of the auto-pause window.
         if (outcome !== INTERRUPTED) outcomes += outcome.ok ? "0" : "1";
         const ms = Math.round(outcome.ms);
-        const { reason } = outcome;
-        const hit = reason === null;
-        const miss = reason === "miss";
-        if (hit) {
-          delta.hits++;
-          delta.hitMs += ms;
-        } else {
-          batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
-          if (miss) delta.missMs += ms;
-          delta.results.push({
-            batch_seq: batch.seq,
-            call_index: upTo,
-            region: batch.region,
-            url: call.url,
-            user_agent: call.user_agent,
-            language: call.language,
-            status_code: outcome.status,
-            cache_status: outcome.cache?.verdict ?? null,
-            pop: outcome.cache?.pop ?? null,
-            response_time_ms: ms,
-            reason,
-          });
-        }
-        if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
-        const pop = outcome.cache?.pop;
-        if (pop) {
-          batch.pops[pop] = (batch.pops[pop] ?? 0) + 1;
-          const figures = (batch.popFigures[pop] ??= { calls: 0, hits: 0, hit_ms: 0, misses: 0, miss_ms: 0 });
-          figures.calls++;
-          if (hit) {
-            figures.hits++;
-            figures.hit_ms += ms;
-          } else if (miss) {
-            figures.misses++;
-            figures.miss_ms += ms;
-          }
-        }
+        countCache(delta, upTo, call, outcome, ms);
         delta.ms += ms;
       }
       delta.upTo = upTo;

@@ -70,11 +70,14 @@ async function storeChunk(db: Database, sitemapId: number, generation: number, c
 
 const emptyDocumentTally = (): DocumentTally => ({ invalid: 0, offDomain: 0, tooLong: 0, duplicates: 0, cutOffAfter: null });
 
-function addUp(state: Crawl, document: DocumentTally): void {
-  state.invalid += document.invalid;
-  state.offDomain += document.offDomain;
-  state.tooLong += document.tooLong;
-  state.duplicates += document.duplicates;
+type SkippedCounts = Pick<DocumentTally, "invalid" | "offDomain" | "tooLong" | "duplicates">;
+
+/** Adds the URLs skipped by reason in `from` to `to`: a chunk's to its document's, a document's to the crawl's. */
+function addUp(to: SkippedCounts, from: SkippedCounts): void {
+  to.invalid += from.invalid;
+  to.offDomain += from.offDomain;
+  to.tooLong += from.tooLong;
+  to.duplicates += from.duplicates;
 }
 
 /** Stores a document's URLs chunk by chunk, each skipped one counted in `document` by its reason; answers how many were new. */
@@ -83,10 +86,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
   for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
     const tally = emptyTally();
     for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
-    document.invalid += tally.invalid;
-    document.offDomain += tally.offDomain;
-    document.tooLong += tally.tooLong;
-    document.duplicates += tally.duplicates;
+    addUp(document, tally);
     const room = Math.max(0, MAX_URLS_PER_SITEMAP - state.stored - state.storing);
     if (tally.urls.size > room) state.capped = true;
     if (!room) break;
