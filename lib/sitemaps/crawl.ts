@@ -105,8 +105,10 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
   return added;
 }
 
-async function fetchChild(url: string, onEntries: (entries: UrlEntry[]) => Promise<void>): Promise<XmlUrlSource> {
+/** Reads a child, again after a transient failure; `document` counts what the last attempt read (an earlier one read the same entries). */
+async function fetchChild(url: string, document: DocumentTally, onEntries: (entries: UrlEntry[]) => Promise<void>): Promise<XmlUrlSource> {
   for (let attempt = 1; ; attempt++) {
+    Object.assign(document, emptyDocumentTally());
     try {
       // An attempt that breaks off has stored what it read; the next one finds those rows already there.
       return await fetchXmlSource(url, undefined, { onEntries });
@@ -170,7 +172,7 @@ export async function crawl(db: Database, sitemapId: number, generation: number,
         let kept = 0;
         // A child that cannot be read is skipped: the others' URLs are worth having.
         try {
-          source = await fetchChild(url, storer(document, (count) => (kept += count)));
+          source = await fetchChild(url, document, storer(document, (count) => (kept += count)));
         } catch (error) {
           if (!isSourceError(error)) throw error;
           addUp(state, document);

@@ -11,7 +11,8 @@ import { MAX_PROCESSING_ATTEMPTS, processSitemap } from "./process";
 import { discoverSitemaps } from "./discover";
 import { addSitemap } from "./service";
 
-type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number };
+/** `breaksFirst`: the first answer sends half the body, then the connection breaks. */
+type Route = { body: string | Buffer; headers?: Record<string, string>; status?: number; breaksFirst?: boolean };
 const routes = new Map<string, Route>();
 /** Every request the origin received, as host + path. */
 const requestLog: string[] = [];
@@ -27,6 +28,13 @@ beforeAll(async () => {
     requestLog.push(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
     const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
     if (!route) return void res.writeHead(404).end();
+    if (route.breaksFirst) {
+      route.breaksFirst = false;
+      res.writeHead(200, { "content-type": "application/xml" });
+      const body = Buffer.from(route.body);
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+      return;
+    }
     res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
   }, { email: "sources@example.com" });
   ({ handle, ctx } = world);
@@ -117,6 +125,16 @@ describe("processSitemap", () => {
     const [row] = await handle.db.select().from(sitemaps).where(eq(sitemaps.id, sitemap.id));
     expect(row).toMatchObject({ status: "done", urlCount: 9 });
   });
+
+  it("counts a child's skipped URLs once when a broken transfer is read again", async () => {
+    const urls = ["not a URL", ...Array.from({ length: 40 }, (_, i) => `http://again-read.test/${i}`)];
+    serve("again-read.test/index.xml", index(["http://again-read.test/a.xml"]));
+    routes.set("again-read.test/a.xml", { body: Buffer.from(urlset(urls)), breaksFirst: true });
+    const { outcome, urls: stored } = await processed("again-read.test", "/index.xml");
+    expect(stored).toHaveLength(40);
+    expect(outcome.message).toBe("40 URLs from 2 documents; 1 invalid URL skipped.");
+    expect(requestLog.filter((r) => r === "again-read.test/a.xml")).toHaveLength(2);
+  }, 20_000);
 
   it("keeps the URLs a child gave before it turned out invalid, and says so", async () => {
     serve("half.test/index.xml", index(["http://half.test/a.xml", "http://half.test/half.xml"]));
