@@ -32,7 +32,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
     return {
       urls: 0,
       calls: 0,
-      calls_by_region: Object.fromEntries(plan.regions.map((region) => [region, 0])),
+      calls_by_region: countCallsByRegion(0, plan),
       quota_remaining: quota.remaining,
       notes: [`the CSV file could not be read: ${describeSourceError(error)}`],
     };

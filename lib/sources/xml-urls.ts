@@ -4,9 +4,12 @@ import { decodedText } from "./encoding";
 
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 export type UrlEntry = { loc: string; lastmod: Date | null };
-/** `truncated`: the document ended before its closing tags (served whole, but cut off): its complete entries are kept. */
-/** `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines (children, as an index's). */
-/** `count`: the entries read, those handed to `onEntries` included (then not in `entries`). */
+/**
+ * `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines
+ * (children, as an index's). `count`: the entries read, those handed to `onEntries` included (then not in
+ * `entries`). `truncated`: the document ended before its closing tags (served whole, but cut off): its complete
+ * entries are kept.
+ */
 export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; count: number; truncated?: boolean };
 
 export type ReadOptions = {
@@ -118,16 +121,11 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
 
   const handOver = options.onEntries;
   const handingOver = () => handOver && kind !== undefined && kind !== "sitemapindex";
-  let handOverFailed = false;
+  // Taken before the wait: a hand-over that fails leaves nothing to hand over again.
   const handOverRead = async () => {
     const taken = entries;
     entries = [];
-    try {
-      await handOver!(taken);
-    } catch (error) {
-      handOverFailed = true;
-      throw error;
-    }
+    await handOver!(taken);
   };
   let first = true;
   const pieces = decodedText(stream, options.charset ?? null);
@@ -146,7 +144,7 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     }
   } catch (error) {
     // The transfer broke off (or grew too big): what was read before it is handed over all the same.
-    if (!handOverFailed && entries.length && handingOver()) await handOverRead();
+    if (entries.length && handingOver()) await handOverRead();
     throw error;
   }
   if (!failure) {
