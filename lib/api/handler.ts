@@ -1,4 +1,3 @@
-import { REQUEST_ID_HEADER } from "./request-id";
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { SCOPES, type Scope } from "@/lib/auth/scopes";
@@ -7,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { toErrorResponse } from "./errors";
 import { parseBody, parseParams, parseQuery } from "./input";
 import { errorResponse } from "./responses";
+import { REQUEST_ID_HEADER } from "./request-id";
 
 export const INVALID_KEY_MESSAGE = "Invalid or expired API key.";
 export const SESSION_EXPIRED_MESSAGE = "Your session has ended: sign in again.";

@@ -1,4 +1,3 @@
-import { REQUEST_ID_HEADER } from "./request-id";
 import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
@@ -6,6 +5,7 @@ import type { SessionUser } from "@/lib/auth/next-auth";
 import { RequestError, toErrorResponse } from "./errors";
 import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
 import { errorResponse } from "./responses";
+import { REQUEST_ID_HEADER } from "./request-id";
 
 /**
  * For the routes a signed-out visitor may call (sign-up): a cross-site <form> can post text/plain
