@@ -8,3 +8,4 @@ export * from "./email-outbox";
 export * from "./auth";
 export * from "./site-slots";
 export * from "./workers";
+export * from "./api-limits";

@@ -1,12 +1,16 @@
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
-import { SCOPES, type Scope } from "@/lib/auth/scopes";
+import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
-import { getDb } from "@/lib/db";
+import { type Database, getDb } from "@/lib/db";
+import { clientAddress } from "@/lib/server/client-address";
 import { toErrorResponse } from "./errors";
-import { parseBody, parseParams, parseQuery } from "./input";
-import { errorResponse } from "./responses";
+import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
+import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
+import type { OperationSpec } from "./operation";
+import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "./rate-limit";
 import { REQUEST_ID_HEADER } from "./request-id";
+import { errorResponse } from "./responses";
 
 export const INVALID_KEY_MESSAGE = "Invalid or expired API key.";
 export const SESSION_EXPIRED_MESSAGE = "Your session has ended: sign in again.";
@@ -19,29 +23,22 @@ export const DASHBOARD_HEADER = "x-preheat-dashboard";
 
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
-type Spec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
-  /** The scope the key must carry; omitted for operations any valid key may call. */
-  scope?: Scope;
-  params?: P;
-  query?: Q;
-  body?: B;
-  /** false for operations about the API key itself (GET /v1/me): the dashboard session has none. */
-  session?: boolean;
-};
-
 export type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-/** Path, query and body, each parsed by its schema when the operation declares one. */
+type InputSpec = { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
+
+/** Path, query and body, each parsed by its schema when the operation declares one; `raw` is what was sent, for idempotency. */
 export async function parseRequest<P, Q, B>(
-  spec: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType },
+  spec: InputSpec,
   request: Request,
   route: RouteContext | undefined,
-): Promise<{ params: Input<P>; query: Input<Q>; body: Input<B> }> {
+): Promise<{ params: Input<P>; query: Input<Q>; body: Input<B>; raw: { params: Record<string, string | string[]>; body: string } }> {
   const rawParams = route?.params ? await route.params : {};
   const params = spec.params ? parseParams(rawParams, spec.params) : undefined;
   const query = spec.query ? parseQuery(request, spec.query) : undefined;
-  const body = spec.body ? await parseBody(request, spec.body) : undefined;
-  return { params: params as Input<P>, query: query as Input<Q>, body: body as Input<B> };
+  const bodyText = spec.body ? await readBodyText(request) : "";
+  const body = spec.body ? parseBody(bodyText, spec.body) : undefined;
+  return { params: params as Input<P>, query: query as Input<Q>, body: body as Input<B>, raw: { params: rawParams, body: bodyText } };
 }
 
 export type ApiHandlerArgs<P, Q, B> = {
@@ -71,26 +68,66 @@ async function authenticate(request: Request, db: AccountContext["db"], viaSessi
 }
 
 /**
- * Authenticates the bearer key, checks its scope, parses path, query and body, then calls the
- * operation; every failure becomes a JSON error in one place.
+ * Whose budget a request draws on: its API key, the signed-in account, or, for a request that
+ * proves nothing, the address it comes from (so that guessing keys is limited too).
  */
-export function withApiKey<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  spec: Spec<NonNullable<P>, NonNullable<Q>, NonNullable<B>> & { params?: P; query?: Q; body?: B },
+export function budgetSubject(request: Request, principal: ApiKeyPrincipal | undefined): string {
+  if (!principal) return `client:${clientAddress(request.headers)}`;
+  return principal.keyId ? `key:${principal.keyId}` : `account:${principal.accountId}`;
+}
+
+/** Takes a point of the subject's API budget; the answer to send instead when it is spent. */
+export async function spendBudget(db: Database, subject: string): Promise<{ state: BudgetState; refusal?: Response }> {
+  const { allowed, ...state } = await takePoint(db, apiBudget(), subject);
+  if (allowed) return { state };
+  const refusal = errorResponse(429, "rate_limited", `Too many requests: the budget is ${state.limit} a minute; try again in ${state.resetSeconds} s.`, undefined, {
+    "retry-after": String(state.resetSeconds),
+  });
+  return { state, refusal };
+}
+
+/** The same answer with more headers (a Response's own may be immutable). */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/**
+ * Runs a `/v1` operation as its spec declares it: authenticates the bearer key (or the dashboard
+ * session), takes a point of its rate-limit budget, checks the scope, parses path, query and body,
+ * and, for an operation that creates something, honours `Idempotency-Key`. Every answer, errors
+ * included, carries the RateLimit-* headers; every failure becomes a JSON error in one place.
+ */
+export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
+  spec: OperationSpec<P, Q, B>,
   operation: (args: ApiHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> => {
+    let budget: BudgetState | undefined;
+    let response: Response;
     try {
-      const db = await getDb();
-      const viaSession = viaDashboardSession(request, spec.session !== false);
-      const principal = await authenticate(request, db, viaSession);
-      if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
-      if (spec.scope && !principal.scopes.includes(spec.scope)) {
-        return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
-      }
-      const input = await parseRequest<P, Q, B>(spec, request, route);
-      return await operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
+      response = await (async () => {
+        const db = await getDb();
+        const viaSession = viaDashboardSession(request, spec.session !== false);
+        const principal = await authenticate(request, db, viaSession);
+        const spent = await spendBudget(db, budgetSubject(request, principal));
+        budget = spent.state;
+        if (spent.refusal) return spent.refusal;
+        if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
+        if (spec.scope && !principal.scopes.includes(spec.scope)) {
+          return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
+        }
+        const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
+        if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
+        const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+        const run = () => operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
+        if (idempotencyKey === null) return run();
+        return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run);
+      })();
     } catch (error) {
-      return toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+      response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
+    return budget ? withHeaders(response, rateLimitHeaders(budget)) : response;
   };
 }

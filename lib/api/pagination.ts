@@ -2,6 +2,8 @@ import { z } from "zod";
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
+/** Nine digits at most, as the query parser reads them. */
+const OFFSET_MAX = 999_999_999;
 
 const nonNegativeInteger = (name: string) =>
   z
@@ -15,11 +17,11 @@ export const paginationQuery = z.object({
     .pipe(z.number().min(1, "must be at least 1").max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`))
     .optional()
     .transform((v) => v ?? PAGE_SIZE_DEFAULT)
-    .meta({ description: `Page size, 1 to ${PAGE_SIZE_MAX}.`, default: PAGE_SIZE_DEFAULT } as Record<string, unknown>),
+    .meta({ type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, description: `Page size, 1 to ${PAGE_SIZE_MAX}; ${PAGE_SIZE_DEFAULT} when omitted.` } as Record<string, unknown>),
   offset: nonNegativeInteger("offset")
     .optional()
     .transform((v) => v ?? 0)
-    .meta({ description: "Number of items to skip.", default: 0 } as Record<string, unknown>),
+    .meta({ type: "integer", minimum: 0, maximum: OFFSET_MAX, description: "Number of items to skip; 0 when omitted." } as Record<string, unknown>),
 });
 
 export type Page = z.output<typeof paginationQuery>;

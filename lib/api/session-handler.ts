@@ -3,7 +3,8 @@ import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
 import { RequestError, toErrorResponse } from "./errors";
-import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
+import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE, spendBudget, withHeaders } from "./handler";
+import { type BudgetState, rateLimitHeaders } from "./rate-limit";
 import { errorResponse } from "./responses";
 import { REQUEST_ID_HEADER } from "./request-id";
 
@@ -28,15 +29,25 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> => {
+    let budget: BudgetState | undefined;
+    let response: Response;
     try {
-      if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
-      const { currentUser } = await import("@/lib/auth/next-auth");
-      const user = await currentUser();
-      if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
-      const input = await parseRequest<P, Q, B>(spec, request, route);
-      return await operation({ ctx: { db: await getDb(), accountId: user.accountId }, user, ...input });
+      response = await (async () => {
+        if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+        const { currentUser } = await import("@/lib/auth/next-auth");
+        const user = await currentUser();
+        if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
+        const db = await getDb();
+        // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
+        const spent = await spendBudget(db, `account:${user.accountId}`);
+        budget = spent.state;
+        if (spent.refusal) return spent.refusal;
+        const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+        return operation({ ctx: { db, accountId: user.accountId }, user, ...input });
+      })();
     } catch (error) {
-      return toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+      response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
+    return budget ? withHeaders(response, rateLimitHeaders(budget)) : response;
   };
 }

@@ -1,23 +1,35 @@
-import { describe, expect, it } from "vitest";
-import { AttemptLimiter } from "./attempts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countFailure, forgive, secondsUntilAllowed, takePoint } from "@/lib/api/rate-limit";
+import { type DatabaseHandle, openDatabase } from "@/lib/db";
 
-describe("AttemptLimiter", () => {
-  it("refuses after the limit within the window, and lets the oldest failure age out", () => {
-    const limiter = new AttemptLimiter(3, 60_000);
-    for (const at of [0, 10_000, 20_000]) {
-      expect(limiter.retryAfterSeconds("a@example.com", at)).toBe(0);
-      limiter.record("a@example.com", at);
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openDatabase({ dataDir: "memory://" });
+});
+afterAll(() => handle.close());
+
+describe("budgets in the database", () => {
+  it("refuses failures past the budget until its window ends, one subject at a time", async () => {
+    const budget = { name: "test-failures", points: 3, seconds: 60 };
+    for (let i = 0; i < 3; i++) {
+      expect(await secondsUntilAllowed(handle.db, budget, "a@example.com")).toBe(0);
+      await countFailure(handle.db, budget, "a@example.com");
     }
-    expect(limiter.retryAfterSeconds("a@example.com", 30_000)).toBe(30);
-    expect(limiter.retryAfterSeconds("b@example.com", 30_000)).toBe(0);
-    expect(limiter.retryAfterSeconds("a@example.com", 60_000)).toBe(0);
+    const wait = await secondsUntilAllowed(handle.db, budget, "a@example.com");
+    expect(wait).toBeGreaterThan(55);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(await secondsUntilAllowed(handle.db, budget, "b@example.com")).toBe(0);
+    await forgive(handle.db, budget, "a@example.com");
+    expect(await secondsUntilAllowed(handle.db, budget, "a@example.com")).toBe(0);
   });
 
-  it("forgets a key's failures once it succeeds", () => {
-    const limiter = new AttemptLimiter(1, 60_000);
-    limiter.record("k", 0);
-    expect(limiter.retryAfterSeconds("k", 1)).toBe(60);
-    limiter.clear("k");
-    expect(limiter.retryAfterSeconds("k", 1)).toBe(0);
+  it("counts requests down and refuses the one past the budget", async () => {
+    const budget = { name: "test-requests", points: 2, seconds: 60 };
+    const first = await takePoint(handle.db, budget, "key:1");
+    expect(first).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+    expect(first.resetSeconds).toBeGreaterThan(55);
+    expect(await takePoint(handle.db, budget, "key:1")).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await takePoint(handle.db, budget, "key:1")).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await takePoint(handle.db, budget, "key:2")).toMatchObject({ allowed: true, remaining: 1 });
   });
 });

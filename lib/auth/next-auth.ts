@@ -11,7 +11,8 @@ import { sendNow } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/server/base-url";
 import { clientAddress } from "@/lib/server/client-address";
-import { signInLimits } from "./attempts";
+import { countFailure, forgive, secondsUntilAllowed } from "@/lib/api/rate-limit";
+import { signInBudgets } from "./attempts";
 import { preheatAdapter } from "./next-auth-adapter";
 import { hasSessionCookie } from "./session-cookie";
 import { sessionSecret, SIGN_IN_LINK_HOURS } from "./sign-in-link";
@@ -46,17 +47,17 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
           if (!credentials?.email || !credentials.password) return null;
           const email = credentials.email.trim().toLowerCase();
           const client = clientAddress(request?.headers ?? {});
-          const { byEmail, byClient } = signInLimits();
-          const wait = Math.max(byEmail.retryAfterSeconds(email), byClient.retryAfterSeconds(client));
+          const { byEmail, byClient } = signInBudgets;
+          const wait = Math.max(await secondsUntilAllowed(db, byEmail, email), await secondsUntilAllowed(db, byClient, client));
           // next-auth passes this message on as the sign-in error.
           if (wait) throw new Error(`Too many failed sign-ins: try again in ${Math.ceil(wait / 60)} minutes, or use a sign-in link.`);
           const user = await verifyPassword(db, email, credentials.password);
           if (!user) {
-            byEmail.record(email);
-            byClient.record(client);
+            await countFailure(db, byEmail, email);
+            await countFailure(db, byClient, client);
             return null;
           }
-          byEmail.clear(email);
+          await forgive(db, byEmail, email);
           return { id: String(user.id), email: user.email, name: user.name };
         },
       }),

@@ -47,7 +47,7 @@ export const variationsValueSchema = z
   .meta({ id: "VariationsValue" });
 
 const name = z.string().trim().min(1).max(200);
-const urlRoot = z.string().max(2000).startsWith("/", "must start with /").meta({ description: "Only URLs whose path starts with this are warmed.", default: "/" } as Record<string, unknown>);
+const urlRoot = z.string().max(2000).startsWith("/", "must start with /").meta({ description: "Only URLs whose path starts with this are warmed; `/` when omitted." });
 const excludeExt = z
   .array(
     z
@@ -82,7 +82,7 @@ const schedule = z
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
 /** Shared by boosts and warms. */
-export const verify = z.boolean().meta({ description: "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota.", default: false } as Record<string, unknown>);
+export const verify = z.boolean().meta({ description: "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted." });
 
 const boostFields = {
   name,
@@ -96,9 +96,9 @@ const boostFields = {
   content_types: contentTypes.nullable().optional(),
   schedule: schedule.nullable().optional(),
   call_limit: callLimit.nullable().optional(),
-  ignore_errors: z.boolean().optional().meta({ description: "When true the boost never auto-pauses on errors.", default: false } as Record<string, unknown>),
+  ignore_errors: z.boolean().optional().meta({ description: "When true the boost never auto-pauses on errors; false when omitted." }),
   verify: verify.optional(),
-  report_email_enabled: z.boolean().optional().meta({ description: "Send an e-mail report when a run ends.", default: true } as Record<string, unknown>),
+  report_email_enabled: z.boolean().optional().meta({ description: "Send an e-mail report when a run ends; true when omitted." }),
 };
 
 function requireSource(value: { source_type: string; sitemap_ids?: number[]; source_url?: string }, ctx: z.RefinementCtx) {
@@ -106,7 +106,32 @@ function requireSource(value: { source_type: string; sitemap_ids?: number[]; sou
   if (value.source_type === "csv" && !value.source_url) ctx.addIssue({ code: "custom", path: ["source_url"], message: "is required when source_type is csv" });
 }
 
-export const createSiteBoostBody = z.object(boostFields).superRefine(requireSource).meta({ id: "CreateSiteBoostRequest" });
+const requiredFor = (source: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required when source_type is ${source}` : undefined);
+
+/** The fields of each kind of source: a boost is created with one of them, told apart by `source_type`. */
+const sources = {
+  sitemap: {
+    source_type: z.literal("sitemap"),
+    sitemap_ids: z.array(idNumber, { error: requiredFor("sitemap") }).min(1).max(500).transform(uniq).meta({ description: "This site's sitemaps to warm (1 to 500)." }),
+  },
+  csv: { source_type: z.literal("csv"), source_url: z.string({ error: requiredFor("csv") }).pipe(sourceUrl) },
+};
+
+const { source_type: _type, sitemap_ids: _ids, source_url: _url, ...commonFields } = boostFields;
+
+/** `oneOf` by `source_type` in the document; an unknown source_type names the ones there are. */
+function createBodyOf<Extra extends z.ZodRawShape>(extra: Extra, id: string) {
+  return z.discriminatedUnion(
+    "source_type",
+    [
+      z.object({ ...extra, ...commonFields, ...sources.sitemap }).meta({ id: `${id}FromSitemaps`, description: "A boost warming the URLs of the site's sitemaps." }),
+      z.object({ ...extra, ...commonFields, ...sources.csv }).meta({ id: `${id}FromCsv`, description: "A boost warming the URLs of a CSV file." }),
+    ],
+    { error: (issue) => (issue.code === "invalid_union" ? `must be one of ${SOURCE_TYPES.map((t) => `"${t}"`).join(", ")}` : undefined) },
+  );
+}
+
+export const createSiteBoostBody = createBodyOf({}, "CreateSiteBoostRequest").meta({ id: "CreateSiteBoostRequest" });
 
 /** A boost being edited, for its live estimate: what decides the calls, nothing else required. */
 export const boostDraftBody = z
@@ -125,10 +150,7 @@ export const boostDraftBody = z
 
 export type BoostDraft = z.output<typeof boostDraftBody>;
 
-export const createBoostBody = z
-  .object({ site_id: idNumber, ...boostFields })
-  .superRefine(requireSource)
-  .meta({ id: "CreateBoostRequest" });
+export const createBoostBody = createBodyOf({ site_id: idNumber }, "CreateBoostRequest").meta({ id: "CreateBoostRequest" });
 
 export type CreateBoostInput = z.output<typeof createSiteBoostBody>;
 

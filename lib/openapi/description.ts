@@ -13,25 +13,44 @@ or define boosts (warming campaigns fed by sitemaps, feeds or a CSV file), optio
 ## Authentication
 Every request carries \`Authorization: Bearer <key>\`. Keys start with \`phk_\`, are shown once and stored hashed.
 Create them in the dashboard or with \`npm run --silent cli -- keys create --email you@example.com --scopes all\`.
-A missing, unknown, expired or revoked key gives **401** \`{"error":"Invalid or expired API key."}\`;
-a key without the operation's scope gives **403** naming the scope (\`required_scope\`).
-Scopes: ${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of their resource;
+A missing, unknown, expired or revoked key gives **401** \`invalid_api_key\`;
+a key without the operation's scope gives **403** \`insufficient_scope\` naming the scope (\`required_scope\`).
+Scopes (each operation names its own in \`x-required-scope\`; the bearer scheme's \`x-scopes\` says what each allows):
+${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of their resource;
 \`GET /v1/me\` needs none. Another account's resource answers **404**, exactly as a missing one.
 The dashboard calls the same operations (except \`GET /v1/me\`) with its session cookie and the header
 \`x-preheat-dashboard: 1\` instead of a key; without a valid session that answers **401**
-\`{"error":"Your session has ended: sign in again."}\`. A request with an \`Authorization\` header is always judged by its key.
+\`session_expired\`. A request with an \`Authorization\` header is always judged by its key.
 
 ## Errors
 Every error is a JSON object \`{"error": "<sentence>", "code": "<code>"}\`: \`error\` is for people and may be reworded,
 \`code\` is stable, from the one list in the \`Error\` schema (\`invalid_api_key\`, \`insufficient_scope\`, \`quota_exceeded\`,
 \`not_found\`, \`run_in_progress\`, \`warm_in_progress\`, \`site_not_validated\`, \`duplicate_site\`, \`duplicate_sitemap\`,
-\`validation_failed\`, \`payload_too_large\`, \`rate_limited\`, …). Validation failures (**422**) add \`details\`, a list of
-\`{field, message}\`. Malformed JSON is **400**, a body over 2 MiB **413**, a non-integer id in a path **422**,
+\`validation_failed\`, \`idempotency_conflict\`, \`payload_too_large\`, \`rate_limited\`, …); each operation lists the codes it
+can answer under each status. Validation failures (**422**) add \`details\`, a list of
+\`{field, message}\`. Malformed JSON is **400** \`invalid_json\`, a body over 2 MiB (2,097,152 bytes) **413** \`payload_too_large\`,
+a non-integer id in a path **422**,
 an unknown path **404**, an unsupported method **405**. A **500** answers \`{"error":"Internal server error.","code":"internal_error"}\`.
 Unknown body fields are ignored.
 
 Every answer carries **\`X-Request-Id\`**: the one the request sent when it is 1 to 128 letters, digits, \`-\`, \`_\` or \`.\`,
 otherwise a new one. Server logs name it: quote it when reporting a problem.
+
+## Rate limits
+Each API key has a budget of requests per minute (the operator's \`PREHEAT_RATE_LIMIT_PER_MINUTE\`, 600 by default), counted
+in the database, so it holds however many servers answer; the dashboard's signed-in account has one too, and requests
+without a valid key draw on their client address's. Every answer carries \`RateLimit-Limit\` (the budget),
+\`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until it refills). Past the budget the answer is **429**
+\`rate_limited\` with \`Retry-After\` (seconds). Password sign-ins (10 failures per address, 50 per client in 15 minutes)
+and sign-ups (20 per client an hour) are limited in the same store.
+
+## Idempotency
+Every \`POST\` that creates or starts something (sites, sitemaps, a sitemap refresh, boosts, boost runs, warms) takes an
+optional \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a UUID). The same key with the same request
+(operation, path and JSON body) within 24 hours replays the first answer, with \`Idempotent-Replayed: true\`, and creates
+nothing. The same key with another request is **422** \`idempotency_conflict\`. A retry that arrives while the first request
+is still being handled waits for its answer (**409** \`idempotency_in_progress\` after 15 seconds). Only successful answers
+are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the account, so they hold across servers.
 
 ## Decisions on what the specification leaves open
 - **Lists** (\`/v1/sites\`, sitemaps, boosts, runs, warm runs) answer \`{data, total, limit, offset}\`, newest first;

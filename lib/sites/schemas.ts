@@ -35,5 +35,5 @@ export const validateSiteResponse = z
   .meta({ id: "SiteValidated" });
 
 export const validationFailedResponse = z
-  .object({ validated: z.literal(false), error: z.string() })
+  .object({ validated: z.literal(false), error: z.string(), code: z.literal("ownership_not_proven") })
   .meta({ id: "SiteValidationFailed", description: "Neither ownership proof was found; `error` says why." });

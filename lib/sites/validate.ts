@@ -6,7 +6,7 @@ import { getSite } from "./service";
 
 export type ValidationResult =
   | { validated: true; already_validated?: true; method: "html_file" | "meta_tag"; validated_at: string }
-  | { validated: false; error: string };
+  | { validated: false; error: string; code: "ownership_not_proven" };
 
 /** Looks for the ownership proof now (synchronously) and records which method succeeded. */
 export async function validateSite(ctx: AccountContext, siteId: number): Promise<ValidationResult> {
@@ -20,7 +20,7 @@ export async function validateSite(ctx: AccountContext, siteId: number): Promise
     };
   }
   const check = await checkOwnership(site.domain, site.validationToken);
-  if ("problem" in check) return { validated: false, error: check.problem };
+  if ("problem" in check) return { validated: false, error: check.problem, code: "ownership_not_proven" };
   const validatedAt = new Date();
   await ctx.db.update(sites).set({ validated: true, validatedAt, validationMethod: check.proof.method }).where(eq(sites.id, site.id));
   return { validated: true, method: check.proof.method, validated_at: validatedAt.toISOString() };

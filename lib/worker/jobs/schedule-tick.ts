@@ -1,5 +1,10 @@
+import { forgetOldIdempotencyKeys } from "@/lib/api/idempotency";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import type { JobHandler } from "../job-handler";
 
-/** The cron tick: starts the scheduled boosts that are due. */
-export const scheduleTick: JobHandler<"schedule.tick"> = (_payload, { db }) => startDueBoosts(db);
+/** The cron tick: starts the scheduled boosts that are due, and forgets the idempotency keys past their 24 hours. */
+export const scheduleTick: JobHandler<"schedule.tick"> = async (_payload, { db }) => {
+  const started = await startDueBoosts(db);
+  await forgetOldIdempotencyKeys(db);
+  return started;
+};

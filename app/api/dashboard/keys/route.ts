@@ -1,6 +1,7 @@
 import { createApiKeyBody, toApiKeyView } from "@/lib/auth/api-key-schemas";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
 // GET /api/dashboard/keys – the account's keys (prefix, scopes, state, last use)

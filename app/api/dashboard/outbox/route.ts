@@ -1,5 +1,6 @@
 import { paginationQuery } from "@/lib/api/pagination";
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { listOutbox } from "@/lib/email/outbox";
 

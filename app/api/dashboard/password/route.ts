@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { changePassword, hasPassword } from "@/lib/accounts/passwords";
-import { errorResponse, json, noContent, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { errorResponse, json, noContent } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
-import { signInLimits } from "@/lib/auth/attempts";
+import { countFailure, secondsUntilAllowed } from "@/lib/api/rate-limit";
+import { signInBudgets } from "@/lib/auth/attempts";
 import { InvalidError } from "@/lib/errors";
 
 const passwordBody = z.object({
@@ -16,13 +18,13 @@ export const GET = withSession({}, async ({ ctx, user }) => json({ has_password:
 // PUT /api/dashboard/password – sets (or, with the current one, changes) the signed-in user's password
 export const PUT = withSession({ body: passwordBody }, async ({ ctx, user, body }) => {
   // A stolen session must not become a way to guess the current password: failures count as sign-in failures.
-  const { byEmail } = signInLimits();
-  const wait = byEmail.retryAfterSeconds(user.email);
+  const { byEmail } = signInBudgets;
+  const wait = await secondsUntilAllowed(ctx.db, byEmail, user.email);
   if (wait) return errorResponse(429, "rate_limited", `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
   try {
     await changePassword(ctx.db, user.userId, body);
   } catch (error) {
-    if (error instanceof InvalidError && (error.details as { field: string }[] | undefined)?.[0]?.field === "current_password") byEmail.record(user.email);
+    if (error instanceof InvalidError && (error.details as { field: string }[] | undefined)?.[0]?.field === "current_password") await countFailure(ctx.db, byEmail, user.email);
     throw error;
   }
   return noContent();

@@ -1,4 +1,5 @@
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { regionsWithEgress } from "@/lib/warm/workers";
 

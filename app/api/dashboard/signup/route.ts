@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { requestSignUp } from "@/lib/accounts/sign-up";
-import { toErrorResponse } from "@/lib/api/errors";
-import { parseBody } from "@/lib/api/input";
-import { errorResponse, json, otherMethods } from "@/lib/api/responses";
+import { parseBody, readBodyText } from "@/lib/api/input";
+import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
+import { errorResponse, json } from "@/lib/api/responses";
 import { requireJsonOrDashboard } from "@/lib/api/session-handler";
-import { signInLimits } from "@/lib/auth/attempts";
+import { countFailure, secondsUntilAllowed } from "@/lib/api/rate-limit";
+import { signInBudgets } from "@/lib/auth/attempts";
 import { getDb } from "@/lib/db";
 import { clientAddress } from "@/lib/server/client-address";
 
@@ -15,21 +16,19 @@ const signUpBody = z.object({
 });
 
 // POST /api/dashboard/signup – e-mails a confirmation link (or, for a known address, a note to its owner)
-export async function POST(request: Request) {
-  try {
+export function POST(request: Request) {
+  return answerFromClientBudget(request, async () => {
     requireJsonOrDashboard(request);
     const client = clientAddress(request.headers);
-    const { signUps } = signInLimits();
-    const wait = signUps.retryAfterSeconds(client);
+    const db = await getDb();
+    const wait = await secondsUntilAllowed(db, signInBudgets.signUps, client);
     if (wait) return errorResponse(429, "rate_limited", `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
-    signUps.record(client);
-    const body = await parseBody(request, signUpBody);
-    const { email } = await requestSignUp(await getDb(), body);
+    await countFailure(db, signInBudgets.signUps, client);
+    const body = parseBody(await readBodyText(request), signUpBody);
+    const { email } = await requestSignUp(db, body);
     // The same answer whether or not the address has an account: sign-up enumerates nobody.
     return json({ email, confirmation_sent: true, message: `We sent a link to ${email}: follow it to finish.` }, 201);
-  } catch (error) {
-    return toErrorResponse(error);
-  }
+  });
 }
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -135,7 +135,7 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     });
     const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ validated: false, error: "Validation token not found on the site." });
+    expect(response.body).toEqual({ validated: false, error: "Validation token not found on the site.", code: "ownership_not_proven" });
     expect((await api("GET", `/v1/sites/${site.id}`, { key })).body.validated).toBe(false);
   });
 

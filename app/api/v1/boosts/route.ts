@@ -1,10 +1,11 @@
 import { withApiKey } from "@/lib/api/handler";
-import { json, otherMethods } from "@/lib/api/responses";
-import { createBoostBody } from "@/lib/boosts/schemas";
+import * as operations from "@/lib/api/operations/boosts";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { createBoost, toBoost } from "@/lib/boosts/service";
 
 // POST /v1/boosts – create a boost (warming campaign)
-export const POST = withApiKey({ scope: "boosts:write", body: createBoostBody }, async ({ ctx, body }) => {
+export const POST = withApiKey(operations.createBoost, async ({ ctx, body }) => {
   const { site_id: siteId, ...input } = body;
   return json(toBoost(await createBoost(ctx, siteId, input)), 201);
 });

@@ -1,6 +1,7 @@
+import { answerFromClientBudget } from "@/lib/api/methods";
 import { openApiDocument } from "@/lib/openapi/document";
 
 // GET /v1/openapi.json – the OpenAPI 3.1 description of this API (public)
-export function GET() {
-  return Response.json(openApiDocument(), { headers: { "cache-control": "public, max-age=300" } });
+export function GET(request: Request) {
+  return answerFromClientBudget(request, () => Response.json(openApiDocument(), { headers: { "cache-control": "public, max-age=300" } }));
 }

@@ -1,13 +1,11 @@
 import { withApiKey } from "@/lib/api/handler";
-import { paginationQuery } from "@/lib/api/pagination";
-import { json, otherMethods } from "@/lib/api/responses";
-import { runsListQuery } from "@/lib/runs/schemas";
+import * as operations from "@/lib/api/operations/runs";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { listRuns } from "@/lib/runs/service";
 
-const query = paginationQuery.extend(runsListQuery.shape);
-
 // GET /v1/runs – boost runs, newest first, optionally of one boost
-export const GET = withApiKey({ scope: "runs:read", query }, async ({ ctx, query: { boost_id, ...page } }) => {
+export const GET = withApiKey(operations.listRuns, async ({ ctx, query: { boost_id, ...page } }) => {
   const { data, total } = await listRuns(ctx, { boostId: boost_id }, page);
   return json({ data, total, ...page });
 });

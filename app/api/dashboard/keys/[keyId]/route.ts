@@ -1,6 +1,7 @@
 import { keyParams, toApiKeyView } from "@/lib/auth/api-key-schemas";
 import { revokeApiKey } from "@/lib/auth/api-keys";
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
 // DELETE /api/dashboard/keys/{keyId} – revokes the key at once; it stays listed as revoked

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idString } from "@/lib/api/input";
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { getOutboxEmail } from "@/lib/email/outbox";
 

@@ -1,23 +1,21 @@
 import { z } from "zod";
 import { confirmSignUp } from "@/lib/accounts/sign-up";
-import { toErrorResponse } from "@/lib/api/errors";
-import { parseBody } from "@/lib/api/input";
-import { json, otherMethods } from "@/lib/api/responses";
+import { parseBody, readBodyText } from "@/lib/api/input";
+import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { requireJsonOrDashboard } from "@/lib/api/session-handler";
 import { getDb } from "@/lib/db";
 
 const confirmBody = z.object({ token: z.string().min(1, "The link has no token.").max(200) });
 
 // POST /api/dashboard/signup/confirm – follows a sign-up link: creates the account (the address is proven)
-export async function POST(request: Request) {
-  try {
+export function POST(request: Request) {
+  return answerFromClientBudget(request, async () => {
     requireJsonOrDashboard(request);
-    const { token } = await parseBody(request, confirmBody);
+    const { token } = parseBody(await readBodyText(request), confirmBody);
     const { email, created } = await confirmSignUp(await getDb(), token);
     return json({ email, created }, created ? 201 : 200);
-  } catch (error) {
-    return toErrorResponse(error);
-  }
+  });
 }
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

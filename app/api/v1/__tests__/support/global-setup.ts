@@ -29,6 +29,8 @@ export default async function setup(project: TestProject) {
     PREHEAT_MONTHLY_CALL_QUOTA: String(MONTHLY_QUOTA),
     // The API tests play a reverse proxy from 127.0.0.2 (support/api.ts, TRUSTED_PROXY).
     PREHEAT_TRUSTED_PROXIES: "127.0.0.2",
+    // The suite shares a few keys and one client address; rate-limits.test.ts checks the budget on its own servers.
+    PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000",
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("originUrl", `http://127.0.0.1:${origin.port}`);

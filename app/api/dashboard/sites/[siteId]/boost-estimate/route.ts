@@ -1,5 +1,6 @@
 import { siteParams } from "@/lib/api/params";
-import { json, otherMethods } from "@/lib/api/responses";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { estimateBoostDraft } from "@/lib/boosts/estimate";
 import { boostDraftBody } from "@/lib/boosts/schemas";

@@ -1,11 +1,12 @@
 import { withApiKey } from "@/lib/api/handler";
-import { boostParams } from "@/lib/api/params";
-import { json, otherMethods } from "@/lib/api/responses";
+import * as operations from "@/lib/api/operations/boosts";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 
 // POST /v1/boosts/{boostId}/run – queue a run now (409 while one is pending or running)
-export const POST = withApiKey({ scope: "boosts:write", params: boostParams }, async ({ ctx, params }) => {
+export const POST = withApiKey(operations.runBoost, async ({ ctx, params }) => {
   const run = await triggerBoostRun(ctx, params.boostId);
   return json({ run_id: run.id, status: "pending", unvalidated_limits: unvalidatedLimits(run.siteValidated) }, 202);
 });

@@ -1,14 +1,11 @@
 import { withApiKey } from "@/lib/api/handler";
-import { paginationQuery } from "@/lib/api/pagination";
-import { runParams } from "@/lib/api/params";
-import { json, otherMethods } from "@/lib/api/responses";
+import * as operations from "@/lib/api/operations/runs";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
 import { listRunResults, runResultsCsv } from "@/lib/runs/results";
-import { runResultsQuery } from "@/lib/runs/schemas";
-
-const query = paginationQuery.extend(runResultsQuery.shape);
 
 // GET /v1/runs/{runId}/results – the calls that did not end as a cache hit, in call order (JSON pages, or all of them as CSV)
-export const GET = withApiKey({ scope: "runs:read", params: runParams, query }, async ({ ctx, params, query: { reason, region, format, ...page } }) => {
+export const GET = withApiKey(operations.listRunResults, async ({ ctx, params, query: { reason, region, format, ...page } }) => {
   if (format === "csv") {
     const csv = await runResultsCsv(ctx, params.runId, { reason, region });
     return new Response(csv, {

@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "@/lib/testing/ports";
+import { startPostgresServer } from "@/lib/testing/postgres-server";
+import { type ProductionServer, startProductionServer } from "@/lib/testing/production-server";
+import { api, newKey } from "./support/api";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../../../..");
+
+describe("RateLimit headers", () => {
+  it("are on every answer: successes, errors, a wrong key, an unknown path", async () => {
+    const key = await newKey();
+    const answers = [
+      await api("GET", "/v1/me", { key }),
+      await api("GET", "/v1/sites/2000000000", { key }),
+      await api("GET", "/v1/sites", { key: "phk_wrong" }),
+      await api("GET", "/v1/no-such-thing", { key }),
+      await api("DELETE", "/v1/me", { key }),
+    ];
+    for (const answer of answers) {
+      expect(Number(answer.headers.get("ratelimit-limit")), String(answer.status)).toBe(1_000_000);
+      expect(Number(answer.headers.get("ratelimit-remaining"))).toBeGreaterThan(0);
+      const reset = Number(answer.headers.get("ratelimit-reset"));
+      expect(reset).toBeGreaterThanOrEqual(1);
+      expect(reset).toBeLessThanOrEqual(60);
+    }
+    const [first, second] = [await api("GET", "/v1/me", { key }), await api("GET", "/v1/me", { key })];
+    expect(Number(second.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+  });
+});
+
+describe("the budget of a key, on two servers sharing one PostgreSQL server", () => {
+  let database: { url: string; stop: () => Promise<void> };
+  let servers: ProductionServer[] = [];
+  let key: string;
+
+  beforeAll(async () => {
+    database = await startPostgresServer();
+    const env = { DATABASE_URL: database.url };
+    const created = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "keys", "create", "--email", "limits@example.com", "--scopes", "all"], { cwd: root, env: { ...process.env, ...env } });
+    key = created.stdout.trim();
+    // One after the other: the first applies the migrations.
+    for (let i = 0; i < 2; i++) servers.push(await startProductionServer(await freePort(), { ...env, PREHEAT_RATE_LIMIT_PER_MINUTE: "10", PREHEAT_EMBEDDED_WORKER: "false" }));
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.stop();
+  });
+
+  it("counts requests to either server against one budget, then answers 429 with Retry-After", async () => {
+    const answers: Response[] = [];
+    for (let i = 0; i < 12; i++) answers.push(await fetch(`${servers[i % 2]!.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(10).fill(200), 429, 429]);
+    expect(answers.map((answer) => Number(answer.headers.get("ratelimit-remaining")))).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+    const refused = answers[10]!;
+    expect(await refused.json()).toMatchObject({ code: "rate_limited" });
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get("ratelimit-limit")).toBe("10");
+  });
+
+  it("limits wrong keys too, by the client's address", async () => {
+    // The servers' readiness probes came from this address already: count from what the first answer says is left.
+    const answers: Response[] = [];
+    for (let i = 0; i < 12; i++) answers.push(await fetch(`${servers[i % 2]!.baseUrl}/v1/sites`, { headers: { authorization: "Bearer phk_guess" } }));
+    const left = Number(answers[0]!.headers.get("ratelimit-remaining"));
+    expect(left).toBeLessThan(10);
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(left + 1).fill(401), ...Array(11 - left).fill(429)]);
+    expect(answers.at(-1)!.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});

@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import type { Scope } from "@/lib/auth/scopes";
+import type { ErrorCode } from "./error-codes";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs";
+
+/**
+ * One `/v1` operation, declared once: the handler wrapper (lib/api/handler.ts) authenticates,
+ * limits and parses by it, and the OpenAPI document (lib/openapi/document.ts) is generated from it.
+ */
+export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> = {
+  /** camelCase, unique: what generated clients name the operation. */
+  operationId: string;
+  method: HttpMethod;
+  /** As published, `{name}` for path parameters. */
+  path: `/v1${string}`;
+  tag: OperationTag;
+  summary: string;
+  description?: string;
+  /** The scope the key must carry; omitted for operations any valid key may call. */
+  scope?: Scope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** false for operations about the API key itself (GET /v1/me): the dashboard session has none. */
+  session?: boolean;
+  /** Creates or starts something: an `Idempotency-Key` makes a retry replay the first answer (lib/api/idempotency.ts). */
+  idempotent?: boolean;
+  status: 200 | 201 | 202 | 204;
+  response?: z.ZodType;
+  /** The success answer also comes as CSV (`format=csv`). */
+  csv?: boolean;
+  /** The codes this operation's own domain rules answer; those of authentication, parsing and limits are added by `errorCodesOf`. */
+  errors?: ErrorCode[];
+  /** An answer whose body is not the Error object, e.g. the validate operation's 422. */
+  otherAnswers?: Record<number, { description: string; schema: z.ZodType }>;
+};
+
+/** Keeps the schemas' own types, so that the handler's params, query and body are typed by them. */
+export function defineOperation<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: OperationSpec<P, Q, B>,
+): OperationSpec<P, Q, B> {
+  return spec;
+}
+
+/** Every code the operation can answer, in the order of the checks that send them. */
+export function errorCodesOf(op: OperationSpec): ErrorCode[] {
+  const codes: ErrorCode[] = ["invalid_api_key"];
+  if (op.session !== false) codes.push("session_expired");
+  if (op.scope) codes.push("insufficient_scope");
+  codes.push("rate_limited");
+  if (op.body) codes.push("invalid_json", "payload_too_large");
+  if (op.params || op.query || op.body) codes.push("validation_failed");
+  if (op.idempotent) codes.push("idempotency_conflict", "idempotency_in_progress");
+  if (op.params) codes.push("not_found");
+  for (const code of op.errors ?? []) if (!codes.includes(code)) codes.push(code);
+  codes.push("internal_error");
+  return codes;
+}

@@ -1,0 +1,136 @@
+import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { boostParams, siteBoostParams, siteParams } from "@/lib/api/params";
+import { boostEstimateSchema, boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
+import { runQueuedSchema } from "@/lib/runs/schemas";
+import { defineOperation } from "../operation";
+
+const UPDATE_WHILE_RUNNING = "409 `run_in_progress` while a run of the boost is pending or running.";
+
+export const createBoost = defineOperation({
+  operationId: "createBoost",
+  method: "post",
+  path: "/v1/boosts",
+  tag: "Boosts",
+  summary: "Create a boost",
+  description: "The body is one of two shapes, told apart by `source_type`: `sitemap` (with `sitemap_ids`) or `csv` (with `source_url`).",
+  scope: "boosts:write",
+  body: createBoostBody,
+  idempotent: true,
+  status: 201,
+  response: boostSchema,
+});
+
+export const getBoost = defineOperation({
+  operationId: "getBoost",
+  method: "get",
+  path: "/v1/boosts/{boostId}",
+  tag: "Boosts",
+  summary: "Get a boost",
+  scope: "boosts:read",
+  params: boostParams,
+  status: 200,
+  response: boostSchema,
+});
+
+export const putBoost = defineOperation({
+  operationId: "putBoost",
+  method: "put",
+  path: "/v1/boosts/{boostId}",
+  tag: "Boosts",
+  summary: "Update a boost (only the supplied fields; same as PATCH)",
+  description: UPDATE_WHILE_RUNNING,
+  scope: "boosts:write",
+  params: boostParams,
+  body: updateBoostBody,
+  status: 200,
+  response: boostSchema,
+  errors: ["run_in_progress"],
+});
+
+export const updateBoost = defineOperation({ ...putBoost, operationId: "updateBoost", method: "patch", summary: "Update a boost (only the supplied fields)" });
+
+export const deleteBoost = defineOperation({
+  operationId: "deleteBoost",
+  method: "delete",
+  path: "/v1/boosts/{boostId}",
+  tag: "Boosts",
+  summary: "Delete a boost and its runs",
+  scope: "boosts:write",
+  params: boostParams,
+  status: 204,
+});
+
+export const runBoost = defineOperation({
+  operationId: "runBoost",
+  method: "post",
+  path: "/v1/boosts/{boostId}/run",
+  tag: "Boosts",
+  summary: "Trigger a run now",
+  description: "409 `run_in_progress` while a run of the boost is pending or running; 429 `too_many_runs` for a site not validated past its daily runs.",
+  scope: "boosts:write",
+  params: boostParams,
+  idempotent: true,
+  status: 202,
+  response: runQueuedSchema,
+  errors: ["run_in_progress", "too_many_runs"],
+});
+
+export const estimateBoost = defineOperation({
+  operationId: "estimateBoost",
+  method: "get",
+  path: "/v1/boosts/{boostId}/estimate",
+  tag: "Boosts",
+  summary: "Estimate what a run would do now, without doing it",
+  scope: "boosts:read",
+  params: boostParams,
+  status: 200,
+  response: boostEstimateSchema,
+});
+
+export const listSiteBoosts = defineOperation({
+  operationId: "listSiteBoosts",
+  method: "get",
+  path: "/v1/sites/{siteId}/boosts",
+  tag: "Boosts",
+  summary: "List the site's boosts",
+  scope: "boosts:read",
+  params: siteParams,
+  query: paginationQuery,
+  status: 200,
+  response: pageOf(boostSchema, "BoostPage"),
+});
+
+export const createSiteBoost = defineOperation({
+  operationId: "createSiteBoost",
+  method: "post",
+  path: "/v1/sites/{siteId}/boosts",
+  tag: "Boosts",
+  summary: "Create a boost for this site",
+  description: createBoost.description,
+  scope: "boosts:write",
+  params: siteParams,
+  body: createSiteBoostBody,
+  idempotent: true,
+  status: 201,
+  response: boostSchema,
+});
+
+export const getSiteBoost = defineOperation({ ...getBoost, operationId: "getSiteBoost", path: "/v1/sites/{siteId}/boosts/{boostId}", summary: "Get a boost of this site", params: siteBoostParams });
+
+export const updateSiteBoost = defineOperation({
+  ...updateBoost,
+  operationId: "updateSiteBoost",
+  path: "/v1/sites/{siteId}/boosts/{boostId}",
+  summary: "Update a boost of this site (only the supplied fields)",
+  params: siteBoostParams,
+});
+
+export const deleteSiteBoost = defineOperation({ ...deleteBoost, operationId: "deleteSiteBoost", path: "/v1/sites/{siteId}/boosts/{boostId}", summary: "Delete a boost of this site", params: siteBoostParams });
+
+export const runSiteBoost = defineOperation({
+  ...runBoost,
+  operationId: "runSiteBoost",
+  path: "/v1/sites/{siteId}/boosts/{boostId}/run",
+  summary: "Trigger a run of a boost of this site",
+  params: siteBoostParams,
+});

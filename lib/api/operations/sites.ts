@@ -1,0 +1,85 @@
+import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { siteParams } from "@/lib/api/params";
+import { updateSiteBody } from "@/lib/sites/pace";
+import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
+import { defineOperation } from "../operation";
+
+export const listSites = defineOperation({
+  operationId: "listSites",
+  method: "get",
+  path: "/v1/sites",
+  tag: "Sites",
+  summary: "List sites",
+  scope: "sites:read",
+  query: paginationQuery,
+  status: 200,
+  response: pageOf(siteSchema, "SitePage"),
+});
+
+export const createSite = defineOperation({
+  operationId: "createSite",
+  method: "post",
+  path: "/v1/sites",
+  tag: "Sites",
+  summary: "Register a site",
+  scope: "sites:write",
+  body: createSiteBody,
+  idempotent: true,
+  status: 201,
+  response: siteSchema,
+  errors: ["duplicate_site"],
+});
+
+export const getSite = defineOperation({
+  operationId: "getSite",
+  method: "get",
+  path: "/v1/sites/{siteId}",
+  tag: "Sites",
+  summary: "Get a site (with its validation token)",
+  scope: "sites:read",
+  params: siteParams,
+  status: 200,
+  response: siteSchema,
+});
+
+export const updateSite = defineOperation({
+  operationId: "updateSite",
+  method: "patch",
+  path: "/v1/sites/{siteId}",
+  tag: "Sites",
+  summary: "Set the site's pace (only the supplied fields)",
+  description:
+    "`max_concurrency` bounds the calls the whole service (every worker process, run and region) sends the site at once; `max_requests_per_second` caps how many start per second. Beyond these, the engine slows down on its own when the site does (see the run's `slowdowns`).",
+  scope: "sites:write",
+  params: siteParams,
+  body: updateSiteBody,
+  status: 200,
+  response: siteSchema,
+});
+
+export const deleteSite = defineOperation({
+  operationId: "deleteSite",
+  method: "delete",
+  path: "/v1/sites/{siteId}",
+  tag: "Sites",
+  summary: "Delete a site with its sitemaps, boosts and runs",
+  scope: "sites:write",
+  params: siteParams,
+  status: 204,
+});
+
+export const validateSite = defineOperation({
+  operationId: "validateSite",
+  method: "post",
+  path: "/v1/sites/{siteId}/validate",
+  tag: "Sites",
+  summary: "Validate ownership now",
+  description:
+    "Synchronous. Requests the site over HTTPS, then HTTP: first `/{validation_token}.html` (HTTP 200), then a `<meta name=\"service-token\" content=\"{validation_token}\">` in the homepage head. When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`); a malformed `siteId` is a 422 `Error`.",
+  scope: "sites:write",
+  params: siteParams,
+  status: 200,
+  response: validateSiteResponse,
+  errors: ["ownership_not_proven"],
+  otherAnswers: { 422: { description: "Ownership not proven (the reason is in `error`), or an invalid `siteId`.", schema: validationFailedResponse } },
+});
