@@ -1,14 +1,15 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import { accounts, runs } from "@/drizzle/schema";
+import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { QuotaExceededError } from "@/lib/errors";
 
 /** Calls per account per calendar month (UTC) unless the account has its own figure. */
-export const DEFAULT_MONTHLY_CALL_QUOTA = 100_000;
+export const DEFAULT_MONTHLY_CALL_QUOTA = settingDefault("PREHEAT_MONTHLY_CALL_QUOTA");
 
+/** PREHEAT_MONTHLY_CALL_QUOTA, or DEFAULT_MONTHLY_CALL_QUOTA. */
 export function defaultMonthlyQuota(): number {
-  const configured = Number(process.env.PREHEAT_MONTHLY_CALL_QUOTA);
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_MONTHLY_CALL_QUOTA;
+  return setting("PREHEAT_MONTHLY_CALL_QUOTA");
 }
 
 export function quotaPeriod(now = new Date()) {

@@ -8,6 +8,7 @@ import {
   TooManyRequestsError,
   UnauthenticatedError,
 } from "@/lib/errors";
+import { logger } from "@/lib/observability/log";
 import type { ErrorCode } from "./error-codes";
 import { errorResponse } from "./responses";
 
@@ -52,6 +53,6 @@ export function toErrorResponse(error: unknown, requestId?: string): Response {
     const headers = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
     return errorResponse(answer.status, error.code ?? answer.code, error.message, error.details ? { details: error.details } : undefined, headers);
   }
-  console.error(`[api] unhandled error (request ${requestId ?? "unknown"})`, error);
+  logger().error({ request_id: requestId, err: error }, "unhandled error");
   return errorResponse(500, "internal_error", "Internal server error.");
 }

@@ -3,6 +3,7 @@ import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { type Database, getDb } from "@/lib/db";
+import { type Caller, recordRequest } from "@/lib/observability/requests";
 import { clientAddress } from "@/lib/server/client-address";
 import { toErrorResponse } from "./errors";
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
@@ -104,13 +105,16 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
   operation: (args: ApiHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> => {
+    const started = performance.now();
     let budget: BudgetState | undefined;
+    let caller: Caller | undefined;
     let response: Response;
     try {
       response = await (async () => {
         const db = await getDb();
         const viaSession = viaDashboardSession(request, spec.session !== false);
         const principal = await authenticate(request, db, viaSession);
+        if (principal) caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
         const spent = await spendBudget(db, budgetSubject(request, principal));
         budget = spent.state;
         if (spent.refusal) return spent.refusal;
@@ -128,6 +132,8 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
     } catch (error) {
       response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
-    return budget ? withHeaders(response, rateLimitHeaders(budget)) : response;
+    if (budget) response = withHeaders(response, rateLimitHeaders(budget));
+    recordRequest(request, response, started, spec, caller);
+    return response;
   };
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { recordRequest, routeOf } from "@/lib/observability/requests";
 import { toErrorResponse } from "./errors";
 import { budgetSubject, spendBudget, withHeaders } from "./handler";
 import { rateLimitHeaders } from "./rate-limit";
@@ -13,6 +14,7 @@ type Method = (typeof METHODS)[number];
  * address's budget like any request without a valid key, and carrying its RateLimit-* headers.
  */
 export async function answerFromClientBudget(request: Request, answer: () => Response | Promise<Response>): Promise<Response> {
+  const started = performance.now();
   const spent = await spendBudget(await getDb(), budgetSubject(request, undefined));
   let response: Response;
   try {
@@ -20,7 +22,9 @@ export async function answerFromClientBudget(request: Request, answer: () => Res
   } catch (error) {
     response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
   }
-  return withHeaders(response, rateLimitHeaders(spent.state));
+  response = withHeaders(response, rateLimitHeaders(spent.state));
+  recordRequest(request, response, started, { path: routeOf(request) });
+  return response;
 }
 
 /**

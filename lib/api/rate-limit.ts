@@ -1,7 +1,7 @@
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimits } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { envInteger } from "@/lib/env";
+import { setting } from "@/lib/config";
 
 /**
  * Budgets counted in the database (rate-limiter-flexible's RateLimiterDrizzle on the `rate_limits`
@@ -16,7 +16,7 @@ export type BudgetState = { limit: number; remaining: number; resetSeconds: numb
 export const API_WINDOW_SECONDS = 60;
 
 /** PREHEAT_RATE_LIMIT_PER_MINUTE (600 by default): the API requests one key (or one signed-in account) may make a minute. */
-export const apiBudget = (): Budget => ({ name: "api", points: envInteger("PREHEAT_RATE_LIMIT_PER_MINUTE", 600), seconds: API_WINDOW_SECONDS });
+export const apiBudget = (): Budget => ({ name: "api", points: setting("PREHEAT_RATE_LIMIT_PER_MINUTE"), seconds: API_WINDOW_SECONDS });
 
 const limiters = new WeakMap<Database, Map<string, RateLimiterDrizzle>>();
 

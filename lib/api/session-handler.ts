@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
 import { RequestError, toErrorResponse } from "./errors";
 import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE, spendBudget, withHeaders } from "./handler";
+import { type Caller, recordRequest, routeOf } from "@/lib/observability/requests";
 import { type BudgetState, rateLimitHeaders } from "./rate-limit";
 import { errorResponse } from "./responses";
 import { REQUEST_ID_HEADER } from "./request-id";
@@ -29,6 +30,8 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> => {
+    const started = performance.now();
+    let caller: Caller | undefined;
     let budget: BudgetState | undefined;
     let response: Response;
     try {
@@ -37,6 +40,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
         const { currentUser } = await import("@/lib/auth/next-auth");
         const user = await currentUser();
         if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
+        caller = { accountId: user.accountId };
         const db = await getDb();
         // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
         const spent = await spendBudget(db, `account:${user.accountId}`);
@@ -48,6 +52,8 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
     } catch (error) {
       response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
     }
-    return budget ? withHeaders(response, rateLimitHeaders(budget)) : response;
+    if (budget) response = withHeaders(response, rateLimitHeaders(budget));
+    recordRequest(request, response, started, { path: routeOf(request) }, caller);
+    return response;
   };
 }

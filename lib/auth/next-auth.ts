@@ -6,6 +6,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
 import { users } from "@/drizzle/schema";
 import { verifyPassword } from "@/lib/accounts/passwords";
+import { setting } from "@/lib/config";
 import { type Database, getDb } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
@@ -81,7 +82,8 @@ type Global = typeof globalThis & { __preheatAuthOptions?: Promise<NextAuthOptio
 export function authOptions(): Promise<NextAuthOptions> {
   const g = globalThis as Global;
   // Links in e-mails and next-auth's redirects use the public address.
-  process.env.NEXTAUTH_URL ??= publicBaseUrl();
+  // next-auth reads NEXTAUTH_URL from the environment itself: unset, it is given the public address.
+  if (!setting("NEXTAUTH_URL")) process.env.NEXTAUTH_URL = publicBaseUrl();
   g.__preheatAuthOptions ??= (async () => {
     const db = await getDb();
     return buildOptions(db, await sessionSecret(db));

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { publicBaseUrl } from "@/lib/server/base-url";
 import { preheatAdapter } from "./next-auth-adapter";
@@ -8,7 +9,7 @@ export const SIGN_IN_LINK_HOURS = 24;
 
 /** The secret next-auth signs sessions and hashes sign-in tokens with. */
 export function sessionSecret(db: Database): Promise<string> {
-  return serviceSecret(db, "session-secret", process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET);
+  return serviceSecret(db, "session-secret", setting("NEXTAUTH_SECRET") || setting("AUTH_SECRET"));
 }
 
 /** next-auth's own hashing of e-mail tokens (sha256 of token + secret): its callback checks links this way. */

@@ -1,3 +1,4 @@
+import { checkConfig, setting } from "@/lib/config";
 import { dataDirectory, controlSocketPath } from "@/lib/db/paths";
 import { openDatabase } from "@/lib/db";
 import { DatabaseLockedError } from "@/lib/db/embedded-lock";
@@ -14,7 +15,7 @@ async function runLocally(argv: string[]): Promise<CommandResult> {
 }
 
 async function execute(argv: string[]): Promise<CommandResult> {
-  if (process.env.DATABASE_URL) return runLocally(argv);
+  if (setting("DATABASE_URL")) return runLocally(argv);
   const socket = controlSocketPath(dataDirectory());
   // A server may be starting (it holds the lock before it listens): ask again for a few seconds.
   for (let attempt = 0; ; attempt++) {
@@ -30,6 +31,12 @@ async function execute(argv: string[]): Promise<CommandResult> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  try {
+    checkConfig();
+  } catch (error) {
+    process.stderr.write(`Error: ${(error as Error).message}\n`);
+    return 1;
+  }
   if (!argv.length || ["help", "--help", "-h"].includes(argv[0]!)) {
     process.stdout.write(`${USAGE}\n`);
     return argv.length ? 0 : 2;

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import { lockEmbeddedDatabase } from "./embedded-lock";
 import { dataDirectory } from "./paths";
 
@@ -25,7 +26,8 @@ export type OpenOptions = {
 const migrationsFolder = path.join(process.cwd(), "drizzle", "migrations");
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DatabaseHandle> {
-  if (process.env.DATABASE_URL) return openPostgres(process.env.DATABASE_URL);
+  const url = setting("DATABASE_URL");
+  if (url) return openPostgres(url);
   return openEmbedded(options.dataDir ?? dataDirectory());
 }
 
@@ -33,7 +35,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  const sql = postgres(url, { max: setting("DATABASE_POOL_SIZE"), onnotice: () => {} });
   const db = drizzle({ client: sql, schema });
   // Several processes (server, workers) may start together: migrate one at a time.
   const lock = await sql.reserve();

@@ -1,4 +1,5 @@
 import { Resend } from "resend";
+import { setting } from "@/lib/config";
 
 export type OutgoingEmail = {
   from: string;
@@ -22,7 +23,7 @@ export type EmailTransport = {
 };
 
 export function emailSender(): string {
-  return process.env.EMAIL_FROM || "Preheat <reports@preheat.localhost>";
+  return setting("EMAIL_FROM");
 }
 
 export const resendTransport: EmailTransport = {
@@ -31,7 +32,7 @@ export const resendTransport: EmailTransport = {
   async send({ idempotencyKey, ...email }) {
     // resend@6 would also read RESEND_BASE_URL on its own; passing it says so here, and keeps
     // working if a later SDK stops reading the environment.
-    const resend = new Resend(process.env.RESEND_API_KEY, { baseUrl: process.env.RESEND_BASE_URL?.replace(/\/+$/, "") || undefined });
+    const resend = new Resend(setting("RESEND_API_KEY"), { baseUrl: setting("RESEND_BASE_URL") });
     // The SDK never throws for an API error: it answers { error } (network failures included).
     const { data, error } = await resend.emails.send(email, { idempotencyKey });
     if (error || !data?.id) {
@@ -54,5 +55,5 @@ export const outboxTransport: EmailTransport = {
 
 /** Read on every call, not at import: tests (and a restarted worker) change the environment. */
 export function currentTransport(): EmailTransport {
-  return process.env.RESEND_API_KEY ? resendTransport : outboxTransport;
+  return setting("RESEND_API_KEY") ? resendTransport : outboxTransport;
 }

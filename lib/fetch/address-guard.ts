@@ -1,8 +1,10 @@
 import net from "node:net";
 import ipaddr from "ipaddr.js";
+import { setting } from "@/lib/config";
 import { FetchError } from "./errors";
+import { parseIp } from "./ip-address";
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+export { parseIp };
 
 /**
  * Every range of the IANA IPv4 and IPv6 Special-Purpose Address Registries that is not globally
@@ -52,18 +54,7 @@ const NOT_PUBLIC = (
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 export function allowPrivateNetwork(): boolean {
-  return process.env.PREHEAT_ALLOW_PRIVATE_NETWORK === "true";
-}
-
-/**
- * An IP address as written by a socket or an operator, or undefined; an IPv4-mapped IPv6 address
- * (::ffff:127.0.0.1) is the IPv4 address it carries.
- */
-export function parseIp(value: string): Address | undefined {
-  // net.isIP, not ipaddr.isValid: ipaddr.js also reads forms such as "0x7f.1" or "127.1".
-  if (!net.isIP(value)) return undefined;
-  const parsed: Address = ipaddr.parse(value);
-  return parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  return setting("PREHEAT_ALLOW_PRIVATE_NETWORK");
 }
 
 /** Why the address must not be reached ("in the loopback range 127.0.0.0/8"), or undefined when it is public. */

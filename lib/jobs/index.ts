@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { setting } from "@/lib/config";
 import { regionCodeOutput } from "@/lib/regions";
 
 const id = z.number().int().positive();
@@ -22,7 +23,7 @@ export type JobName = keyof typeof jobDefinitions;
 
 /** How long a job may run before it counts as lost: PREHEAT_JOB_EXPIRE_SECONDS (tests, operators), or the job's own. */
 export function jobExpireSeconds(name: JobName): number {
-  return Number(process.env.PREHEAT_JOB_EXPIRE_SECONDS) || jobDefinitions[name].expireInSeconds;
+  return setting("PREHEAT_JOB_EXPIRE_SECONDS") ?? jobDefinitions[name].expireInSeconds;
 }
 export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N]["payload"]>;
 

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, type SQL } from "drizzle-orm";
 import Papa from "papaparse";
 import { runResults, runs } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
-import { envInteger } from "@/lib/env";
 import type { Page } from "@/lib/api/pagination";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
 import { findRun } from "./service";
@@ -11,7 +11,7 @@ import type { RunResult } from "./schemas";
 
 /** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000): the calls that did not hit, in call order. */
 export function runResultsMax(): number {
-  return envInteger("PREHEAT_RUN_RESULTS_MAX", 100_000);
+  return setting("PREHEAT_RUN_RESULTS_MAX");
 }
 
 /** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */

@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { siteSlots, sites } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { envNumber } from "@/lib/env";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { WORKER_ID } from "@/lib/warm/workers";
 import { idList, recordset } from "./recordset";
 
 /** How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10): a dead worker's come back after this. */
 export function slotTtlSeconds(): number {
-  return envNumber("PREHEAT_SITE_SLOT_TTL_SECONDS", 10);
+  return setting("PREHEAT_SITE_SLOT_TTL_SECONDS");
 }
 
 /** The advisory-lock space of site slots: one lock per site, taken in site order (no deadlock). */

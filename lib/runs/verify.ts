@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray, max } from "drizzle-orm";
 import { type PlannedCall, runBatches, runResults, runs } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { envNumber } from "@/lib/env";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
 import { BATCH_SIZE } from "./plan";
 
 /** How long a verification waits after the run's calls (PREHEAT_VERIFY_DELAY_SECONDS, default 5): time for the cache to store what they fetched. */
 export function verifyDelaySeconds(): number {
-  return envNumber("PREHEAT_VERIFY_DELAY_SECONDS", 5);
+  return setting("PREHEAT_VERIFY_DELAY_SECONDS");
 }
 
 /**

@@ -1,6 +1,7 @@
 import http from "node:http";
-import ipaddr from "ipaddr.js";
-import { parseIp } from "@/lib/fetch/address-guard";
+import { setting } from "@/lib/config";
+import { parseTrustedProxies, type ProxyRange } from "@/lib/config/parsers";
+import { parseIp } from "@/lib/fetch/ip-address";
 
 /**
  * The address of the peer that opened the connection, written by this process on every request it
@@ -26,26 +27,11 @@ export function stampPeerAddresses(): void {
   } as typeof http.Server.prototype.emit;
 }
 
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+type Range = ProxyRange;
 
-/** PREHEAT_TRUSTED_PROXIES: addresses or CIDR ranges of the proxies in front (nginx, a load balancer). */
-export function trustedProxies(value = process.env.PREHEAT_TRUSTED_PROXIES ?? ""): Range[] {
-  return value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry): Range => {
-      if (entry.includes("/")) {
-        try {
-          return ipaddr.parseCIDR(entry);
-        } catch {
-          throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
-        }
-      }
-      const address = parseIp(entry);
-      if (!address) throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
-      return [address, address.kind() === "ipv4" ? 32 : 128];
-    });
+/** PREHEAT_TRUSTED_PROXIES (or the list given): addresses or CIDR ranges of the proxies in front (nginx, a load balancer). */
+export function trustedProxies(value?: string): Range[] {
+  return value === undefined ? setting("PREHEAT_TRUSTED_PROXIES") : parseTrustedProxies(value);
 }
 
 function isTrusted(address: string, proxies: Range[]): boolean {

@@ -1,12 +1,12 @@
 import { count } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
 import { serveCommands } from "@/lib/cli/control-socket";
+import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
 import { embeddedWorkerEnabled } from "@/lib/worker/config";
 import { startJobs, stopJobs } from "@/lib/worker/start";
 import { publicBaseUrl } from "./base-url";
-import { trustedProxies } from "./client-address";
 
 async function printFirstRunHint(): Promise<void> {
   const { db } = await getDatabaseHandle();
@@ -17,7 +17,7 @@ async function printFirstRunHint(): Promise<void> {
       "",
       "  Preheat is ready, with an empty database.",
       `  Dashboard:  open ${publicBaseUrl()}/signup to create your account, then API keys → Create key.`,
-      ...(process.env.RESEND_API_KEY ? [] : ["  No e-mail is sent (RESEND_API_KEY unset): read your confirmation link with  npm run --silent cli -- emails --to you@example.com"]),
+      ...(setting("RESEND_API_KEY") ? [] : ["  No e-mail is sent (RESEND_API_KEY unset): read your confirmation link with  npm run --silent cli -- emails --to you@example.com"]),
       "  Or, from a terminal:  npm run --silent cli -- keys create --email you@example.com --scopes all",
       `  then call the API:  curl -H "Authorization: Bearer <key>" ${publicBaseUrl()}/v1/me`,
       `  API reference:      ${publicBaseUrl()}/docs/api`,
@@ -46,9 +46,9 @@ function closeOnExit(stopCommands: () => Promise<void>): void {
 export async function startServer(): Promise<void> {
   let stopCommands = async () => {};
   try {
-    trustedProxies(); // a bad PREHEAT_TRUSTED_PROXIES stops the start, naming the variable
+    checkConfig(); // a bad value of any variable stops the start, naming it
     const handle = await getDatabaseHandle();
-    console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${process.env.PREHEAT_DATA_DIR || ".data"}`})`);
+    console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${setting("PREHEAT_DATA_DIR")}`})`);
     if (handle.kind === "embedded") stopCommands = await serveCommands(handle.db, controlSocketPath());
     const jobs = await startJobs(handle);
     console.log(`[preheat] background jobs: ${jobs ? (embeddedWorkerEnabled() ? "embedded worker (pg-boss)" : "pg-boss, worked by npm run worker") : "Inngest"}`);

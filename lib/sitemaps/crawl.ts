@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type DocumentTally, sitemapDocuments, sitemapUrls } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { envInteger } from "@/lib/env";
 import { recordset } from "@/lib/runs/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { isOnDomain } from "@/lib/sites/domain-name";
@@ -19,7 +19,7 @@ export const MAX_URLS_PER_SITEMAP = 1_000_000;
  * the memory of documents in flight (up to 50,000 entries each) and the load on the site.
  */
 export function childrenAtOnce(): number {
-  return Math.min(16, envInteger("PREHEAT_SITEMAP_CHILDREN_AT_ONCE", 4));
+  return setting("PREHEAT_SITEMAP_CHILDREN_AT_ONCE");
 }
 /**
  * Rows per statement, handed over as one JSON parameter. On the embedded database every statement

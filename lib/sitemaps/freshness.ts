@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { envNumber } from "@/lib/env";
 import { processSitemap } from "./process";
 
 /** A sitemap in one of these states is not being read: it may be claimed for a new read. */
@@ -12,7 +12,7 @@ const SETTLED = ["done", "error"];
  * again before a run warms it; 0 reads it before every run.
  */
 export function sitemapMaxAgeSeconds(): number {
-  return process.env.PREHEAT_SITEMAP_MAX_AGE_SECONDS?.trim() === "0" ? 0 : envNumber("PREHEAT_SITEMAP_MAX_AGE_SECONDS", 3600);
+  return setting("PREHEAT_SITEMAP_MAX_AGE_SECONDS");
 }
 
 /**

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { envInteger } from "@/lib/env";
+import { setting } from "@/lib/config";
 
 /** The most calls at once any site may ask for (PREHEAT_SITE_MAX_CONCURRENCY, default 16): the operator's ceiling. */
 export function maxSiteConcurrency(): number {
-  return envInteger("PREHEAT_SITE_MAX_CONCURRENCY", 16);
+  return setting("PREHEAT_SITE_MAX_CONCURRENCY");
 }
 
 /** Calls at once for a site that has not chosen (PREHEAT_SITE_CONCURRENCY, default 4), within the ceiling. */
 export function defaultSiteConcurrency(): number {
-  return Math.min(envInteger("PREHEAT_SITE_CONCURRENCY", 4), maxSiteConcurrency());
+  return Math.min(setting("PREHEAT_SITE_CONCURRENCY"), maxSiteConcurrency());
 }
 
 /** The one rule for a site's concurrency: its own choice, or the default, never above the operator's ceiling. */

@@ -22,7 +22,9 @@ function asServerUser(): { uid?: number; gid?: number } {
 }
 
 /** A throw-away PostgreSQL server on 127.0.0.1 for tests: its own data directory, trust auth, stopped by `stop()`. */
-export async function startPostgresServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+export type PostgresServer = { url: string; stop: () => Promise<void>; pause: () => Promise<void>; resume: () => Promise<void> };
+
+export async function startPostgresServer(): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed (apt-get install postgresql).");
   const user = asServerUser();
@@ -30,27 +32,38 @@ export async function startPostgresServer(): Promise<{ url: string; stop: () => 
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
   execFileSync(path.join(bin, "initdb"), ["-D", dir, "-U", "preheat", "--auth=trust", "--no-sync", "-E", "UTF8"], { ...user, stdio: "ignore" });
   const port = await freePort();
-  const server: ChildProcess = spawn(
-    path.join(bin, "postgres"),
-    ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"],
-    { ...user, stdio: "ignore" },
-  );
-  const url = `postgres://preheat@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      execFileSync(path.join(bin, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-U", "preheat"], { stdio: "ignore" });
-      break;
-    } catch {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error("PostgreSQL did not start.");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+  const launch = async (): Promise<ChildProcess> => {
+    const server = spawn(
+      path.join(bin, "postgres"),
+      ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"],
+      { ...user, stdio: "ignore" },
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        execFileSync(path.join(bin, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-U", "preheat"], { stdio: "ignore" });
+        return server;
+      } catch {
+        if (Date.now() > deadline || server.exitCode !== null) throw new Error("PostgreSQL did not start.");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     }
-  }
+  };
+  const halt = async (server: ChildProcess) => {
+    // Fast shutdown: the server disconnects its clients, as when it goes away in production.
+    server.kill("SIGINT");
+    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+  };
+  let server = await launch();
   return {
-    url,
+    url: `postgres://preheat@127.0.0.1:${port}/postgres`,
+    /** Stops the server, keeping its data, until `resume()`. */
+    pause: () => halt(server),
+    resume: async () => {
+      server = await launch();
+    },
     stop: async () => {
-      server.kill("SIGINT");
-      await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+      await halt(server);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -25,7 +25,7 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
  * environment (no DATABASE_URL, NODE_OPTIONS or e-mail and Inngest keys of the caller's), once it answers.
  * PREHEAT_TEST_SERVER_LOG=1 prints its output when it stops.
  */
-export async function startProductionServer(port: number, env: Record<string, string>): Promise<ProductionServer> {
+export async function startProductionServer(port: number, env: Record<string, string>, options: { logFile?: string } = {}): Promise<ProductionServer> {
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   for (const name of ["DATABASE_URL", "NODE_OPTIONS", "RESEND_API_KEY", "NEXTAUTH_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete childEnv[name];
@@ -33,6 +33,8 @@ export async function startProductionServer(port: number, env: Record<string, st
   let output = "";
   const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env: childEnv });
   child.stdout?.on("data", (chunk) => (output += chunk));
+  // The server's log lines, for tests that read what it logged.
+  if (options.logFile) child.stdout?.on("data", (chunk) => appendFileSync(options.logFile!, chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
   try {

@@ -1,5 +1,6 @@
 import type { PlannedCall } from "@/drizzle/schema";
 import { guardedCount } from "@/lib/fetch";
+import { callOutcome, metrics } from "@/lib/observability/metrics";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { regionProxyUrl } from "./egress";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
@@ -50,6 +51,15 @@ function callHeaders(userAgent: string, language: string | null): Record<string,
 
 /** One warming call: a GET as the user-agent class and language would send it, from the region's egress. */
 export async function warmCall(call: PlannedCall, region: string): Promise<CallOutcome> {
+  const { callsInFlight, warmingCalls } = metrics();
+  callsInFlight.inc({ region });
+  const outcome = await exchange(call, region);
+  callsInFlight.dec({ region });
+  warmingCalls.inc({ outcome: callOutcome(outcome), region });
+  return outcome;
+}
+
+async function exchange(call: PlannedCall, region: string): Promise<CallOutcome> {
   const started = performance.now();
   try {
     const headers = callHeaders(call.user_agent, call.language);

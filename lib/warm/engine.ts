@@ -1,5 +1,5 @@
 import type { PlannedCall } from "@/drizzle/schema";
-import { envInteger } from "@/lib/env";
+import { setting } from "@/lib/config";
 import { type CallOutcome, warmCall } from "./call";
 
 /** A call a source is ready to send now (its reservation is written), and where its outcome goes. */
@@ -193,7 +193,7 @@ export class WarmEngine {
 
 /** Calls in flight one worker process keeps across every run it holds (PREHEAT_WORKER_MAX_IN_FLIGHT). */
 export function workerMaxInFlight(): number {
-  return envInteger("PREHEAT_WORKER_MAX_IN_FLIGHT", 2000);
+  return setting("PREHEAT_WORKER_MAX_IN_FLIGHT");
 }
 
 type Global = typeof globalThis & { __preheatWarmEngine?: WarmEngine };

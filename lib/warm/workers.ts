@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { eq, sql } from "drizzle-orm";
 import { type Egress, workers } from "@/drizzle/schema";
+import { parseRegionList } from "@/lib/config/parsers";
 import type { Database } from "@/lib/db";
-import { REGIONS, type RegionCode, regionCodeSchema } from "@/lib/regions";
+import { REGIONS, type RegionCode } from "@/lib/regions";
 import { regionProxyUrl } from "./egress";
 
 /** This process, as it signs its site slots and reports in. */
@@ -21,16 +22,7 @@ type Global = typeof globalThis & { __preheatWorkerRegions?: RegionCode[] };
  * codes are an error (a typo must not leave a region without its worker); `uk` is `gb`.
  */
 export function parseWorkerRegions(text: string): RegionCode[] {
-  const codes = text
-    .split(",")
-    .map((code) => code.trim().toLowerCase())
-    .filter(Boolean);
-  const parsed = codes.map((code) => {
-    const result = regionCodeSchema.safeParse(code);
-    if (!result.success) throw new Error(`Unknown region "${code}" in the worker's region list: choose among ${REGIONS.map((r) => r.code).join(", ")}.`);
-    return result.data;
-  });
-  return [...new Set(parsed)];
+  return parseRegionList(text);
 }
 
 /** Sets this process's region list once, at start; an empty list means "every region no regional worker takes". */

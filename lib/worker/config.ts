@@ -1,20 +1,21 @@
-import { envInteger } from "@/lib/env";
+import { setting } from "@/lib/config";
 
 /** Inngest takes the work when it is configured (Cloud with an event key, or a dev/self-hosted server). */
 export function inngestConfigured(): boolean {
-  return Boolean(process.env.INNGEST_EVENT_KEY || process.env.INNGEST_DEV);
+  return Boolean(setting("INNGEST_EVENT_KEY") || setting("INNGEST_DEV"));
 }
 
 /** The server runs the embedded worker unless separate `npm run worker` processes do. */
 export function embeddedWorkerEnabled(): boolean {
-  return process.env.PREHEAT_EMBEDDED_WORKER !== "false";
+  return setting("PREHEAT_EMBEDDED_WORKER");
 }
 
 /**
- * Fetches of one job kind a worker process keeps going (PREHEAT_JOB_CONCURRENCY, default 4): one
- * job each for sitemaps and e-mails, up to PREHEAT_RUNS_PER_FETCH runs each for planning and
- * warming (the engine warms them all together). Each record still has one active job at a time.
+ * Fetches of one job kind a worker process keeps going (PREHEAT_JOB_CONCURRENCY, default 4, at
+ * most 64): one job each for sitemaps and e-mails, up to PREHEAT_RUNS_PER_FETCH runs each for
+ * planning and warming (the engine warms them all together). Each record still has one active job
+ * at a time.
  */
 export function jobConcurrency(): number {
-  return Math.min(envInteger("PREHEAT_JOB_CONCURRENCY", 4), 64);
+  return setting("PREHEAT_JOB_CONCURRENCY");
 }

@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
-import { envInteger, envNumber } from "@/lib/env";
+import { setting } from "@/lib/config";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey } from "@/lib/jobs";
 import { REGIONS, type RegionCode } from "@/lib/regions";
 import { PLANS_AT_ONCE } from "@/lib/runs/plan";
@@ -35,14 +35,14 @@ const regionQueue = (region: RegionCode) => queueName("run.batch", region);
 
 /** Run jobs one fetch takes at most (PREHEAT_RUNS_PER_FETCH, default 250). */
 function runsPerFetch(): number {
-  return envInteger("PREHEAT_RUNS_PER_FETCH", 250);
+  return setting("PREHEAT_RUNS_PER_FETCH");
 }
 
 export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
 
 async function createQueues(boss: PgBoss) {
   // Overrides for tests and operators: how soon a lost job is retried, and the first retry's delay.
-  const retryDelayOverride = Number(process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS) || undefined;
+  const retryDelayOverride = setting("PREHEAT_JOB_RETRY_DELAY_SECONDS");
   for (const [name, definition] of Object.entries(jobDefinitions) as [JobName, (typeof jobDefinitions)[JobName]][]) {
     const names = name === "run.batch" ? REGIONS.map((r) => regionQueue(r.code)) : [queueName(name)];
     for (const queueName of names) {
@@ -67,11 +67,11 @@ async function createQueues(boss: PgBoss) {
 export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work: boolean }): Promise<EmbeddedJobs> {
   const common = {
     schema: "pgboss",
-    maintenanceIntervalSeconds: envNumber("PREHEAT_JOBS_MAINTENANCE_SECONDS", 60),
+    maintenanceIntervalSeconds: setting("PREHEAT_JOBS_MAINTENANCE_SECONDS"),
   };
   const boss = handle.pglite
     ? new PgBoss({ ...common, db: pgliteAdapter(handle.pglite), supervise: options.work, schedule: options.work })
-    : new PgBoss({ ...common, connectionString: process.env.DATABASE_URL!, max: 4, supervise: options.work, schedule: options.work });
+    : new PgBoss({ ...common, connectionString: setting("DATABASE_URL")!, max: 4, supervise: options.work, schedule: options.work });
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
   await createQueues(boss);
@@ -99,7 +99,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
 
   const db = handle.db;
   if (handle.kind === "embedded") await failOrphans(boss, db);
-  const pollMs = envNumber("PREHEAT_JOBS_POLL_SECONDS", 1) * 1000;
+  const pollMs = setting("PREHEAT_JOBS_POLL_SECONDS") * 1000;
   const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
   for (const name of handledJobs()) {
     if (name === "run.plan" || name === "run.batch") continue;

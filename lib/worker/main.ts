@@ -1,22 +1,25 @@
 import { serveCommands } from "@/lib/cli/control-socket";
+import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
+import type { RegionCode } from "@/lib/regions";
 import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
 import { inngestConfigured } from "./config";
 import { startJobs, stopJobs } from "./start";
 
 /** `--regions de,fr` (or `--regions=de,fr`), else PREHEAT_WORKER_REGIONS: the regions whose calls this worker takes. */
-function regionsArgument(argv: string[]): string {
+function regionsArgument(argv: string[]): RegionCode[] {
   const index = argv.findIndex((arg) => arg === "--regions" || arg.startsWith("--regions="));
-  if (index < 0) return process.env.PREHEAT_WORKER_REGIONS ?? "";
+  if (index < 0) return setting("PREHEAT_WORKER_REGIONS");
   const value = argv[index]!.includes("=") ? argv[index]!.slice("--regions=".length) : argv[index + 1];
   if (!value || value.startsWith("--")) throw new Error("--regions needs a list of region codes, e.g. --regions de,fr.");
-  return value;
+  return parseWorkerRegions(value);
 }
 
 /** `npm run worker [-- --regions de,fr]`: a process that only works the job queue (pg-boss), next to or instead of the server's. */
 async function main() {
-  setWorkerRegions(parseWorkerRegions(regionsArgument(process.argv.slice(2))));
+  checkConfig(); // a bad value of any variable stops the start, naming it
+  setWorkerRegions(regionsArgument(process.argv.slice(2)));
   if (inngestConfigured()) {
     console.error("Inngest is configured (INNGEST_EVENT_KEY / INNGEST_DEV): Inngest runs the functions served at /api/inngest; no worker process is needed.");
     process.exit(2);

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NoEmailTransportNote } from "@/components/auth/no-email-transport-note";
+import { setting } from "@/lib/config";
 
 export const metadata: Metadata = { title: "Check your e-mail" };
 // Whether e-mail goes out is read at request time, not baked in at build time.
 export const dynamic = "force-dynamic";
 
 export default function CheckEmailPage() {
-  const transport = Boolean(process.env.RESEND_API_KEY);
+  const transport = Boolean(setting("RESEND_API_KEY"));
   return (
     <div className="mx-auto max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="mb-2 text-xl font-bold">Check your e-mail</h1>

@@ -57,11 +57,11 @@ export async function api<T = any>(method: string, pathname: string, options: Re
   return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
-/** The operator CLI, against the running server's shared embedded database. */
+/** The operator CLI, against the running server's database (the shared embedded one, or the PostgreSQL server). */
 export async function cli(...args: string[]) {
   const result = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
     cwd: root,
-    env: { ...process.env, PREHEAT_DATA_DIR: inject("dataDir"), DATABASE_URL: "" },
+    env: { ...process.env, ...(inject("databaseUrl") ? { DATABASE_URL: inject("databaseUrl") } : { PREHEAT_DATA_DIR: inject("dataDir"), DATABASE_URL: "" }) },
   });
   return result.stdout;
 }

@@ -1,9 +1,11 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startOrigin } from "@/lib/testing/origin";
 import { freePort } from "@/lib/testing/ports";
+import { startPostgresServer } from "@/lib/testing/postgres-server";
 import { startProductionServer } from "@/lib/testing/production-server";
 
 declare module "vitest" {
@@ -11,35 +13,64 @@ declare module "vitest" {
     baseUrl: string;
     originUrl: string;
     dataDir: string;
+    /** The PostgreSQL server's URL when the suite runs on one, otherwise "". */
+    databaseUrl: string;
     monthlyQuota: number;
+    metricsToken: string;
+    serverLog: string;
   }
 }
 
-export const MONTHLY_QUOTA = 50_000;
+const root = path.resolve(import.meta.dirname, "../../../../..");
 
-/** Starts the production build (next start) on a fresh embedded database, with a local origin behind it. */
+export const MONTHLY_QUOTA = 50_000;
+const METRICS_TOKEN = "metrics-token-for-tests";
+
+/** PREHEAT_TEST_DATABASE=postgres (npm run test:postgres): the same suite on a PostgreSQL server, its jobs worked by two separate worker processes. */
+const onPostgres = process.env.PREHEAT_TEST_DATABASE === "postgres";
+const WORKERS = 2;
+
+function startWorker(env: Record<string, string>): ChildProcess {
+  const worker = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], { cwd: root, env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  return worker;
+}
+
+/** Starts the production build (next start) on a fresh database (embedded, or a PostgreSQL server), with a local origin behind it. */
 export default async function setup(project: TestProject) {
   const origin = await startOrigin();
   const closedPort = await freePort(); // nothing listens there: HTTPS is refused, as on many small sites
   const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-test-"));
-  const server = await startProductionServer(await freePort(), {
-    PREHEAT_DATA_DIR: dataDir,
+  const serverLog = `${dataDir}.log`;
+  const database = onPostgres ? await startPostgresServer() : undefined;
+  const env: Record<string, string> = {
+    ...(database ? { DATABASE_URL: database.url, PREHEAT_EMBEDDED_WORKER: "false" } : { PREHEAT_DATA_DIR: dataDir }),
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
     PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port},:443:127.0.0.1:${closedPort}`,
     PREHEAT_MONTHLY_CALL_QUOTA: String(MONTHLY_QUOTA),
     // The API tests play a reverse proxy from 127.0.0.2 (support/api.ts, TRUSTED_PROXY).
     PREHEAT_TRUSTED_PROXIES: "127.0.0.2",
-    // The suite shares a few keys and one client address; rate-limits.test.ts checks the budget on its own servers.
+    // The suite shares a few keys and one client address; two-servers.test.ts checks the budget on its own servers.
     PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000",
-  });
+    PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
+  };
+  const server = await startProductionServer(await freePort(), env, { logFile: serverLog });
+  // Started once the server has applied the migrations.
+  const workers = database ? Array.from({ length: WORKERS }, () => startWorker(env)) : [];
   project.provide("baseUrl", server.baseUrl);
   project.provide("originUrl", `http://127.0.0.1:${origin.port}`);
   project.provide("dataDir", dataDir);
+  project.provide("databaseUrl", database?.url ?? "");
   project.provide("monthlyQuota", MONTHLY_QUOTA);
+  project.provide("metricsToken", METRICS_TOKEN);
+  project.provide("serverLog", serverLog);
 
   return async () => {
+    for (const worker of workers) worker.kill("SIGTERM");
+    await Promise.all(workers.map((worker) => (worker.exitCode !== null ? undefined : new Promise((resolve) => worker.once("exit", resolve)))));
     await server.stop();
+    await database?.stop();
     await origin.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(serverLog, { force: true });
   };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/testing/ports";
-import { startPostgresServer } from "@/lib/testing/postgres-server";
+import { type PostgresServer, startPostgresServer } from "@/lib/testing/postgres-server";
 import { type ProductionServer, startProductionServer } from "@/lib/testing/production-server";
 import { api, newKey } from "./support/api";
 
@@ -32,8 +32,8 @@ describe("RateLimit headers", () => {
   });
 });
 
-describe("the budget of a key, on two servers sharing one PostgreSQL server", () => {
-  let database: { url: string; stop: () => Promise<void> };
+describe("two servers sharing one PostgreSQL server", () => {
+  let database: PostgresServer;
   let servers: ProductionServer[] = [];
   let key: string;
 
@@ -73,4 +73,21 @@ describe("the budget of a key, on two servers sharing one PostgreSQL server", ()
     expect(answers.map((answer) => answer.status)).toEqual([...Array(left + 1).fill(401), ...Array(11 - left).fill(429)]);
     expect(answers.at(-1)!.headers.get("retry-after")).toMatch(/^\d+$/);
   });
+
+  it("/readyz answers 503 while the database is down, and 200 again once it is back", async () => {
+    const readyz = () => fetch(`${servers[0]!.baseUrl}/readyz`);
+    expect((await readyz()).status).toBe(200);
+    await database.pause();
+    const down = await readyz();
+    expect(down.status).toBe(503);
+    expect((await down.json()).checks.database).not.toBe("ok");
+    expect((await fetch(`${servers[0]!.baseUrl}/healthz`)).status).toBe(200);
+    await database.resume();
+    let status = 0;
+    for (let i = 0; i < 75 && status !== 200; i++) {
+      status = (await readyz()).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+  }, 60_000);
 });

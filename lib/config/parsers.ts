@@ -1,0 +1,65 @@
+import ipaddr from "ipaddr.js";
+import { parseIp } from "@/lib/fetch/ip-address";
+import { REGIONS, type RegionCode, regionCodeSchema } from "@/lib/regions";
+
+/**
+ * Readers of the configuration values that are lists. Each throws an Error whose message says
+ * which entry is wrong; the configuration module turns it into a ConfigError naming the variable.
+ * They import nothing that reads the configuration, so that module can use them.
+ */
+
+export type ProxyRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** PREHEAT_TRUSTED_PROXIES: comma-separated IP addresses or CIDR ranges. */
+export function parseTrustedProxies(value: string): ProxyRange[] {
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry): ProxyRange => {
+      if (entry.includes("/")) {
+        try {
+          return ipaddr.parseCIDR(entry);
+        } catch {
+          throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
+        }
+      }
+      const address = parseIp(entry);
+      if (!address) throw new Error(`PREHEAT_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range.`);
+      return [address, address.kind() === "ipv4" ? 32 : 128];
+    });
+}
+
+export type ConnectTarget = { address: string; port: number };
+
+/**
+ * PREHEAT_CONNECT_TO, like curl's --connect-to: comma-separated `host:port:address:port` entries,
+ * keyed `host:port` (lower-case host; an empty host or port matches any).
+ */
+export function parseConnectTo(source: string): Map<string, ConnectTarget> {
+  const table = new Map<string, ConnectTarget>();
+  for (const entry of source.split(",").map((e) => e.trim()).filter(Boolean)) {
+    const match = /^([^:]*):(\d*):(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (!match) throw new Error(`PREHEAT_CONNECT_TO: ${JSON.stringify(entry)} is not host:port:address:port`);
+    const [, host, port, address, targetPort] = match;
+    table.set(`${host!.toLowerCase()}:${port}`, { address: address!.replace(/^\[|\]$/g, ""), port: Number(targetPort) });
+  }
+  return table;
+}
+
+/**
+ * `--regions de,fr` or PREHEAT_WORKER_REGIONS: region codes, comma separated. Unknown codes are an
+ * error (a typo must not leave a region without its worker); `uk` is `gb`; duplicates collapse.
+ */
+export function parseRegionList(text: string): RegionCode[] {
+  const codes = text
+    .split(",")
+    .map((code) => code.trim().toLowerCase())
+    .filter(Boolean);
+  const parsed = codes.map((code) => {
+    const result = regionCodeSchema.safeParse(code);
+    if (!result.success) throw new Error(`Unknown region "${code}" in the worker's region list: choose among ${REGIONS.map((r) => r.code).join(", ")}.`);
+    return result.data;
+  });
+  return [...new Set(parsed)];
+}

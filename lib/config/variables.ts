@@ -1,0 +1,239 @@
+import type { z } from "zod";
+import { REGIONS, type RegionCode } from "@/lib/regions";
+import { boolean, emailSender, httpUrl, inngestDev, type Kind, numeric, oneOf, parsedBy, postgresUrl, text, token } from "./kinds";
+import { type ConnectTarget, parseConnectTo, parseRegionList, parseTrustedProxies, type ProxyRange } from "./parsers";
+
+/**
+ * Every environment variable Preheat reads, in one place: how its text is read (a zod schema from
+ * the string), its default, and one sentence for operators. `npm run config:docs` writes the table
+ * of README.md's "Configuration" section (and docs/deploy.md's) from this list.
+ *
+ * An unset or empty (blank) variable takes its default; any other value must be valid, or reading
+ * it throws a ConfigError (and the server, worker and CLI refuse to start).
+ */
+export type Declared<T, Value> = {
+  /** From the variable's text (never empty) to its value. */
+  schema: z.ZodType<T, string>;
+  /** What the schema accepts, in words: for error messages and the table. */
+  accepts: string;
+  /** The value when the variable is unset or blank. */
+  default: Value;
+  /** The default as the table shows it. */
+  defaultText: string;
+  /** One sentence for operators. */
+  description: string;
+  /** Never printed (error messages say "value hidden"). */
+  secret: boolean;
+  /** The value is a URL that may hold a password: printed with the password masked. */
+  urlWithPassword: boolean;
+  /** The table's row for a family of variables (PREHEAT_REGION_PROXY_<CODE>): one row for all of them. */
+  row?: string;
+};
+
+type Doc = { description: string; defaultText?: string; secret?: boolean; urlWithPassword?: boolean; row?: string };
+
+function shown(value: unknown): string {
+  return `\`${String(value)}\``;
+}
+
+/** A variable with a default value. */
+function withDefault<T>(kind: Kind<T>, fallback: T, doc: Doc): Declared<T, T> {
+  return {
+    schema: kind.schema,
+    accepts: kind.accepts,
+    default: fallback,
+    defaultText: doc.defaultText ?? shown(fallback),
+    description: doc.description,
+    secret: doc.secret ?? false,
+    urlWithPassword: doc.urlWithPassword ?? false,
+    row: doc.row,
+  };
+}
+
+/** A variable that may stay unset (its reader decides what unset means). */
+function optional<T>(kind: Kind<T>, doc: Doc): Declared<T, T | undefined> {
+  return {
+    schema: kind.schema,
+    accepts: kind.accepts,
+    default: undefined,
+    defaultText: doc.defaultText ?? "unset",
+    description: doc.description,
+    secret: doc.secret ?? false,
+    urlWithPassword: doc.urlWithPassword ?? false,
+    row: doc.row,
+  };
+}
+
+const positiveInteger = numeric({ integer: true, min: 1 });
+const NO_PROXIES: ProxyRange[] = [];
+const NO_REGIONS: RegionCode[] = [];
+const NO_CONNECT_TO: ReadonlyMap<string, ConnectTarget> = new Map();
+
+export type RegionProxyVariable = `PREHEAT_REGION_PROXY_${Uppercase<RegionCode>}`;
+
+/** PREHEAT_REGION_PROXY_<CODE>: one variable per region, one row in the table. */
+const regionProxies = Object.fromEntries(
+  REGIONS.map((region) => [
+    `PREHEAT_REGION_PROXY_${region.code.toUpperCase()}`,
+    optional(httpUrl(), {
+      row: "PREHEAT_REGION_PROXY_<CODE>",
+      urlWithPassword: true,
+      description: `HTTP(S) proxy through which a region's calls leave (e.g. \`PREHEAT_REGION_PROXY_US\`; codes: ${REGIONS.map((r) => r.code.toUpperCase()).join(", ")}); unset, they leave from the worker's own network.`,
+    }),
+  ]),
+) as Record<RegionProxyVariable, Declared<string, string | undefined>>;
+
+export const VARIABLES = {
+  // The server.
+  PORT: withDefault(numeric({ integer: true, min: 1, max: 65535 }), 3000, {
+    description: "HTTP port of `npm start` / `quickstart` (Next.js reads it too), and of the default `PREHEAT_BASE_URL`.",
+  }),
+  PREHEAT_BASE_URL: optional(httpUrl({ trimSlashes: true }), {
+    defaultText: "`http://localhost:$PORT`",
+    description: "Public address used in e-mails, sign-in links and redirects.",
+  }),
+  NEXTAUTH_URL: optional(httpUrl(), {
+    defaultText: "`PREHEAT_BASE_URL`",
+    description: "The address next-auth builds its sign-in callbacks on; set it only when it must differ from `PREHEAT_BASE_URL`.",
+  }),
+  NEXTAUTH_SECRET: optional(text(), {
+    secret: true,
+    defaultText: "generated",
+    description: "Secret that signs sessions and sign-in links; unset, one is generated on first use and kept in the database, so every server on it shares it.",
+  }),
+  AUTH_SECRET: optional(text(), {
+    secret: true,
+    description: "Used as `NEXTAUTH_SECRET` when that is unset.",
+  }),
+  PREHEAT_TRUSTED_PROXIES: withDefault(parsedBy(parseTrustedProxies, "IP addresses or CIDR ranges, comma separated"), NO_PROXIES, {
+    defaultText: "unset",
+    description: "The proxies in front of the server (nginx, a load balancer): for per-client limits, `X-Forwarded-For` is read past them only; unset, the peer's address counts.",
+  }),
+
+  // The database.
+  PREHEAT_DATA_DIR: withDefault(text("a directory"), ".data", {
+    description: "Where the embedded database lives. One process owns it (`preheat.lock`); the CLI reaches that process over `preheat.sock`.",
+  }),
+  DATABASE_URL: optional(postgresUrl(), {
+    secret: true,
+    description: "A PostgreSQL server (`postgres://user:pass@host:5432/db`) instead of the embedded database; same migrations, applied at start-up.",
+  }),
+  DATABASE_POOL_SIZE: withDefault(positiveInteger, 10, {
+    description: "Connections per process with `DATABASE_URL`.",
+  }),
+
+  // Accounts and the API.
+  PREHEAT_MONTHLY_CALL_QUOTA: withDefault(positiveInteger, 100_000, {
+    description: "Warming calls per account per calendar month (UTC), for accounts without a quota of their own.",
+  }),
+  PREHEAT_RATE_LIMIT_PER_MINUTE: withDefault(positiveInteger, 600, {
+    description: "API requests each key (or signed-in account, or client address without a valid key) may make per minute, counted in the database across servers.",
+  }),
+
+  // E-mail.
+  RESEND_API_KEY: optional(text(), {
+    secret: true,
+    description: "Resend API key: e-mails (sign-in links, reports) are sent through Resend; unset, none is sent and they stay in the outbox (`npm run cli -- emails`).",
+  }),
+  RESEND_BASE_URL: optional(httpUrl({ trimSlashes: true }), {
+    defaultText: "Resend's API",
+    description: "Another address for the Resend API (a relay, or a stand-in for tests).",
+  }),
+  EMAIL_FROM: withDefault(emailSender(), "Preheat <reports@preheat.localhost>", {
+    description: "Sender of every e-mail.",
+  }),
+
+  // Background work.
+  PREHEAT_EMBEDDED_WORKER: withDefault(boolean(), true, {
+    description: "`false`: the server only queues jobs, and `npm run worker` processes work them (with `DATABASE_URL`, any number of them, on any machine).",
+  }),
+  PREHEAT_WORKER_REGIONS: withDefault(parsedBy(parseRegionList, `region codes, comma separated (${REGIONS.map((r) => r.code).join(", ")})`), NO_REGIONS, {
+    defaultText: "unset",
+    description: "For `npm run worker` only, like `--regions`: the regions whose calls this worker takes (e.g. `de,fr`); unset, every region that has no regional worker.",
+  }),
+  PREHEAT_JOB_CONCURRENCY: withDefault(numeric({ integer: true, min: 1, max: 64 }), 4, {
+    description: "Sitemap and e-mail jobs one worker process works at once (one per fetch); runs are not limited by it (see `PREHEAT_WORKER_MAX_IN_FLIGHT`).",
+  }),
+  PREHEAT_RUNS_PER_FETCH: withDefault(positiveInteger, 250, {
+    description: "Warming jobs (one region of a run each) one fetch of the job queue takes at most; planning takes up to 1,000 runs at a time (on-demand warms stored together, boost runs four at a time, as their sources are read then).",
+  }),
+  PREHEAT_WORKER_MAX_IN_FLIGHT: withDefault(positiveInteger, 2000, {
+    description: "Warming calls one worker process keeps in flight across every run it holds (2,000 measured on 2 cores, `docs/benchmarks.md`); it also holds at most this many run regions at once.",
+  }),
+  PREHEAT_SITE_SLOT_TTL_SECONDS: withDefault(numeric({ above: 0 }), 10, {
+    description: "How long a worker's share of a site's concurrency lasts without renewal (renewed every second): a dead worker's share goes back to the others after this.",
+  }),
+  PREHEAT_JOB_EXPIRE_SECONDS: optional(numeric({ integer: true, min: 1, max: 86_399 }), {
+    defaultText: "per job (15 min; 2 min for e-mails)",
+    description: "How long a job may run before it counts as lost (its worker died) and is retried.",
+  }),
+  PREHEAT_JOB_RETRY_DELAY_SECONDS: optional(positiveInteger, {
+    defaultText: "per job (15 s; 30 s for e-mails)",
+    description: "First retry delay of a failed job; later ones back off exponentially (4 retries at most, 5 for e-mails).",
+  }),
+  PREHEAT_JOBS_POLL_SECONDS: withDefault(numeric({ min: 0.5 }), 1, {
+    description: "How often an idle worker looks for jobs.",
+  }),
+  PREHEAT_JOBS_MAINTENANCE_SECONDS: withDefault(numeric({ min: 1, below: 86_400 }), 60, {
+    description: "How often the embedded queue (pg-boss) does its maintenance: lost jobs expired, finished ones archived.",
+  }),
+  INNGEST_EVENT_KEY: optional(text(), {
+    secret: true,
+    description: "Send background work to Inngest Cloud instead of the embedded queue (with `INNGEST_SIGNING_KEY`).",
+  }),
+  INNGEST_SIGNING_KEY: optional(text(), {
+    secret: true,
+    description: "The key with which Inngest Cloud signs its calls to `/api/inngest` (read by the Inngest SDK).",
+  }),
+  INNGEST_DEV: optional(inngestDev(), {
+    description: "Send background work to an Inngest dev or self-hosted server instead of the embedded queue (`1`, or its URL); any value selects Inngest (`0` or `false`: Inngest Cloud, which needs `INNGEST_EVENT_KEY`).",
+  }),
+  INNGEST_BASE_URL: optional(httpUrl(), {
+    description: "Address of a self-hosted Inngest server (read by the Inngest SDK).",
+  }),
+
+  // Warming.
+  PREHEAT_SITE_CONCURRENCY: withDefault(positiveInteger, 4, {
+    description: "Warming calls made at once to a site that has not set its own `max_concurrency` (never more than `PREHEAT_SITE_MAX_CONCURRENCY`).",
+  }),
+  PREHEAT_SITE_MAX_CONCURRENCY: withDefault(positiveInteger, 16, {
+    description: "The most a site may set as its `max_concurrency` (422 above it).",
+  }),
+  PREHEAT_VERIFY_DELAY_SECONDS: withDefault(numeric({ above: 0 }), 5, {
+    description: "With `verify`, how long after a run's calls its cacheable misses are asked again.",
+  }),
+  PREHEAT_RUN_RESULTS_MAX: withDefault(positiveInteger, 100_000, {
+    description: "Calls that did not end as a cache hit stored per run for `GET /v1/runs/{runId}/results` (the summary keeps counting past it).",
+  }),
+  PREHEAT_SITEMAP_CHILDREN_AT_ONCE: withDefault(numeric({ integer: true, min: 1, max: 16 }), 4, {
+    description: "Child sitemaps of an index read at the same time.",
+  }),
+  PREHEAT_SITEMAP_MAX_AGE_SECONDS: withDefault(numeric({ min: 0 }), 3600, {
+    description: "Before a boost run is planned, each of its sitemaps read longer ago than this is read again (conditional GET); `0`: before every run.",
+  }),
+
+  // The network.
+  PREHEAT_ALLOW_PRIVATE_NETWORK: withDefault(boolean(), false, {
+    description: "`true` lets outbound requests reach loopback and private addresses (tests, local development).",
+  }),
+  PREHEAT_CONNECT_TO: withDefault(parsedBy<ReadonlyMap<string, ConnectTarget>>(parseConnectTo, "`host:port:address:port` entries, comma separated"), NO_CONNECT_TO, {
+    defaultText: "unset",
+    description:
+      "curl `--connect-to` style overrides (empty host or port = any), e.g. `shop.test:80:127.0.0.1:8080`; the addresses named here are trusted by the address guard, redirects elsewhere are still checked.",
+  }),
+  ...regionProxies,
+
+  // Observability.
+  PREHEAT_LOG_LEVEL: withDefault(oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const), "info", {
+    description: "The least severe log lines written (`silent`: none).",
+  }),
+  PREHEAT_METRICS_TOKEN: optional(token(), {
+    secret: true,
+    description: "When set, `GET /metrics` needs `Authorization: Bearer <token>`; unset, it is open.",
+  }),
+};
+
+export type Variables = typeof VARIABLES;
+export type VariableName = keyof Variables;
+/** What `setting(name)` answers: the parsed value, or undefined for an unset variable without a default. */
+export type SettingValue<N extends VariableName> = Variables[N]["default"];
