@@ -20,6 +20,12 @@ export default defineConfig({
         // each file with accounts of its own.
         test: { name: "api", include: ["app/**/*.test.ts"], globalSetup: ["./app/api/v1/__tests__/support/global-setup.ts"] },
       },
+      {
+        extends: true,
+        // The deployment of docs/deploy.md (PostgreSQL, two web servers, two workers, nginx) driven
+        // through nginx: deploy/smoke.test.ts. Needs the production build and Debian's nginx.
+        test: { name: "deploy", include: ["deploy/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 420_000 },
+      },
     ],
   },
 });

@@ -5,7 +5,7 @@ import { currentUser } from "@/lib/auth/next-auth";
 const steps = [
   { title: "Get an API key", body: "Sign up, then API keys → Create key (or: npm run --silent cli -- keys create --email you@example.com --scopes all)" },
   { title: "Register your site", body: 'curl -X POST -H "Authorization: Bearer $KEY" -H "content-type: application/json" -d \'{"domain":"www.example.com"}\' /v1/sites' },
-  { title: "Prove you own it", body: "Publish /{validation_token}.html or a <meta name=\"service-token\"> tag, then POST /v1/sites/{id}/validate" },
+  { title: "Prove you own it", body: 'Publish /{validation_token}.html or a <meta name="service-token"> tag, then POST /v1/sites/{id}/validate' },
   { title: "Warm", body: "Add sitemaps and define boosts, or POST up to 5,000 URLs to /v1/sites/{id}/warm" },
 ];
 
@@ -16,9 +16,8 @@ export default async function HomePage() {
       <section className="space-y-3">
         <h1 className="text-3xl font-bold tracking-tight">Keep your caches warm</h1>
         <p className="max-w-2xl text-slate-600">
-          Preheat requests your pages the way your visitors do, from the regions, devices and languages you choose, so that
-          the first visitor after a deploy or a purge gets a cache hit. Feed it sitemaps, shopping feeds or a CSV file; run
-          it on demand or on a schedule; read what your CDN answered.
+          Preheat requests your pages the way your visitors do, from the regions, devices and languages you choose, so that the first visitor after a deploy or a purge gets a cache hit. Feed it
+          sitemaps, shopping feeds or a CSV file; run it on demand or on a schedule; read what your CDN answered.
         </p>
         <p className="flex gap-3 pt-2">
           <Link href="/signup" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">

@@ -82,8 +82,8 @@ test("a site is added, fails validation, then validates with its token file", as
   await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("Validation token not found on the site.");
   await shot(page, "site-not-validated");
 
-  const metaTag = await page.locator("pre").filter({ hasText: "service-token" }).innerText();
-  const token = /content="([^"]+)"/.exec(metaTag)![1]!;
+  const metaTag = await page.locator("pre").filter({ hasText: "service-token" }).textContent();
+  const token = /content="([^"]+)"/.exec(metaTag ?? "")![1]!;
   await serveSite(request, { [`/${token}.html`]: { body: token } });
   await page.getByRole("button", { name: "Validate now" }).click();
   await expect(page.getByRole("heading", { name: "Ownership" })).toBeVisible();
@@ -150,7 +150,10 @@ test("a scheduled boost with variations is created and run; its run reaches done
 });
 
 test("the run page shows the figures, why calls were not cached, and cold vs warm per PoP", async () => {
-  await page.getByRole("link", { name: /#\d+|view run|open run/i }).first().click();
+  await page
+    .getByRole("link", { name: /#\d+|view run|open run/i })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
   runUrl = new URL(page.url()).pathname;
   const pops = page.getByRole("heading", { name: /Calls per PoP/ });
@@ -212,7 +215,13 @@ test("an on-demand warm of pasted URLs runs to done", async () => {
 
 test("the main pages fit a phone's width", async () => {
   await page.setViewportSize({ width: 375, height: 800 });
-  for (const [path, name] of [["/sites", "mobile-sites"], [siteUrl, "mobile-site"], [boostUrl, "mobile-boost"], [runUrl, "mobile-run"], ["/keys", "mobile-keys"]] as const) {
+  for (const [path, name] of [
+    ["/sites", "mobile-sites"],
+    [siteUrl, "mobile-site"],
+    [boostUrl, "mobile-boost"],
+    [runUrl, "mobile-run"],
+    ["/keys", "mobile-keys"],
+  ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -253,9 +262,12 @@ test("a sign-in link, e-mailed to the outbox, signs the owner in on another brow
   await expect(elsewhere.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
 
   await page.getByRole("link", { name: "Outbox" }).click();
-  await page.getByRole("link", { name: /^Sign in to Preheat/ }).first().click();
-  const text = await page.locator("pre").innerText();
-  const link = /https?:\/\/\S+\/api\/auth\/callback\/email\S+/.exec(text)![0]!;
+  await page
+    .getByRole("link", { name: /^Sign in to Preheat/ })
+    .first()
+    .click();
+  const text = await page.locator("pre").textContent();
+  const link = /https?:\/\/\S+\/api\/auth\/callback\/email\S+/.exec(text ?? "")![0]!;
   await elsewhere.goto(link);
   await expect(elsewhere).toHaveURL(/\/sites$/);
   await expect(elsewhere.getByText(owner.email)).toBeVisible();

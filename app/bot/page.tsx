@@ -27,8 +27,7 @@ export default function BotPage() {
       <header className="space-y-2">
         <h1 className="text-3xl font-bold tracking-tight">PreheatBot</h1>
         <p className="text-slate-600">
-          PreheatBot is the crawler of Preheat, a cache-warming service. It visits a site only because the site&apos;s owner
-          registered it with Preheat and proved they own it. It identifies itself as:
+          PreheatBot is the crawler of Preheat, a cache-warming service. It visits a site only because the site&apos;s owner registered it with Preheat and proved they own it. It identifies itself as:
         </p>
         <p>
           <code className={`${code} block break-all p-2`}>{userAgent}</code>
@@ -38,49 +37,43 @@ export default function BotPage() {
       <Section title="What it requests">
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>Ownership checks</strong>: the token file (<code className={code}>/&lt;token&gt;.html</code>), a file that
-            should not exist (to tell a real token file from a page that answers every address), and the home page (for the
+            <strong>Ownership checks</strong>: the token file (<code className={code}>/&lt;token&gt;.html</code>), a file that should not exist (to tell a real token file from a page that answers
+            every address), and the home page (for the
             <code className={code}>&lt;meta name=&quot;service-token&quot;&gt;</code> tag), when the owner asks to validate.
           </li>
           <li>
-            <strong>Sitemaps, feeds and CSV files</strong> the owner added, their child sitemaps, and{" "}
-            <code className={code}>/robots.txt</code> when the owner points Preheat at it or asks it to find the site&apos;s
-            sitemaps. A sitemap is read again before a scheduled warming run when it was last read more than {maxAgeMinutes}{" "}
-            minutes ago, with <code className={code}>If-None-Match</code> / <code className={code}>If-Modified-Since</code>, so
-            an unchanged sitemap costs one <code className={code}>304</code>.
+            <strong>Sitemaps, feeds and CSV files</strong> the owner added, their child sitemaps, and <code className={code}>/robots.txt</code> when the owner points Preheat at it or asks it to find
+            the site&apos;s sitemaps. A sitemap is read again before a scheduled warming run when it was last read more than {maxAgeMinutes} minutes ago, with{" "}
+            <code className={code}>If-None-Match</code> / <code className={code}>If-Modified-Since</code>, so an unchanged sitemap costs one <code className={code}>304</code>.
           </li>
         </ul>
         <p>
-          Every request is a <code className={code}>GET</code>, follows at most 5 redirects, gives up after a timeout, and
-          stops reading past the sitemaps protocol&apos;s size limit (50 MB uncompressed).
+          Every request is a <code className={code}>GET</code>, follows at most 5 redirects, gives up after a timeout, and stops reading past the sitemaps protocol&apos;s size limit (50 MB
+          uncompressed).
         </p>
       </Section>
 
       <Section title="Warming calls">
         <p>
-          Warming the pages themselves is not done as PreheatBot: a cache keeps one copy per kind of visitor, so warming
-          calls send the User-Agent of the browsers the owner chose to warm for (desktop, mobile, tablet), with the
-          languages they chose. Their pace is the site&apos;s own limit, set by its owner (concurrent requests and requests
-          per second), held across every Preheat worker and region; Preheat also slows down by itself when the site answers
-          slower or with errors, and waits as long as a <code className={code}>Retry-After</code> asks.
+          Warming the pages themselves is not done as PreheatBot: a cache keeps one copy per kind of visitor, so warming calls send the User-Agent of the browsers the owner chose to warm for (desktop,
+          mobile, tablet), with the languages they chose. Their pace is the site&apos;s own limit, set by its owner (concurrent requests and requests per second), held across every Preheat worker and
+          region; Preheat also slows down by itself when the site answers slower or with errors, and waits as long as a <code className={code}>Retry-After</code> asks.
         </p>
       </Section>
 
       <Section title="Allowing it">
         <p>
-          If a firewall or bot protection stands in front of your site, allow requests whose User-Agent starts with{" "}
-          <code className={code}>PreheatBot/</code> to your sitemaps, feeds and <code className={code}>robots.txt</code>, so
-          that Preheat can read the list of pages to warm.
+          If a firewall or bot protection stands in front of your site, allow requests whose User-Agent starts with <code className={code}>PreheatBot/</code> to your sitemaps, feeds and{" "}
+          <code className={code}>robots.txt</code>, so that Preheat can read the list of pages to warm.
         </p>
       </Section>
 
       <Section title="Blocking it">
         <p>
           PreheatBot reads only what a verified owner of the site registered, acting on their behalf, so it does not apply
-          <code className={code}>robots.txt</code> <code className={code}>Disallow</code> rules. If you own the site, remove
-          it from your Preheat account, or pause its boosts, and nothing more is requested. If you run the network in front
-          of the site, refuse requests whose User-Agent contains <code className={code}>PreheatBot</code>; a sitemap it
-          cannot read leaves the owner&apos;s warming runs on the last list read, and says so.
+          <code className={code}>robots.txt</code> <code className={code}>Disallow</code> rules. If you own the site, remove it from your Preheat account, or pause its boosts, and nothing more is
+          requested. If you run the network in front of the site, refuse requests whose User-Agent contains <code className={code}>PreheatBot</code>; a sitemap it cannot read leaves the owner&apos;s
+          warming runs on the last list read, and says so.
         </p>
       </Section>
 

@@ -67,7 +67,11 @@ export function SchemaTable({ schema, components }: { schema: JsonSchema; compon
           <tr key={name}>
             <td className="py-1 pr-3 font-mono text-xs">
               {name}
-              {required.has(name) ? <span className="ml-1 text-rose-600" title="required">*</span> : null}
+              {required.has(name) ? (
+                <span className="ml-1 text-rose-600" title="required">
+                  *
+                </span>
+              ) : null}
             </td>
             <td className="py-1 pr-3 text-xs text-slate-700">{typeLabel(property)}</td>
             <td className="py-1 text-xs text-slate-600">{[property.description, constraints(property)].filter(Boolean).join(" — ")}</td>

@@ -18,7 +18,7 @@ const errors: Record<string, string> = {
 
 /** Only paths of this site: an open redirect would let a link send users anywhere after sign-in. */
 function safeCallback(value: string | null): string {
-  return value && value.startsWith("/") && !value.startsWith("//") ? value : "/sites";
+  return value?.startsWith("/") && !value.startsWith("//") ? value : "/sites";
 }
 
 export function SignInForm() {

@@ -33,8 +33,8 @@ export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordL
       <div role="status" className="space-y-3 text-sm text-slate-700">
         <h2 className="text-base font-semibold text-slate-900">Check your e-mail</h2>
         <p>
-          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address: your account is created then, and you sign in with the
-          password you chose. The link works once and expires in 24 hours.
+          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address: your account is created then, and you sign in with the password you chose. The link works once and expires in
+          24 hours.
         </p>
         {emailTransport ? null : <NoEmailTransportNote email={sentTo} />}
       </div>

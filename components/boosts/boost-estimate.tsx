@@ -23,11 +23,10 @@ type Draft = {
 function useSettled<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   const key = JSON.stringify(value);
+  // Depends on the JSON key, not the object: a new object with the same fields is no change.
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), ms);
     return () => clearTimeout(timer);
-    // The JSON key, not the object: a new object with the same fields is no change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, ms]);
   return settled;
 }

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
 import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -215,8 +215,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
   };
 
   const save = useMutation({
-    mutationFn: (body: Partial<Body>) =>
-      boost ? api<Boost>(`/boosts/${boost.id}`, { method: "PUT", body }) : api<Boost>(`/sites/${siteId}/boosts`, { method: "POST", body }),
+    mutationFn: (body: Partial<Body>) => (boost ? api<Boost>(`/boosts/${boost.id}`, { method: "PUT", body }) : api<Boost>(`/sites/${siteId}/boosts`, { method: "POST", body })),
     onSuccess: (saved) => {
       queryClient.setQueryData(["boost", saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(saved.site_id) });
@@ -286,7 +285,15 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
                 ] as const
               ).map(([value, label]) => (
                 <label key={value} className="inline-flex items-center gap-2 text-sm text-slate-800">
-                  <input type="radio" name="source_type" value={value} className="size-4 border-slate-300 text-brand-600 focus:ring-brand-500" checked={state.source_type === value} disabled={!!boost} onChange={() => set("source_type", value)} />
+                  <input
+                    type="radio"
+                    name="source_type"
+                    value={value}
+                    className="size-4 border-slate-300 text-brand-600 focus:ring-brand-500"
+                    checked={state.source_type === value}
+                    disabled={!!boost}
+                    onChange={() => set("source_type", value)}
+                  />
                   {label}
                 </label>
               ))}
@@ -298,7 +305,17 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} />
           ) : (
             <Field label="CSV file URL" hint="A url, loc or link column, or URLs in the first column." error={problem("source_url")}>
-              {(props) => <TextInput {...props} type="url" name="source_url" inputMode="url" placeholder="https://www.example.com/urls.csv" value={state.source_url} onChange={(e) => set("source_url", e.target.value)} />}
+              {(props) => (
+                <TextInput
+                  {...props}
+                  type="url"
+                  name="source_url"
+                  inputMode="url"
+                  placeholder="https://www.example.com/urls.csv"
+                  value={state.source_url}
+                  onChange={(e) => set("source_url", e.target.value)}
+                />
+              )}
             </Field>
           )}
 
@@ -328,12 +345,30 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             ))}
           </CheckboxGroup>
 
-          <Field label="Languages" hint="Accept-Language tags of the form ll-RR, comma or space separated, e.g. fr-FR, en-US. Each is a call per URL and user agent. Empty: none sent." error={problem("variations.languages") ?? problem("variations")}>
-            {(props) => <TextInput {...props} name="languages" value={state.languages} onChange={(e) => set("languages", e.target.value)} autoComplete="off" placeholder="fr-FR, en-US" className="sm:max-w-md" />}
+          <Field
+            label="Languages"
+            hint="Accept-Language tags of the form ll-RR, comma or space separated, e.g. fr-FR, en-US. Each is a call per URL and user agent. Empty: none sent."
+            error={problem("variations.languages") ?? problem("variations")}
+          >
+            {(props) => (
+              <TextInput {...props} name="languages" value={state.languages} onChange={(e) => set("languages", e.target.value)} autoComplete="off" placeholder="fr-FR, en-US" className="sm:max-w-md" />
+            )}
           </Field>
 
           <Field label="Call limit" hint="Most calls one run makes. Empty: no limit." error={problem("call_limit")}>
-            {(props) => <TextInput {...props} name="call_limit" type="number" inputMode="numeric" min={1} step={1} value={state.call_limit} onChange={(e) => set("call_limit", e.target.value)} className="sm:max-w-[12rem]" />}
+            {(props) => (
+              <TextInput
+                {...props}
+                name="call_limit"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={state.call_limit}
+                onChange={(e) => set("call_limit", e.target.value)}
+                className="sm:max-w-[12rem]"
+              />
+            )}
           </Field>
         </div>
       </Card>
@@ -354,8 +389,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
           <div>
             <Check label="Verify cache hits" name="verify" checked={state.verify} onChange={(on) => set("verify", on)} />
             <p className="ml-6 text-xs text-slate-500">
-              After each run, ask every cacheable miss once more (a few seconds later) and count how many became hits. These calls are not counted
-              against the quota.
+              After each run, ask every cacheable miss once more (a few seconds later) and count how many became hits. These calls are not counted against the quota.
             </p>
           </div>
           <div>

@@ -157,8 +157,8 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
             </p>
           ) : null}
           <p className="mt-1">
-            It stopped itself after a high error rate{boost.ignore_errors ? "" : " (“Ignore errors” is off)"}, and its schedule does not fire while it is paused. Check the failure samples of
-            the last run, fix the site, then resume: “Resume” starts a run now, which un-pauses the boost. Saving a change to the boost resumes it too.
+            It stopped itself after a high error rate{boost.ignore_errors ? "" : " (“Ignore errors” is off)"}, and its schedule does not fire while it is paused. Check the failure samples of the last
+            run, fix the site, then resume: “Resume” starts a run now, which un-pauses the boost. Saving a change to the boost resumes it too.
           </p>
           <div className="mt-3">
             <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>

@@ -42,6 +42,7 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
 
   return (
     <div className="space-y-3">
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields: a fieldset would bring a legend and a border */}
       <div role="group" aria-label="Schedule presets" className="flex flex-wrap gap-2">
         {SCHEDULE_PRESETS.map((preset) => {
           const active = preset.cron === "" ? trimmed === "" : expression === preset.cron;
@@ -87,8 +88,12 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
               <caption className="mb-1 text-left text-xs font-medium text-slate-600">Next five runs</caption>
               <thead>
                 <tr>
-                  <th scope="col" className="pr-6 text-left font-medium text-slate-500">UTC</th>
-                  <th scope="col" className="text-left font-medium text-slate-500">Your time{zone ? ` (${zone})` : ""}</th>
+                  <th scope="col" className="pr-6 text-left font-medium text-slate-500">
+                    UTC
+                  </th>
+                  <th scope="col" className="text-left font-medium text-slate-500">
+                    Your time{zone ? ` (${zone})` : ""}
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -51,11 +51,21 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
               <caption className="sr-only">Boosts of this site</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Boost</th>
-                  <th scope="col" className={th}>Status</th>
-                  <th scope="col" className={th}>Schedule</th>
-                  <th scope="col" className={th}>Next run</th>
-                  <th scope="col" className={th}>Last run</th>
+                  <th scope="col" className={th}>
+                    Boost
+                  </th>
+                  <th scope="col" className={th}>
+                    Status
+                  </th>
+                  <th scope="col" className={th}>
+                    Schedule
+                  </th>
+                  <th scope="col" className={th}>
+                    Next run
+                  </th>
+                  <th scope="col" className={th}>
+                    Last run
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -68,19 +78,14 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                           {boost.name}
                         </Link>
                         <p className="text-xs text-slate-500">
-                          {boost.source_type === "csv" ? "CSV file" : `${boost.sitemap_ids.length} sitemap${boost.sitemap_ids.length === 1 ? "" : "s"}`} ·{" "}
-                          {boost.region.join(", ")}
+                          {boost.source_type === "csv" ? "CSV file" : `${boost.sitemap_ids.length} sitemap${boost.sitemap_ids.length === 1 ? "" : "s"}`} · {boost.region.join(", ")}
                         </p>
                       </td>
                       <td className={td}>
                         <StatusBadge status={boost.status} />
                       </td>
                       <td className={`${td} whitespace-normal`}>
-                        {boost.schedule ? (
-                          <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span>
-                        ) : (
-                          <span className="text-slate-400">No schedule</span>
-                        )}
+                        {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-400">No schedule</span>}
                       </td>
                       <td className={td}>{boost.status === "paused" && boost.schedule ? <span className="text-amber-700">paused</span> : <LocalTime value={boost.next_run_at} />}</td>
                       <td className={td}>
@@ -101,7 +106,11 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
               </tbody>
             </table>
           </div>
-          {boosts.data.total > LIMIT ? <p className="mt-2 text-xs text-slate-500">The first {LIMIT} of {boosts.data.total} boosts.</p> : null}
+          {boosts.data.total > LIMIT ? (
+            <p className="mt-2 text-xs text-slate-500">
+              The first {LIMIT} of {boosts.data.total} boosts.
+            </p>
+          ) : null}
         </>
       )}
     </Card>

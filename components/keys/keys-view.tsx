@@ -119,7 +119,14 @@ export function KeysView() {
   const keys = useQuery({ queryKey: keysKey, queryFn: () => api<{ data: ApiKeyView[] }>("/api/dashboard/keys") });
   return (
     <div className="space-y-6">
-      <PageHeader title="API keys" subtitle={<>Keys authenticate calls to the REST API (<code>Authorization: Bearer …</code>), each with the scopes it needs.</>} />
+      <PageHeader
+        title="API keys"
+        subtitle={
+          <>
+            Keys authenticate calls to the REST API (<code>Authorization: Bearer …</code>), each with the scopes it needs.
+          </>
+        }
+      />
       {created ? <NewKeyNotice value={created} onDone={() => setCreated(null)} /> : null}
       <Card title="New key">
         <NewKeyForm onCreated={setCreated} />

@@ -88,19 +88,35 @@ export function ColdCallsCard({ run }: { run: RunDetail }) {
             <table className="min-w-full divide-y divide-slate-200" data-testid="cold-calls">
               <thead>
                 <tr>
-                  <th scope="col" className={th}>URL</th>
-                  <th scope="col" className={th}>Reason</th>
-                  <th scope="col" className={th}>Variant</th>
-                  <th scope="col" className={thNum}>Status</th>
-                  <th scope="col" className={th}>Cache</th>
-                  <th scope="col" className={th}>PoP</th>
-                  <th scope="col" className={thNum}>Time</th>
+                  <th scope="col" className={th}>
+                    URL
+                  </th>
+                  <th scope="col" className={th}>
+                    Reason
+                  </th>
+                  <th scope="col" className={th}>
+                    Variant
+                  </th>
+                  <th scope="col" className={thNum}>
+                    Status
+                  </th>
+                  <th scope="col" className={th}>
+                    Cache
+                  </th>
+                  <th scope="col" className={th}>
+                    PoP
+                  </th>
+                  <th scope="col" className={thNum}>
+                    Time
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {data.data.map((row, index) => (
                   <tr key={`${offset}-${index}`}>
-                    <td className={`${td} max-w-md truncate font-mono text-xs`} title={row.url}>{row.url}</td>
+                    <td className={`${td} max-w-md truncate font-mono text-xs`} title={row.url}>
+                      {row.url}
+                    </td>
                     <td className={td}>{NOT_CACHED_ADVICE[row.reason as NotCachedReason].title}</td>
                     <td className={td}>{[row.region, row.user_agent, row.language].filter(Boolean).join(" · ")}</td>
                     <td className={tdNum}>{row.status_code ?? "—"}</td>

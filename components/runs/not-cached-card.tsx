@@ -16,8 +16,8 @@ export function NotCachedCard({ run }: { run: RunDetail }) {
       ) : (
         <>
           <p className="mb-3 text-sm text-slate-600">
-            {count(summary.total_calls - summary.cache_hits)} of {count(summary.total_calls)} calls did not end as a cache hit. Each has one reason, the
-            first that applies in this order: an error, a redirect, no-store/private, a cookie, no-cache, Vary, a CDN bypass, no cache header, a cacheable miss.
+            {count(summary.total_calls - summary.cache_hits)} of {count(summary.total_calls)} calls did not end as a cache hit. Each has one reason, the first that applies in this order: an error, a
+            redirect, no-store/private, a cookie, no-cache, Vary, a CDN bypass, no cache header, a cacheable miss.
           </p>
           <ul className="divide-y divide-slate-100" data-testid="not-cached-reasons">
             {reasons.map(({ reason, calls }) => (

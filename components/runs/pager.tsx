@@ -21,9 +21,7 @@ export function Pager({
   const last = Math.min(offset + limit, total);
   return (
     <nav aria-label={`Pages of ${noun}`} className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
-      <span className="tabular-nums">
-        {total ? `${offset + 1}–${last} of ${total.toLocaleString("en")} ${noun}` : `No ${noun}`}
-      </span>
+      <span className="tabular-nums">{total ? `${offset + 1}–${last} of ${total.toLocaleString("en")} ${noun}` : `No ${noun}`}</span>
       <span className="flex gap-2">
         <Button variant="secondary" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
           {labels[0]}

@@ -15,12 +15,24 @@ export function PopsCard({ run }: { run: RunDetail }) {
           <table className="min-w-full divide-y divide-slate-200" data-testid="pops-breakdown">
             <thead>
               <tr>
-                <th scope="col" className={th}>PoP</th>
-                <th scope="col" className={thNum}>Calls</th>
-                <th scope="col" className={thNum}>Hits</th>
-                <th scope="col" className={thNum}>Hit ratio</th>
-                <th scope="col" className={thNum}>Avg. hit</th>
-                <th scope="col" className={thNum}>Avg. miss</th>
+                <th scope="col" className={th}>
+                  PoP
+                </th>
+                <th scope="col" className={thNum}>
+                  Calls
+                </th>
+                <th scope="col" className={thNum}>
+                  Hits
+                </th>
+                <th scope="col" className={thNum}>
+                  Hit ratio
+                </th>
+                <th scope="col" className={thNum}>
+                  Avg. hit
+                </th>
+                <th scope="col" className={thNum}>
+                  Avg. miss
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

@@ -30,8 +30,7 @@ export function RegionChoices({ value, onChange, error }: { value: string[]; onC
           key={region.code}
           label={
             <span>
-              {region.name} ({region.code}){" "}
-              {regions.data && <span className="text-xs text-slate-500">via {EGRESS_LABELS[region.egress]}</span>}
+              {region.name} ({region.code}) {regions.data && <span className="text-xs text-slate-500">via {EGRESS_LABELS[region.egress]}</span>}
             </span>
           }
           name="region"

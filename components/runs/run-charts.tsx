@@ -30,7 +30,25 @@ function toPoints(runs: RunListItem[]): Point[] {
     });
 }
 
-function Chart({ title, points, dataKey, unit, color, format, domain, state }: { title: string; points: Point[]; dataKey: "success" | "hits" | "ms"; unit: string; color: string; format: (value: number) => string; domain?: [number, number]; state: "loading" | "ready" }) {
+function Chart({
+  title,
+  points,
+  dataKey,
+  unit,
+  color,
+  format,
+  domain,
+  state,
+}: {
+  title: string;
+  points: Point[];
+  dataKey: "success" | "hits" | "ms";
+  unit: string;
+  color: string;
+  format: (value: number) => string;
+  domain?: [number, number];
+  state: "loading" | "ready";
+}) {
   const latest = points.at(-1)?.[dataKey];
   return (
     <figure className="min-w-0">
@@ -43,20 +61,17 @@ function Chart({ title, points, dataKey, unit, color, format, domain, state }: {
           {state === "loading" ? "Loading…" : "No finished run with calls yet: each one adds a point here."}
         </div>
       ) : (
-      <div style={{ height: CHART_HEIGHT }} aria-hidden>
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="run" tick={{ fontSize: 11 }} minTickGap={12} />
-            <YAxis tick={{ fontSize: 11 }} unit={unit} domain={domain ?? [0, "auto"]} width={56} />
-            <Tooltip
-              formatter={(value) => [format(Number(value)), title]}
-              labelFormatter={(label, payload) => `Run ${label}${payload?.[0]?.payload?.when ? ` · ${payload[0].payload.when}` : ""}`}
-            />
-            <Line type="monotone" dataKey={dataKey} stroke={color} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+        <div style={{ height: CHART_HEIGHT }} aria-hidden>
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+              <XAxis dataKey="run" tick={{ fontSize: 11 }} minTickGap={12} />
+              <YAxis tick={{ fontSize: 11 }} unit={unit} domain={domain ?? [0, "auto"]} width={56} />
+              <Tooltip formatter={(value) => [format(Number(value)), title]} labelFormatter={(label, payload) => `Run ${label}${payload?.[0]?.payload?.when ? ` · ${payload[0].payload.when}` : ""}`} />
+              <Line type="monotone" dataKey={dataKey} stroke={color} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
       )}
     </figure>
   );
@@ -82,4 +97,3 @@ export function RunCharts({ boostId }: { boostId: number }) {
     </Card>
   );
 }
-

@@ -23,14 +23,30 @@ export function RunHistory({ boostId }: { boostId: number }) {
       empty={<EmptyState title="No runs yet">Use “Run now”, or give the boost a schedule.</EmptyState>}
       head={
         <>
-          <th scope="col" className={th}>Run</th>
-          <th scope="col" className={th}>Status</th>
-          <th scope="col" className={th}>Started</th>
-          <th scope="col" className={th}>Calls</th>
-          <th scope="col" className={thNum}>Success</th>
-          <th scope="col" className={thNum}>Cache hits</th>
-          <th scope="col" className={thNum}>Avg. time</th>
-          <th scope="col" className={thNum}>Duration</th>
+          <th scope="col" className={th}>
+            Run
+          </th>
+          <th scope="col" className={th}>
+            Status
+          </th>
+          <th scope="col" className={th}>
+            Started
+          </th>
+          <th scope="col" className={th}>
+            Calls
+          </th>
+          <th scope="col" className={thNum}>
+            Success
+          </th>
+          <th scope="col" className={thNum}>
+            Cache hits
+          </th>
+          <th scope="col" className={thNum}>
+            Avg. time
+          </th>
+          <th scope="col" className={thNum}>
+            Duration
+          </th>
         </>
       }
       row={(run) => (
@@ -40,7 +56,11 @@ export function RunHistory({ boostId }: { boostId: number }) {
           </td>
           <td className={td}>
             <StatusBadge status={run.status} />
-            {run.status_message ? <p className="mt-1 max-w-[14rem] truncate text-xs text-slate-500" title={run.status_message}>{run.status_message}</p> : null}
+            {run.status_message ? (
+              <p className="mt-1 max-w-[14rem] truncate text-xs text-slate-500" title={run.status_message}>
+                {run.status_message}
+              </p>
+            ) : null}
           </td>
           <td className={td}>
             <LocalTime value={run.started_at ?? run.created_at} />

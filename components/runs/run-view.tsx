@@ -76,7 +76,10 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       />
       <ErrorNote error={error} />
       {run.status_message ? (
-        <p role="status" className={`rounded-md border px-3 py-2 text-sm ${run.status === "failed" ? "border-red-200 bg-red-50 text-red-800" : run.status === "paused" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-slate-200 bg-white text-slate-700"}`}>
+        <p
+          role="status"
+          className={`rounded-md border px-3 py-2 text-sm ${run.status === "failed" ? "border-red-200 bg-red-50 text-red-800" : run.status === "paused" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-slate-200 bg-white text-slate-700"}`}
+        >
           {run.status_message}
         </p>
       ) : null}
@@ -88,15 +91,21 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <dt className="text-slate-500">Queued</dt>
-            <dd><LocalTime value={run.created_at} /></dd>
+            <dd>
+              <LocalTime value={run.created_at} />
+            </dd>
           </div>
           <div>
             <dt className="text-slate-500">Started</dt>
-            <dd><LocalTime value={run.started_at} empty="not yet" /></dd>
+            <dd>
+              <LocalTime value={run.started_at} empty="not yet" />
+            </dd>
           </div>
           <div>
             <dt className="text-slate-500">Finished</dt>
-            <dd><LocalTime value={run.finished_at} empty={isActive(run.status) ? "in progress" : "—"} /></dd>
+            <dd>
+              <LocalTime value={run.finished_at} empty={isActive(run.status) ? "in progress" : "—"} />
+            </dd>
           </div>
           <div>
             <dt className="text-slate-500">Duration</dt>
@@ -114,19 +123,15 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       </Card>
 
       <section aria-labelledby="figures-heading">
-        <h2 id="figures-heading" className="sr-only">Figures</h2>
+        <h2 id="figures-heading" className="sr-only">
+          Figures
+        </h2>
         <dl className="grid grid-cols-2 gap-3 lg:grid-cols-6">
           <Figure label="Calls" value={count(summary.total_calls)} hint={`${count(summary.successful_calls)} ok · ${count(summary.failed_calls)} failed`} />
           <Figure label="Success rate" value={percent(successRate(summary))} />
           <Figure label="Cache-hit ratio" value={percent(cacheHitRatio(summary))} hint={`${count(summary.cache_hits)} hits`} />
           <Figure label="Avg. response time" value={summary.total_calls ? milliseconds(summary.average_response_time_ms) : "—"} />
-          {summary.verified ? (
-            <Figure
-              label="Verified hits"
-              value={`${count(summary.verified.hits)} / ${count(summary.verified.calls)}`}
-              hint="cacheable misses asked again that became hits"
-            />
-          ) : null}
+          {summary.verified ? <Figure label="Verified hits" value={`${count(summary.verified.hits)} / ${count(summary.verified.calls)}`} hint="cacheable misses asked again that became hits" /> : null}
           <Figure
             label="Warm vs cold"
             value={`${milliseconds(summary.average_hit_response_time_ms)} / ${milliseconds(summary.average_miss_response_time_ms)}`}
@@ -142,9 +147,8 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
             {count(run.bypassed_calls)} of {count(summary.total_calls)} calls were answered BYPASS or DYNAMIC: these calls warmed nothing.
           </p>
           <p className="mt-1">
-            The CDN passed them to the origin without storing the answer, so no visitor gets a cached page from them. Some CDNs do this on purpose for
-            some requests — Vercel, for example, bypasses its cache for crawler user agents — so warm with the <b>mobile</b> or <b>desktop</b> user agent,
-            or check the page’s caching headers.
+            The CDN passed them to the origin without storing the answer, so no visitor gets a cached page from them. Some CDNs do this on purpose for some requests — Vercel, for example, bypasses its
+            cache for crawler user agents — so warm with the <b>mobile</b> or <b>desktop</b> user agent, or check the page’s caching headers.
           </p>
         </div>
       ) : null}
@@ -161,13 +165,27 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
               <table className="min-w-full divide-y divide-slate-200">
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Region</th>
-                    <th scope="col" className={th}>Left through</th>
-                    <th scope="col" className={thNum}>Calls</th>
-                    <th scope="col" className={thNum}>Success</th>
-                    <th scope="col" className={thNum}>Cache hits</th>
-                    <th scope="col" className={thNum}>Bypass</th>
-                    <th scope="col" className={thNum}>Avg. time</th>
+                    <th scope="col" className={th}>
+                      Region
+                    </th>
+                    <th scope="col" className={th}>
+                      Left through
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Calls
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Success
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Cache hits
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Bypass
+                    </th>
+                    <th scope="col" className={thNum}>
+                      Avg. time
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
@@ -196,8 +214,8 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       {run.slowdowns.length ? (
         <Card title="Pace changes">
           <p className="mb-3 text-sm text-slate-600">
-            The engine slows down on its own when the site does: it halves the calls it keeps open when responses get over three times slower than
-            at the start of the run (or when the site answers 429/503 with Retry-After), and adds one back as the site recovers.
+            The engine slows down on its own when the site does: it halves the calls it keeps open when responses get over three times slower than at the start of the run (or when the site answers
+            429/503 with Retry-After), and adds one back as the site recovers.
           </p>
           <ul className="divide-y divide-slate-100">
             {run.slowdowns.map((change, index) => (

@@ -23,14 +23,30 @@ export function SiteWarmRuns({ siteId }: { siteId: number }) {
       empty={<EmptyState title="No warm run yet">“Warm now” warms a list of URLs once, without a boost.</EmptyState>}
       head={
         <>
-          <th scope="col" className={th}>Run</th>
-          <th scope="col" className={th}>Status</th>
-          <th scope="col" className={th}>Queued</th>
-          <th scope="col" className={thNum}>URLs</th>
-          <th scope="col" className={th}>Regions</th>
-          <th scope="col" className={th}>Calls</th>
-          <th scope="col" className={thNum}>Success</th>
-          <th scope="col" className={thNum}>Cache hits</th>
+          <th scope="col" className={th}>
+            Run
+          </th>
+          <th scope="col" className={th}>
+            Status
+          </th>
+          <th scope="col" className={th}>
+            Queued
+          </th>
+          <th scope="col" className={thNum}>
+            URLs
+          </th>
+          <th scope="col" className={th}>
+            Regions
+          </th>
+          <th scope="col" className={th}>
+            Calls
+          </th>
+          <th scope="col" className={thNum}>
+            Success
+          </th>
+          <th scope="col" className={thNum}>
+            Cache hits
+          </th>
         </>
       }
       row={(run) => (

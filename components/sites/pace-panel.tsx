@@ -26,8 +26,8 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
   return (
     <Card title="Pace">
       <p className="mb-4 text-sm text-slate-600">
-        Preheat never sends this site more calls at once than you allow here, from all of its workers and regions together. It also slows down on its
-        own when the site's responses get much slower, and when the site answers 429 or 503 with Retry-After.
+        Preheat never sends this site more calls at once than you allow here, from all of its workers and regions together. It also slows down on its own when the site's responses get much slower, and
+        when the site answers 429 or 503 with Retry-After.
       </p>
       <form
         className="grid gap-4 sm:grid-cols-2"

@@ -45,7 +45,13 @@ function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
         <ErrorNote error={remove.error ?? refresh.error} />
       </div>
       <div className="flex shrink-0 gap-2">
-        <Button variant="secondary" busy={refresh.isPending} disabled={busy(sitemap)} onClick={() => refresh.mutate()} title="Read it again now; boost runs also read a sitemap again when it is older than an hour.">
+        <Button
+          variant="secondary"
+          busy={refresh.isPending}
+          disabled={busy(sitemap)}
+          onClick={() => refresh.mutate()}
+          title="Read it again now; boost runs also read a sitemap again when it is older than an hour."
+        >
           Refresh
         </Button>
         <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
@@ -92,7 +98,13 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
         <Button type="submit" busy={add.isPending} className="sm:mt-6">
           Add sitemap
         </Button>
-        <Button variant="secondary" busy={discover.isPending} className="sm:mt-6" onClick={() => discover.mutate()} title="Reads the site's robots.txt, then /sitemap.xml and /sitemap_index.xml, HTTPS first">
+        <Button
+          variant="secondary"
+          busy={discover.isPending}
+          className="sm:mt-6"
+          onClick={() => discover.mutate()}
+          title="Reads the site's robots.txt, then /sitemap.xml and /sitemap_index.xml, HTTPS first"
+        >
           Find sitemaps
         </Button>
       </form>

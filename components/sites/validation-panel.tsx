@@ -28,8 +28,8 @@ export function ValidationPanel({ site }: { site: Site }) {
     return (
       <Card title="Ownership">
         <p className="text-sm text-slate-700">
-          Validated {site.validation_method ? `with ${methodNames[site.validation_method]}` : ""} on <LocalTime value={site.validated_at} />. You can remove the
-          token now, or keep it: Preheat does not check it again.
+          Validated {site.validation_method ? `with ${methodNames[site.validation_method]}` : ""} on <LocalTime value={site.validated_at} />. You can remove the token now, or keep it: Preheat does not
+          check it again.
         </p>
       </Card>
     );
@@ -38,8 +38,7 @@ export function ValidationPanel({ site }: { site: Site }) {
   return (
     <Card title="Prove you own this site">
       <p className="mb-4 text-sm text-slate-600">
-        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks
-        over HTTPS first, then HTTP.
+        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks over HTTPS first, then HTTP.
       </p>
       <div className="grid gap-4 md:grid-cols-2">
         <div className="rounded-md border border-slate-200 p-3">

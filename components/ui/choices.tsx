@@ -16,7 +16,14 @@ export function CheckboxGroup({ legend, hint, error, children }: { legend: strin
 export function Check({ label, checked, onChange, disabled, name }: { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean; name?: string }) {
   return (
     <label className="inline-flex min-h-6 items-center gap-2 text-sm text-slate-800">
-      <input type="checkbox" name={name} className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
+      <input
+        type="checkbox"
+        name={name}
+        className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+      />
       {label}
     </label>
   );

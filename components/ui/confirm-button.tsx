@@ -14,6 +14,7 @@ export function ConfirmButton({ label, confirmLabel, question, busy, onConfirm }
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a question and its two buttons inside a line of text, not form fields
     <span role="group" aria-label={question} className="inline-flex flex-wrap items-center gap-2">
       <span className="text-sm text-slate-700">{question}</span>
       <Button variant="danger" busy={busy} onClick={onConfirm} autoFocus>

@@ -27,7 +27,17 @@ export function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; 
 }
 
 /** A labelled control with its hint and its error, tied together for screen readers. */
-export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string; children: (props: { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string }) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: (props: { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string }) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className="space-y-1">

@@ -56,8 +56,22 @@ export function WarmForm({ site }: { site: Site }) {
         className="space-y-6"
       >
         <Card title="URLs">
-          <Field label="URLs to warm" hint={`Paste one URL a line (or any text with URLs in it): ${urls.length.toLocaleString("en")} found, ${MAX_WARM_URLS.toLocaleString("en")} at most.`} error={fieldError("urls")}>
-            {(a) => <textarea {...a} name="urls" rows={8} className={`${inputClass} font-mono`} value={text} onChange={(e) => setText(e.target.value)} placeholder={`https://${site.domain}/\nhttps://${site.domain}/products`} />}
+          <Field
+            label="URLs to warm"
+            hint={`Paste one URL a line (or any text with URLs in it): ${urls.length.toLocaleString("en")} found, ${MAX_WARM_URLS.toLocaleString("en")} at most.`}
+            error={fieldError("urls")}
+          >
+            {(a) => (
+              <textarea
+                {...a}
+                name="urls"
+                rows={8}
+                className={`${inputClass} font-mono`}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                placeholder={`https://${site.domain}/\nhttps://${site.domain}/products`}
+              />
+            )}
           </Field>
           <div className="mt-3">
             <Field label="Or upload a file" hint="A text or CSV file: every http(s) URL in it is added.">

@@ -57,7 +57,7 @@ describe("Inngest functions", () => {
   });
 
   it("process-sitemap declares per-site concurrency and retries", () => {
-    const config = processSitemapFunction["opts"] as { concurrency: { key: string; limit: number }[]; retries: number };
+    const config = processSitemapFunction.opts as { concurrency: { key: string; limit: number }[]; retries: number };
     expect(config.concurrency).toEqual([{ key: "event.data.siteId", limit: 1 }]);
     expect(config.retries).toBe(4);
   });
@@ -66,7 +66,10 @@ describe("Inngest functions", () => {
     const site = await createSite(ctx, { domain: "tick.test" });
     const sitemap = await addSitemap(ctx, site.id, { url: "http://tick.test/sitemap.xml" });
     const boost = await createBoost(ctx, site.id, { name: "Hourly", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr"], schedule: "0 * * * *" });
-    await ctx.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 3 * 3_600_000) }).where(eq(boosts.id, boost.id));
+    await ctx.db
+      .update(boosts)
+      .set({ nextRunAt: new Date(Date.now() - 3 * 3_600_000) })
+      .where(eq(boosts.id, boost.id));
     const engine = new InngestTestEngine({ function: scheduleTickFunction });
     const { result } = await engine.execute();
     expect(result).toMatchObject({ started: [expect.any(Number)] });

@@ -16,7 +16,6 @@ export function jobFunction(name: JobName, id: string, options: { siteConcurrenc
       concurrency: [{ key: "event.data.siteId", limit: options.siteConcurrency }],
       retries: definition.retryLimit,
     },
-    async ({ event, step, attempt, maxAttempts }) =>
-      step.run(id, async () => runJob(name, event.data, { db: await getDb(), final: attempt + 1 >= (maxAttempts ?? definition.retryLimit + 1) })),
+    async ({ event, step, attempt, maxAttempts }) => step.run(id, async () => runJob(name, event.data, { db: await getDb(), final: attempt + 1 >= (maxAttempts ?? definition.retryLimit + 1) })),
   );
 }

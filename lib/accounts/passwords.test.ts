@@ -17,7 +17,10 @@ const storedHash = async (email: string) => (await handle.db.select({ hash: user
 describe("passwords", () => {
   it("signs in a user whose hash is an older bcrypt one, and stores today's scrypt hash then", async () => {
     const { user } = await findOrCreateUser(handle.db, "legacy@example.com");
-    await handle.db.update(users).set({ passwordHash: bcrypt.hashSync("correct horse battery", 10) }).where(eq(users.id, user.id));
+    await handle.db
+      .update(users)
+      .set({ passwordHash: bcrypt.hashSync("correct horse battery", 10) })
+      .where(eq(users.id, user.id));
     expect(await verifyPassword(handle.db, "legacy@example.com", "wrong password!")).toBeUndefined();
     expect(await storedHash("legacy@example.com")).toMatch(/^\$2/);
     expect((await verifyPassword(handle.db, "legacy@example.com", "correct horse battery"))?.id).toBe(user.id);

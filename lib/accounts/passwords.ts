@@ -15,8 +15,10 @@ const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_BYTES = 32;
 
 export function checkNewPassword(password: string, field = "password"): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [{ field, message: `At least ${MIN_PASSWORD_LENGTH} characters.` }]);
-  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new InvalidError(`The password may have at most ${MAX_PASSWORD_BYTES} bytes.`, [{ field, message: `At most ${MAX_PASSWORD_BYTES} bytes.` }]);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new InvalidError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [{ field, message: `At least ${MIN_PASSWORD_LENGTH} characters.` }]);
+  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
+    throw new InvalidError(`The password may have at most ${MAX_PASSWORD_BYTES} bytes.`, [{ field, message: `At most ${MAX_PASSWORD_BYTES} bytes.` }]);
 }
 
 function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
@@ -54,7 +56,11 @@ export async function verifyPassword(db: Database, email: string, password: stri
   dummyHash ??= hashPassword("no user has this password");
   const ok = await matches(password, user?.passwordHash ?? (await dummyHash));
   if (!ok || !user?.passwordHash) return undefined;
-  if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+  if (needsRehash(user.passwordHash))
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(users.id, user.id));
   return user;
 }
 
@@ -70,7 +76,10 @@ export async function changePassword(db: Database, userId: number, input: { curr
     if (!(await matches(input.current_password, user.passwordHash))) throw new InvalidError("The current password is not right.", [{ field: "current_password", message: "Not right." }]);
   }
   checkNewPassword(input.new_password, "new_password");
-  await db.update(users).set({ passwordHash: await hashPassword(input.new_password) }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.new_password) })
+    .where(eq(users.id, user.id));
 }
 
 export async function hasPassword(db: Database, userId: number): Promise<boolean> {

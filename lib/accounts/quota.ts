@@ -38,8 +38,6 @@ export async function getQuota(db: Database, accountId: number, now = new Date()
 export async function assertQuotaCovers(db: Database, accountId: number, calls: number) {
   const quota = await getQuota(db, accountId);
   if (calls > quota.remaining) {
-    throw new QuotaExceededError(
-      `Monthly call quota exceeded: this request needs ${calls} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`,
-    );
+    throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`);
   }
 }

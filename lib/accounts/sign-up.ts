@@ -65,12 +65,18 @@ const LINK_UNUSABLE = "This confirmation link is not valid any more (it works on
  * user meanwhile (a sign-in link, the CLI), that user is left as it is.
  */
 export async function confirmSignUp(db: Database, token: string): Promise<{ email: string; created: boolean }> {
-  const [request] = await db.delete(signUpRequests).where(eq(signUpRequests.tokenHash, hashToken(token))).returning();
+  const [request] = await db
+    .delete(signUpRequests)
+    .where(eq(signUpRequests.tokenHash, hashToken(token)))
+    .returning();
   if (!request || request.expiresAt < new Date()) throw new InvalidError(LINK_UNUSABLE);
   await db.delete(signUpRequests).where(eq(signUpRequests.email, request.email));
   try {
     await db.transaction(async (tx) => {
-      const [account] = await tx.insert(accounts).values({ name: request.name ?? request.email }).returning();
+      const [account] = await tx
+        .insert(accounts)
+        .values({ name: request.name ?? request.email })
+        .returning();
       await tx.insert(users).values({ accountId: account!.id, email: request.email, name: request.name, passwordHash: request.passwordHash, emailVerifiedAt: new Date() });
     });
   } catch (error) {

@@ -11,7 +11,10 @@ export function normaliseEmail(email: string): string {
 }
 
 export async function findUserByEmail(db: Database, email: string) {
-  const [user] = await db.select().from(users).where(eq(users.email, normaliseEmail(email)));
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normaliseEmail(email)));
   return user;
 }
 
@@ -21,7 +24,10 @@ export async function findOrCreateUser(db: Database, email: string, name?: strin
   const existing = await findUserByEmail(db, address);
   if (existing) return { user: existing, created: false };
   return db.transaction(async (tx) => {
-    const [account] = await tx.insert(accounts).values({ name: name?.trim() || address }).returning();
+    const [account] = await tx
+      .insert(accounts)
+      .values({ name: name?.trim() || address })
+      .returning();
     const [user] = await tx
       .insert(users)
       .values({ accountId: account!.id, email: address, name: name?.trim() || null })

@@ -1,13 +1,4 @@
-import {
-  ConflictError,
-  DomainError,
-  ForbiddenError,
-  InvalidError,
-  NotFoundError,
-  QuotaExceededError,
-  TooManyRequestsError,
-  UnauthenticatedError,
-} from "@/lib/errors";
+import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError, QuotaExceededError, TooManyRequestsError, UnauthenticatedError } from "@/lib/errors";
 import { logger } from "@/lib/observability/log";
 import type { ErrorCode } from "./error-codes";
 import { errorResponse } from "./responses";
@@ -24,7 +15,7 @@ export class RequestError extends Error {
 }
 
 /** Each domain error's status, and its code unless the error names a more precise one. */
-const answerOf = new Map<Function, { status: number; code: ErrorCode }>([
+const answerOf = new Map<unknown, { status: number; code: ErrorCode }>([
   [UnauthenticatedError, { status: 401, code: "invalid_api_key" }],
   [QuotaExceededError, { status: 403, code: "quota_exceeded" }],
   [ForbiddenError, { status: 403, code: "insufficient_scope" }],

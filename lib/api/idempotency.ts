@@ -25,7 +25,12 @@ export function checkIdempotencyKey(key: string): string {
 
 function canonicalJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonicalJson);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonicalJson(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, canonicalJson(v)]),
+    );
   return value;
 }
 
@@ -37,7 +42,9 @@ export function requestFingerprint(operationId: string, params: unknown, bodyTex
   } catch {
     // Not JSON: compared as sent.
   }
-  return createHash("sha256").update(JSON.stringify([operationId, canonicalJson(params), body])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([operationId, canonicalJson(params), body]))
+    .digest("hex");
 }
 
 type Stored = typeof idempotencyKeys.$inferSelect;
@@ -58,7 +65,10 @@ async function claim(db: Database, accountId: number, key: string, fingerprint: 
 }
 
 async function stored(db: Database, accountId: number, key: string): Promise<Stored | undefined> {
-  const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
   return row;
 }
 

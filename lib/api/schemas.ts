@@ -9,7 +9,10 @@ export const errorSchema = z
     code: z.enum(ERROR_CODE_NAMES).meta({
       description: `A stable identifier to branch on (the sentence may change): ${ERROR_CODE_NAMES.map((c) => `\`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].meaning}`).join(" ")}`,
     }),
-    details: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: "Per-field validation failures (422)." }),
+    details: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: "Per-field validation failures (422)." }),
     required_scope: z.string().optional().meta({ description: "The missing scope (403)." }),
   })
   .meta({ id: "Error" });

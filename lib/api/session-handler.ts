@@ -36,7 +36,8 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
     let response: Response;
     try {
       response = await (async () => {
-        if (request.headers.get(DASHBOARD_HEADER) !== "1") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+        if (request.headers.get(DASHBOARD_HEADER) !== "1")
+          return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
         const { currentUser } = await import("@/lib/auth/next-auth");
         const user = await currentUser();
         if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);

@@ -63,11 +63,17 @@ export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | nul
 /** The principal behind a bearer token, or undefined when it is unknown, revoked or expired. */
 export async function authenticateApiKey(db: Database, token: string): Promise<ApiKeyPrincipal | undefined> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return undefined;
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(token)));
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.hash, hashApiKey(token)));
   if (!row || apiKeyState(row) !== "active") return undefined;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, row.id));
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, row.id));
   }
   return { keyId: row.id, accountId: row.accountId, scopes: row.scopes as Scope[], name: row.name, prefix: row.prefix, expiresAt: row.expiresAt };
 }

@@ -112,7 +112,10 @@ async function measure(c: Case) {
     const { user } = await findOrCreateUser(db, `tenant-${Math.floor(s / 10)}@bench.test`);
     const ctx = { db, accountId: user.accountId };
     const site = await createSite(ctx, { domain: `site-${s}.bench.test` });
-    await db.update(sites).set({ validated: true }).where(inArray(sites.id, [site.id]));
+    await db
+      .update(sites)
+      .set({ validated: true })
+      .where(inArray(sites.id, [site.id]));
     const { run } = await queueWarm(ctx, site.id, { urls: Array.from({ length: c.urls }, (_, i) => `http://site-${s}.bench.test/p/${i}`), region: ["fr"] });
     ids.push(run.id);
   }
@@ -136,9 +139,13 @@ async function measure(c: Case) {
   const ideal = (c.sites * c.concurrency) / (c.delayMs / 1000);
   const counts = [...new Set(statuses)].map((status) => `${statuses.filter((s) => s === status).length} ${status}`).join(", ");
   const cut = done < ids.length ? ` (stopped after ${seconds.toFixed(0)} s with ${done} of ${ids.length} runs done: ${counts})` : "";
-  console.log(`${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls, ${(stats.spanMs / 1000).toFixed(1)} s from first call to last answer, ${seconds.toFixed(1)} s wall time with planning${cut}`);
+  console.log(
+    `${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls, ${(stats.spanMs / 1000).toFixed(1)} s from first call to last answer, ${seconds.toFixed(1)} s wall time with planning${cut}`,
+  );
   console.log(`  aggregate ${Math.round(rate).toLocaleString("en")} calls/s, ideal ${Math.round(ideal).toLocaleString("en")} calls/s (N × C / delay): ratio ${(rate / ideal).toFixed(2)}`);
-  console.log(`  peak calls in flight ${stats.peak} (ideal ${c.sites * c.concurrency}), peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`);
+  console.log(
+    `  peak calls in flight ${stats.peak} (ideal ${c.sites * c.concurrency}), peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
+  );
   console.log(`  ${setup.rss()}`);
 }
 

@@ -32,7 +32,7 @@ function child(index: number): Buffer {
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
-const describe = (values: number[]) => `n=${values.length} p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
+const describeLatencies = (values: number[]) => `n=${values.length} p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
 
 type Ingestion = { seconds: number; peakRss: number; rssBefore: number; message: string; status: string; latencies: number[] };
@@ -101,11 +101,17 @@ async function main() {
     const rate = (run: Ingestion) => `${Math.round((CHILDREN * PER_CHILD) / run.seconds).toLocaleString("en")} URLs/s`;
     console.log(`index of ${CHILDREN} gzipped children × ${PER_CHILD.toLocaleString("en")} URLs on ${where}:`);
     console.log(`  children one at a time (reference): ${reference.status} in ${reference.seconds.toFixed(1)} s (${rate(reference)}), peak RSS ${mib(reference.peakRss)}`);
-    console.log(`  children ${process.env.PREHEAT_SITEMAP_CHILDREN_AT_ONCE} at a time:           ${parallel.status} in ${parallel.seconds.toFixed(1)} s (${rate(parallel)}), peak RSS ${mib(parallel.peakRss)} (${mib(parallel.rssBefore)} before): ${parallel.message}`);
-    console.log(`  time ratio ${(parallel.seconds / reference.seconds).toFixed(2)} of the reference; target < ${TARGET_SECONDS} s: ${parallel.seconds < TARGET_SECONDS ? "met" : "NOT met"}; peak RSS < 300 MB: ${parallel.peakRss < TARGET_RSS_BYTES ? "met" : "NOT met"}`);
-    console.log(`GET /v1/me idle (reference):      ${describe(idle)}`);
-    console.log(`GET /v1/me during ingestion:      ${describe(parallel.latencies)}`);
-    console.log(`p99 during / p99 idle: ratio ${(percentile(parallel.latencies, 99) / percentile(idle, 99)).toFixed(2)}; target p99 ≤ 250 ms: ${percentile(parallel.latencies, 99) <= 250 ? "met" : "NOT met"}`);
+    console.log(
+      `  children ${process.env.PREHEAT_SITEMAP_CHILDREN_AT_ONCE} at a time:           ${parallel.status} in ${parallel.seconds.toFixed(1)} s (${rate(parallel)}), peak RSS ${mib(parallel.peakRss)} (${mib(parallel.rssBefore)} before): ${parallel.message}`,
+    );
+    console.log(
+      `  time ratio ${(parallel.seconds / reference.seconds).toFixed(2)} of the reference; target < ${TARGET_SECONDS} s: ${parallel.seconds < TARGET_SECONDS ? "met" : "NOT met"}; peak RSS < 300 MB: ${parallel.peakRss < TARGET_RSS_BYTES ? "met" : "NOT met"}`,
+    );
+    console.log(`GET /v1/me idle (reference):      ${describeLatencies(idle)}`);
+    console.log(`GET /v1/me during ingestion:      ${describeLatencies(parallel.latencies)}`);
+    console.log(
+      `p99 during / p99 idle: ratio ${(percentile(parallel.latencies, 99) / percentile(idle, 99)).toFixed(2)}; target p99 ≤ 250 ms: ${percentile(parallel.latencies, 99) <= 250 ? "met" : "NOT met"}`,
+    );
   } finally {
     server.close();
     await closeDatabase();

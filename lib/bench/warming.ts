@@ -202,12 +202,17 @@ function runChild(size: number, port: number): Promise<SizeResult> {
 }
 
 async function main() {
-  const sizes = (process.env.BENCH_SIZES ?? "10000,100000,1000000").split(",").map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_SIZES ?? "10000,100000,1000000")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
   const seconds = Number(process.env.BENCH_LOADGEN_SECONDS) || 10;
   const concurrency = defaultSiteConcurrency();
   const origin = await startOrigin();
   try {
-    console.log(`machine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}; origin: node:http in its own process, 4 KiB pages; concurrency ${concurrency} (PREHEAT_SITE_CONCURRENCY)`);
+    console.log(
+      `machine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}; origin: node:http in its own process, 4 KiB pages; concurrency ${concurrency} (PREHEAT_SITE_CONCURRENCY)`,
+    );
     const load = await loadGenerator(origin.port, concurrency, seconds);
     console.log(`${load.tool}: ${load.rate.toFixed(0)} requests/s over ${seconds} s`);
     const results: SizeResult[] = [];

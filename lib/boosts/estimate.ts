@@ -49,7 +49,12 @@ export async function estimateBoost(ctx: AccountContext, boostId: number): Promi
 export async function estimateBoostDraft(ctx: AccountContext, siteId: number, draft: BoostDraft): Promise<BoostEstimate> {
   const site = await getSite(ctx, siteId);
   const asked = draft.sitemap_ids ?? [];
-  const own = asked.length ? await ctx.db.select({ id: sitemaps.id }).from(sitemaps).where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.id, asked))) : [];
+  const own = asked.length
+    ? await ctx.db
+        .select({ id: sitemaps.id })
+        .from(sitemaps)
+        .where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.id, asked)))
+    : [];
   const source: BoostSource = {
     sourceType: draft.source_type,
     sourceUrl: draft.source_url ?? null,

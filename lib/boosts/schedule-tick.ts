@@ -23,7 +23,10 @@ export async function startDueBoosts(db: Database, now = new Date()): Promise<{ 
     const run = await db.transaction(async (tx) => {
       const [boost] = await tx.select().from(boosts).where(eq(boosts.id, id)).for("update");
       if (!boost?.schedule || !boost.nextRunAt || boost.nextRunAt > now || boost.status === "paused") return undefined;
-      await tx.update(boosts).set({ nextRunAt: nextRunAt(boost.schedule, now) }).where(eq(boosts.id, id));
+      await tx
+        .update(boosts)
+        .set({ nextRunAt: nextRunAt(boost.schedule, now) })
+        .where(eq(boosts.id, id));
       if (await hasActiveRun(tx, id)) return undefined;
       // An unvalidated site past its daily runs skips this tick; its schedule fires again later.
       const withinBudget = await assertUnvalidatedRunBudget(tx, boost.siteId, now).then(

@@ -16,11 +16,7 @@ describe("next runs", () => {
   it("are computed in UTC", () => {
     const after = new Date("2026-11-22T10:00:00Z");
     expect(nextRunAt("0 3 * * *", after)?.toISOString()).toBe("2026-11-23T03:00:00.000Z");
-    expect(nextRunTimes("30 */6 * * *", 3, after).map((d) => d.toISOString())).toEqual([
-      "2026-11-22T12:30:00.000Z",
-      "2026-11-22T18:30:00.000Z",
-      "2026-11-23T00:30:00.000Z",
-    ]);
+    expect(nextRunTimes("30 */6 * * *", 3, after).map((d) => d.toISOString())).toEqual(["2026-11-22T12:30:00.000Z", "2026-11-22T18:30:00.000Z", "2026-11-23T00:30:00.000Z"]);
   });
 
   it("follow classic cron when both day fields are set (either matches)", () => {

@@ -25,11 +25,7 @@ export const languageTagSchema = z
 
 export const variationsSchema = z
   .object({
-    user_agents: z
-      .array(z.enum(USER_AGENT_CLASSES))
-      .transform(uniq)
-      .optional()
-      .meta({ description: "User-agent classes; each is one call per URL. Default: desktop." }),
+    user_agents: z.array(z.enum(USER_AGENT_CLASSES)).transform(uniq).optional().meta({ description: "User-agent classes; each is one call per URL. Default: desktop." }),
     languages: z
       .array(languageTagSchema)
       .max(MAX_LANGUAGES, `must list at most ${MAX_LANGUAGES} languages`)
@@ -42,9 +38,7 @@ export const variationsSchema = z
 export type Variations = z.output<typeof variationsSchema>;
 
 /** Variations as stored and returned (normalised: de-duplicated, tags as ll-RR). */
-export const variationsValueSchema = z
-  .object({ user_agents: z.array(z.enum(USER_AGENT_CLASSES)).optional(), languages: z.array(z.string()).optional() })
-  .meta({ id: "VariationsValue" });
+export const variationsValueSchema = z.object({ user_agents: z.array(z.enum(USER_AGENT_CLASSES)).optional(), languages: z.array(z.string()).optional() }).meta({ id: "VariationsValue" });
 
 const name = z.string().trim().min(1).max(200);
 const urlRoot = z.string().max(2000).startsWith("/", "must start with /").meta({ description: "Only URLs whose path starts with this are warmed; `/` when omitted." });
@@ -82,7 +76,10 @@ const schedule = z
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
 /** Shared by boosts and warms. */
-export const verify = z.boolean().meta({ description: "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted." });
+export const verify = z.boolean().meta({
+  description:
+    "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted.",
+});
 
 const boostFields = {
   name,
@@ -112,7 +109,12 @@ const requiredFor = (source: string) => (issue: { input?: unknown }) => (issue.i
 const sources = {
   sitemap: {
     source_type: z.literal("sitemap"),
-    sitemap_ids: z.array(idNumber, { error: requiredFor("sitemap") }).min(1).max(500).transform(uniq).meta({ description: "This site's sitemaps to warm (1 to 500)." }),
+    sitemap_ids: z
+      .array(idNumber, { error: requiredFor("sitemap") })
+      .min(1)
+      .max(500)
+      .transform(uniq)
+      .meta({ description: "This site's sitemaps to warm (1 to 500)." }),
   },
   csv: { source_type: z.literal("csv"), source_url: z.string({ error: requiredFor("csv") }).pipe(sourceUrl) },
 };
@@ -208,14 +210,17 @@ export type BoostPayload = z.infer<typeof boostSchema>;
 export const boostEstimateSchema = z
   .object({
     urls: z.number().int().meta({ description: "URLs a run would warm now, after url_root, exclude_ext, content_types and the cap of a site not validated." }),
-    calls: z.number().int().meta({ description: "Calls a run would make: URL × user agent × language × region, cut at call_limit (and at the cap of a site not validated). A run of the boost started now has this `total_calls`." }),
+    calls: z.number().int().meta({
+      description: "Calls a run would make: URL × user agent × language × region, cut at call_limit (and at the cap of a site not validated). A run of the boost started now has this `total_calls`.",
+    }),
     calls_by_region: z.record(z.string(), z.number().int()).meta({ description: "Region code → its calls, in the boost's region order." }),
     quota_remaining: z.number().int().meta({ description: "Calls left in the account's monthly quota now: a run needing more fails." }),
     notes: z.array(z.string()).meta({ description: "Why URLs or calls were left out (filters, caps, sitemaps not processed yet, a CSV file that cannot be read)." }),
   })
   .meta({
     id: "BoostEstimate",
-    description: "What a run of the boost would do now, without doing it. Sitemaps are counted from their current lists (a run first reads again those older than the operator's maximum age); a CSV file is read now.",
+    description:
+      "What a run of the boost would do now, without doing it. Sitemaps are counted from their current lists (a run first reads again those older than the operator's maximum age); a CSV file is read now.",
   });
 
 export type BoostEstimate = z.infer<typeof boostEstimateSchema>;

@@ -16,7 +16,6 @@ export type BoostRow = typeof boosts.$inferSelect;
 /** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */
 export type BoostWithSitemaps = BoostRow & { sitemapIds: number[]; siteValidated: boolean };
 
-
 export function toBoost(row: BoostWithSitemaps): BoostPayload {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { findOrCreateUser, findUserByEmail } from "@/lib/accounts/users";
 import { apiKeyState, createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
-import { parseScopeList } from "@/lib/auth/scopes";
+import { parseScopeList, type Scope } from "@/lib/auth/scopes";
 import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
@@ -39,7 +39,14 @@ function required(value: string | undefined, flag: string): string {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 async function keys(db: Database, args: string[]): Promise<string> {
@@ -50,7 +57,7 @@ async function keys(db: Database, args: string[]): Promise<string> {
   });
   const [action, id] = positionals;
   if (action === "create") {
-    let scopes;
+    let scopes: Scope[];
     try {
       scopes = parseScopeList(required(values.scopes, "--scopes"));
     } catch (error) {

@@ -188,9 +188,7 @@ describe("setting", () => {
   });
 
   it("refuses values the product used to replace silently by its default, naming the variable, the value and what is expected", () => {
-    expect(problemOf("PREHEAT_SITE_CONCURRENCY", "abc")).toBe(
-      'invalid configuration: PREHEAT_SITE_CONCURRENCY="abc" is invalid: not a number; expected a whole number, at least 1 (default 4).',
-    );
+    expect(problemOf("PREHEAT_SITE_CONCURRENCY", "abc")).toBe('invalid configuration: PREHEAT_SITE_CONCURRENCY="abc" is invalid: not a number; expected a whole number, at least 1 (default 4).');
     expect(problemOf("PREHEAT_SITE_CONCURRENCY", "0")).toMatch(/PREHEAT_SITE_CONCURRENCY="0" is invalid: less than 1/);
     expect(problemOf("PREHEAT_SITE_CONCURRENCY", "2.5")).toMatch(/not a whole number/);
     expect(problemOf("PREHEAT_MONTHLY_CALL_QUOTA", "100_000")).toMatch(/PREHEAT_MONTHLY_CALL_QUOTA="100_000" is invalid: not a number/);
@@ -276,16 +274,14 @@ describe("product code", () => {
   }
 
   it("reads the environment through lib/config only", () => {
-    const offenders = ["lib", "app", "inngest"]
-      .flatMap(sources)
-      .flatMap((file) =>
-        readFileSync(path.join(root, file), "utf8")
-          .split("\n")
-          .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
-          // next-auth reads NEXTAUTH_URL itself: lib/auth/next-auth.ts writes it, once, when unset.
-          .filter(({ line }) => /process\.env\b/.test(line) && !/^\s*(\/\/|\*)/.test(line) && !/process\.env\.NEXTAUTH_URL = /.test(line))
-          .map(({ at, line }) => `${at}: ${line.trim()}`),
-      );
+    const offenders = ["lib", "app", "inngest"].flatMap(sources).flatMap((file) =>
+      readFileSync(path.join(root, file), "utf8")
+        .split("\n")
+        .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
+        // next-auth reads NEXTAUTH_URL itself: lib/auth/next-auth.ts writes it, once, when unset.
+        .filter(({ line }) => /process\.env\b/.test(line) && !/^\s*(\/\/|\*)/.test(line) && !/process\.env\.NEXTAUTH_URL = /.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
     expect(offenders).toEqual([]);
   });
 });

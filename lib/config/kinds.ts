@@ -25,12 +25,9 @@ type Bounds = {
 function boundsText({ integer, min, above, max, below }: Bounds): string {
   const what = integer ? "a whole number" : "a number (decimals allowed)";
   if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
-  const limits = [
-    min !== undefined && `at least ${min}`,
-    above !== undefined && `more than ${above}`,
-    max !== undefined && `at most ${max}`,
-    below !== undefined && `less than ${below}`,
-  ].filter(Boolean);
+  const limits = [min !== undefined && `at least ${min}`, above !== undefined && `more than ${above}`, max !== undefined && `at most ${max}`, below !== undefined && `less than ${below}`].filter(
+    Boolean,
+  );
   return limits.length ? `${what}, ${limits.join(" and ")}` : what;
 }
 

@@ -38,7 +38,10 @@ export type ConnectTarget = { address: string; port: number };
  */
 export function parseConnectTo(source: string): Map<string, ConnectTarget> {
   const table = new Map<string, ConnectTarget>();
-  for (const entry of source.split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of source
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^([^:]*):(\d*):(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
     if (!match) throw new Error(`PREHEAT_CONNECT_TO: ${JSON.stringify(entry)} is not host:port:address:port`);
     const [, host, port, address, targetPort] = match;

@@ -155,7 +155,8 @@ export const VARIABLES = {
     description: "Sitemap and e-mail jobs one worker process works at once (one per fetch); runs are not limited by it (see `PREHEAT_WORKER_MAX_IN_FLIGHT`).",
   }),
   PREHEAT_RUNS_PER_FETCH: withDefault(positiveInteger, 250, {
-    description: "Warming jobs (one region of a run each) one fetch of the job queue takes at most; planning takes up to 1,000 runs at a time (on-demand warms stored together, boost runs four at a time, as their sources are read then).",
+    description:
+      "Warming jobs (one region of a run each) one fetch of the job queue takes at most; planning takes up to 1,000 runs at a time (on-demand warms stored together, boost runs four at a time, as their sources are read then).",
   }),
   PREHEAT_WORKER_MAX_IN_FLIGHT: withDefault(positiveInteger, 2000, {
     description: "Warming calls one worker process keeps in flight across every run it holds (2,000 measured on 2 cores, `docs/benchmarks.md`); it also holds at most this many run regions at once.",
@@ -186,7 +187,8 @@ export const VARIABLES = {
     description: "The key with which Inngest Cloud signs its calls to `/api/inngest` (read by the Inngest SDK).",
   }),
   INNGEST_DEV: optional(inngestDev(), {
-    description: "Send background work to an Inngest dev or self-hosted server instead of the embedded queue (`1`, or its URL); any value selects Inngest (`0` or `false`: Inngest Cloud, which needs `INNGEST_EVENT_KEY`).",
+    description:
+      "Send background work to an Inngest dev or self-hosted server instead of the embedded queue (`1`, or its URL); any value selects Inngest (`0` or `false`: Inngest Cloud, which needs `INNGEST_EVENT_KEY`).",
   }),
   INNGEST_BASE_URL: optional(httpUrl(), {
     description: "Address of a self-hosted Inngest server (read by the Inngest SDK).",
@@ -226,6 +228,10 @@ export const VARIABLES = {
   // Observability.
   PREHEAT_LOG_LEVEL: withDefault(oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const), "info", {
     description: "The least severe log lines written (`silent`: none).",
+  }),
+  PREHEAT_WORKER_METRICS_PORT: optional(numeric({ integer: true, min: 1, max: 65535 }), {
+    description:
+      "When set, `npm run worker` serves its own `GET /metrics` (the warming calls it makes, its jobs) on this port, on every interface, behind `PREHEAT_METRICS_TOKEN` like the web servers'.",
   }),
   PREHEAT_METRICS_TOKEN: optional(token(), {
     secret: true,

@@ -1,7 +1,14 @@
 import type { RunReportProps } from "./templates/run-report";
 
 /** Test data shared by the e-mail tests. */
-const sample = (i: number) => ({ url: `https://shop.test/broken-${i}`, region: "fr", user_agent: "mobile", language: i % 2 ? null : "fr-FR", status: i === 1 ? null : 500, error: i === 1 ? "timeout" : "HTTP 500" });
+const sample = (i: number) => ({
+  url: `https://shop.test/broken-${i}`,
+  region: "fr",
+  user_agent: "mobile",
+  language: i % 2 ? null : "fr-FR",
+  status: i === 1 ? null : 500,
+  error: i === 1 ? "timeout" : "HTTP 500",
+});
 
 /** A run report with more PoPs and failure samples than the e-mail shows (5 of each). */
 export const reportProps: RunReportProps = {

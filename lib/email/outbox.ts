@@ -37,7 +37,10 @@ export async function listOutbox(ctx: AccountContext, page: Page) {
 
 /** One e-mail with its rendered parts. */
 export async function getOutboxEmail(ctx: AccountContext, id: number) {
-  const [row] = await ctx.db.select().from(emailOutbox).where(and(eq(emailOutbox.id, id), eq(emailOutbox.accountId, ctx.accountId)));
+  const [row] = await ctx.db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.accountId, ctx.accountId)));
   if (!row) throw notFound(`E-mail ${id}`);
   return { ...toOutboxItem(row), html: row.html, text: row.text };
 }

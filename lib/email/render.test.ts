@@ -13,14 +13,7 @@ describe("the run report", () => {
   it("renders the figures, the top five PoPs, five failure samples and the link", async () => {
     const { html, text } = await renderEmail("run-report", reportProps);
     expect(html).toContain("on shop.test finished");
-    for (const expected of [
-      "Success rate: 98%",
-      "Cache-hit ratio: 40%",
-      "Average response time: 123 ms",
-      "Calls: 2,000 (1,960 succeeded, 40 failed)",
-      "Regions: fr, de",
-      "Duration: 2 min 5 s",
-    ]) {
+    for (const expected of ["Success rate: 98%", "Cache-hit ratio: 40%", "Average response time: 123 ms", "Calls: 2,000 (1,960 succeeded, 40 failed)", "Regions: fr, de", "Duration: 2 min 5 s"]) {
       expect(text).toContain(expected);
     }
     // Top five by calls, busiest first; the sixth (AMS, 10 calls) is left out.

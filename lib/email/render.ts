@@ -3,14 +3,7 @@ import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
-import {
-  SignUpConfirmationEmail,
-  SignUpExistingEmail,
-  signUpConfirmationProps,
-  signUpConfirmationSubject,
-  signUpExistingProps,
-  signUpExistingSubject,
-} from "./templates/sign-up";
+import { SignUpConfirmationEmail, SignUpExistingEmail, signUpConfirmationProps, signUpConfirmationSubject, signUpExistingProps, signUpExistingSubject } from "./templates/sign-up";
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 

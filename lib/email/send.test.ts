@@ -136,4 +136,3 @@ describe("delivery through Resend at RESEND_BASE_URL", () => {
     });
   });
 });
-

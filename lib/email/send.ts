@@ -72,7 +72,7 @@ function whilePending(id: number) {
 export async function deliverEmail(db: Database, id: number, options: { final: boolean; transport?: EmailTransport }): Promise<OutboxRow | undefined> {
   const transport = options.transport ?? currentTransport();
   const [email] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
-  if (!email || email.status !== "pending") return email;
+  if (email?.status !== "pending") return email;
   if (transport.queuedStatus === "outbox") {
     // RESEND_API_KEY was removed after the e-mail was queued: keep it for the dashboard instead of
     // spending its attempts on a transport that cannot send.

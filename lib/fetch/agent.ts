@@ -14,7 +14,10 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | d
 function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error);
-    const refusal = addressRefusal(hostname, addresses.map(({ address }) => address));
+    const refusal = addressRefusal(
+      hostname,
+      addresses.map(({ address }) => address),
+    );
     if (refusal) return callback(refusal);
     if (options.all) return callback(null, addresses);
     const [first] = addresses;

@@ -139,7 +139,7 @@ export async function guardedFetch(input: string | URL, options: GuardedRequestO
   const response = await guardedRequest(input, options);
   const chunks: Buffer[] = [];
   try {
-    await pipelineAsync(response.body, async function* (source: AsyncIterable<Buffer>) {
+    await pipelineAsync(response.body, async (source: AsyncIterable<Buffer>) => {
       for await (const chunk of source) chunks.push(chunk);
     });
   } catch (error) {

@@ -48,7 +48,11 @@ function jobOfQueue(queue: string): JobName | undefined {
 /** Reads the service-wide gauges from the database: queue depth by job kind, active runs by type. */
 export async function refreshServiceGauges(db: Database): Promise<void> {
   const { queueDepth, activeRuns } = metrics();
-  const active = await db.select({ type: runs.kind, n: count() }).from(runs).where(inArray(runs.status, [...ACTIVE_RUN_STATUSES])).groupBy(runs.kind);
+  const active = await db
+    .select({ type: runs.kind, n: count() })
+    .from(runs)
+    .where(inArray(runs.status, [...ACTIVE_RUN_STATUSES]))
+    .groupBy(runs.kind);
   activeRuns.reset();
   for (const type of ["boost", "warm"]) activeRuns.set({ type }, active.find((row) => row.type === type)?.n ?? 0);
   queueDepth.reset();

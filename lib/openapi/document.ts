@@ -63,7 +63,9 @@ function errorAnswers(op: OperationSpec): RouteConfig["responses"] {
 }
 
 function routeOf(op: OperationSpec): RouteConfig {
-  const successHeaders = op.idempotent ? { ...commonHeaders, "Idempotent-Replayed": header("`true` when this is the replay of an earlier request's answer (same Idempotency-Key).", { type: "string", enum: ["true"] }) } : commonHeaders;
+  const successHeaders = op.idempotent
+    ? { ...commonHeaders, "Idempotent-Replayed": header("`true` when this is the replay of an earlier request's answer (same Idempotency-Key).", { type: "string", enum: ["true"] }) }
+    : commonHeaders;
   const success = op.response
     ? {
         description: "Success.",
@@ -108,7 +110,13 @@ export function openApiDocument() {
   for (const op of operations) registry.registerPath(routeOf(op));
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
-    info: { title: "Preheat API", version: "1.0.0", description: API_DESCRIPTION, license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" }, contact: { name: "The operator of this Preheat service" } },
+    info: {
+      title: "Preheat API",
+      version: "1.0.0",
+      description: API_DESCRIPTION,
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      contact: { name: "The operator of this Preheat service" },
+    },
     servers: [{ url: "/", description: "This server; every path begins with /v1." }],
     tags: TAGS,
   });

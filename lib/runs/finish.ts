@@ -13,7 +13,6 @@ type Run = typeof runs.$inferSelect;
 /** What finishing did: ended a boost run (whose report may be due), ended a warm, or nothing. */
 export type Finished = "boost" | "warm" | false;
 
-
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
  * Idempotent: a run that is no longer running, or still has batches to warm (another region's job
@@ -50,7 +49,15 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
   const unwarmed = await db
     .selectDistinct({ runId: runBatches.runId })
     .from(runBatches)
-    .where(and(inArray(runBatches.runId, running.map((r) => r.id)), eq(runBatches.status, "pending")));
+    .where(
+      and(
+        inArray(
+          runBatches.runId,
+          running.map((r) => r.id),
+        ),
+        eq(runBatches.status, "pending"),
+      ),
+    );
   const waiting = new Set(unwarmed.map((u) => u.runId));
   const warmed = running.filter((run) => !waiting.has(run.id));
   // A run asking for `verify` asks its cacheable misses again before it ends (once: then it ends here).
@@ -88,7 +95,11 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
     returning r.id`)) as unknown;
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));
   const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId).map((run) => run.boostId!);
-  if (endedBoosts.length) await db.update(boosts).set({ status: "active", updatedAt: new Date() }).where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
+  if (endedBoosts.length)
+    await db
+      .update(boosts)
+      .set({ status: "active", updatedAt: new Date() })
+      .where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
   const kinds = new Map(ready.map((run) => [run.id, run.kind]));
   return ids.map((id) => (endedIds.has(id) ? kinds.get(id)! : false));
 }

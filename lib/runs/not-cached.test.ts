@@ -25,17 +25,20 @@ let world: LocalWorld;
 
 beforeAll(async () => {
   process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
-  world = await startLocalWorld((req, res) => {
-    seen.push(req.url ?? "");
-    const path = new URL(req.url ?? "/", "http://origin").pathname;
-    // A page the cache stores on its first request: a miss, then hits.
-    if (path === "/warming") {
-      const first = seen.filter((url) => url === "/warming").length === 1;
-      return void res.writeHead(200, { "cf-cache-status": first ? "MISS" : "HIT", "cache-control": "public, s-maxage=600", ...CDG }).end("<p>warming</p>");
-    }
-    const page = pages[path] ?? { status: 404 };
-    setTimeout(() => res.writeHead(page.status ?? 200, { "content-type": "text/html", ...page.headers }).end("<p>page</p>"), page.delayMs ?? 0);
-  }, { email: "cold@example.com", work: true });
+  world = await startLocalWorld(
+    (req, res) => {
+      seen.push(req.url ?? "");
+      const path = new URL(req.url ?? "/", "http://origin").pathname;
+      // A page the cache stores on its first request: a miss, then hits.
+      if (path === "/warming") {
+        const first = seen.filter((url) => url === "/warming").length === 1;
+        return void res.writeHead(200, { "cf-cache-status": first ? "MISS" : "HIT", "cache-control": "public, s-maxage=600", ...CDG }).end("<p>warming</p>");
+      }
+      const page = pages[path] ?? { status: 404 };
+      setTimeout(() => res.writeHead(page.status ?? 200, { "content-type": "text/html", ...page.headers }).end("<p>page</p>"), page.delayMs ?? 0);
+    },
+    { email: "cold@example.com", work: true },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -66,9 +69,7 @@ describe("why calls were not cached", () => {
     });
     expect(done.summary.average_hit_response_time_ms).toBeLessThan(100);
     expect(done.summary.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
-    expect(done.pops_breakdown).toEqual([
-      { pop: "CDG", calls: 3, hits: 1, average_hit_response_time_ms: expect.any(Number), average_miss_response_time_ms: expect.any(Number) },
-    ]);
+    expect(done.pops_breakdown).toEqual([{ pop: "CDG", calls: 3, hits: 1, average_hit_response_time_ms: expect.any(Number), average_miss_response_time_ms: expect.any(Number) }]);
     const [cdg] = done.pops_breakdown;
     expect(cdg!.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
     expect(cdg!.average_hit_response_time_ms).toBeLessThan(cdg!.average_miss_response_time_ms!);

@@ -65,11 +65,17 @@ async function boostUrls(db: Database, boost: BoostSource, domain: string, refre
   return { urls, note: stale.join("; ") || undefined };
 }
 
-
 async function end(db: Database, run: Run, status: "done" | "failed", message: string): Promise<PlanOutcome> {
   const now = new Date();
-  await db.update(runs).set({ status, statusMessage: message, startedAt: run.startedAt ?? now, finishedAt: now }).where(eq(runs.id, run.id));
-  if (run.boostId) await db.update(boosts).set({ status: "active" }).where(and(eq(boosts.id, run.boostId), eq(boosts.status, "running")));
+  await db
+    .update(runs)
+    .set({ status, statusMessage: message, startedAt: run.startedAt ?? now, finishedAt: now })
+    .where(eq(runs.id, run.id));
+  if (run.boostId)
+    await db
+      .update(boosts)
+      .set({ status: "active" })
+      .where(and(eq(boosts.id, run.boostId), eq(boosts.status, "running")));
   return { status, calls: 0, message, regions: [] };
 }
 
@@ -216,7 +222,9 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
 }
 
 async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
-  const selection = boost ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true) : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
+  const selection = boost
+    ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
+    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
   const { urls, callLimit, total, notes } = selection;
   if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
 
@@ -251,7 +259,7 @@ export async function planRunOrFail(db: Database, runId: number, final: boolean)
   } catch (error) {
     if (!final && (!isSourceError(error) || isTransient(error))) throw error;
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-    if (!run || run.status !== "pending") return SKIPPED;
+    if (run?.status !== "pending") return SKIPPED;
     if (!(error instanceof Error) || describeSourceError(error).startsWith("Unexpected")) console.error("[runs] planning failed", error);
     return end(db, run, "failed", `The URL source could not be read: ${describeSourceError(error)}`);
   }

@@ -8,7 +8,6 @@ import { emptySummary, summarisePops, summariseRuns } from "./summary";
 
 const ENDED = ["done", "failed", "paused"];
 
-
 /**
  * When a boost run has ended and its boost asks for reports, queues one report e-mail to the
  * account's owner (the outbox row is unique per run, so this may be called more than once).

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, type SQL } from "drizzle-orm";
 import Papa from "papaparse";
-import { runResults, runs } from "@/drizzle/schema";
+import { runResults, type runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/api/pagination";
@@ -42,13 +42,7 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
 }
 
 async function readPage(ctx: AccountContext, runId: number, filters: ResultFilters, page: Page): Promise<RunResult[]> {
-  const rows = await ctx.db
-    .select()
-    .from(runResults)
-    .where(where(runId, filters))
-    .orderBy(asc(runResults.batchSeq), asc(runResults.callIndex))
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows = await ctx.db.select().from(runResults).where(where(runId, filters)).orderBy(asc(runResults.batchSeq), asc(runResults.callIndex)).limit(page.limit).offset(page.offset);
   return rows.map(toResult);
 }
 

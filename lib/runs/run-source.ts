@@ -1,5 +1,5 @@
 import type { FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
-import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
+import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";

@@ -34,23 +34,29 @@ let ctx: AccountContext;
 
 beforeAll(async () => {
   process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
-  world = await startLocalWorld((req, res) => {
-    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
-    const site = behaviours.get(host) ?? { pages: 0 };
-    if (req.url === "/sitemap.xml") {
-      const locs = Array.from({ length: site.pages }, (_, i) => `<url><loc>http://${host}/p/${i}</loc></url>`).join("");
-      return void res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${locs}</urlset>`);
-    }
-    const list = seen.get(host) ?? [];
-    list.push({ path: req.url ?? "", ua: String(req.headers["user-agent"]), lang: req.headers["accept-language"] as string | undefined, pragma: req.headers.pragma as string | undefined });
-    seen.set(host, list);
-    open.set(host, (open.get(host) ?? 0) + 1);
-    mostOpen.set(host, Math.max(mostOpen.get(host) ?? 0, open.get(host)!));
-    setTimeout(() => {
-      open.set(host, open.get(host)! - 1);
-      res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
-    }, site.slowAfter && list.length > site.slowAfter.calls ? site.slowAfter.delayMs : (site.delayMs ?? 0));
-  }, { email: "runs@example.com", work: true });
+  world = await startLocalWorld(
+    (req, res) => {
+      const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      const site = behaviours.get(host) ?? { pages: 0 };
+      if (req.url === "/sitemap.xml") {
+        const locs = Array.from({ length: site.pages }, (_, i) => `<url><loc>http://${host}/p/${i}</loc></url>`).join("");
+        return void res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${locs}</urlset>`);
+      }
+      const list = seen.get(host) ?? [];
+      list.push({ path: req.url ?? "", ua: String(req.headers["user-agent"]), lang: req.headers["accept-language"] as string | undefined, pragma: req.headers.pragma as string | undefined });
+      seen.set(host, list);
+      open.set(host, (open.get(host) ?? 0) + 1);
+      mostOpen.set(host, Math.max(mostOpen.get(host) ?? 0, open.get(host)!));
+      setTimeout(
+        () => {
+          open.set(host, open.get(host)! - 1);
+          res.writeHead(site.status ?? 200, { "content-type": "text/html", ...site.headers }).end("<html><body>page</body></html>");
+        },
+        site.slowAfter && list.length > site.slowAfter.calls ? site.slowAfter.delayMs : (site.delayMs ?? 0),
+      );
+    },
+    { email: "runs@example.com", work: true },
+  );
   ({ handle, ctx } = world);
 }, 60_000);
 
@@ -138,7 +144,10 @@ describe("boost runs", () => {
     expect(run.summary.total_calls).toBeGreaterThanOrEqual(20);
     expect((await getBoost(ctx, boost.id)).status).toBe("paused");
     // A paused boost's schedule does not fire.
-    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 60_000) }).where(eq(boosts.id, boost.id));
+    await handle.db
+      .update(boosts)
+      .set({ nextRunAt: new Date(Date.now() - 60_000) })
+      .where(eq(boosts.id, boost.id));
     expect((await startDueBoosts(handle.db)).started).toEqual([]);
 
     const tolerant = await createBoost(ctx, site.id, { name: "Tolerant", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], ignore_errors: true });
@@ -183,7 +192,10 @@ describe("boost runs", () => {
     expect(refused).toBeInstanceOf(TooManyRequestsError);
     expect(refused.message).toMatch(/at most 24 boost runs in 24 hours/);
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
-    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 60_000) }).where(eq(boosts.id, boost.id));
+    await handle.db
+      .update(boosts)
+      .set({ nextRunAt: new Date(Date.now() - 60_000) })
+      .where(eq(boosts.id, boost.id));
     expect((await startDueBoosts(handle.db)).started).toEqual([]);
     expect((await getBoost(ctx, boost.id)).nextRunAt!.getTime()).toBeGreaterThan(Date.now());
   }, 90_000);
@@ -191,7 +203,10 @@ describe("boost runs", () => {
   it("start on the schedule's tick", async () => {
     const { site, sitemapId } = await siteWithSitemap("scheduled.test", { pages: 2 });
     const boost = await createBoost(ctx, site.id, { name: "Tick", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], schedule: "*/5 * * * *" });
-    await handle.db.update(boosts).set({ nextRunAt: new Date(Date.now() - 1000) }).where(eq(boosts.id, boost.id));
+    await handle.db
+      .update(boosts)
+      .set({ nextRunAt: new Date(Date.now() - 1000) })
+      .where(eq(boosts.id, boost.id));
     const { started } = await startDueBoosts(handle.db);
     expect(started).toHaveLength(1);
     expect((await ended(started[0]!)).summary.total_calls).toBe(2);
@@ -234,7 +249,11 @@ describe("one worker, every tenant", () => {
     try {
       const { site: big } = await siteWithSitemap("big.test", { pages: 0, delayMs: 50 });
       const languages = ["fr-FR", "en-US", "de-DE", "es-ES", "it-IT"];
-      const { run: bigRun } = await queueWarm(ctx, big.id, { urls: Array.from({ length: 5000 }, (_, i) => `http://big.test/p/${i}`), region: ["fr"], variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages } });
+      const { run: bigRun } = await queueWarm(ctx, big.id, {
+        urls: Array.from({ length: 5000 }, (_, i) => `http://big.test/p/${i}`),
+        region: ["fr"],
+        variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages },
+      });
       expect(bigRun.plannedCalls).toBe(100_000);
       // The big run is warming before the small one is queued.
       for (let i = 0; i < 100 && (seen.get("big.test")?.length ?? 0) < 20; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -287,7 +306,11 @@ describe("a site's own pace", () => {
     const done = await ended(run.id, 60_000);
     expect(done.summary.total_calls).toBe(160);
     expect(done.slowdowns.length).toBeGreaterThanOrEqual(1);
-    expect(done.slowdowns[0]).toMatchObject({ concurrency: 2, reason: expect.stringMatching(/median response time of the last 50 calls \(\d+ ms\) is over 3 × that of the first 50/), at: expect.any(String) });
+    expect(done.slowdowns[0]).toMatchObject({
+      concurrency: 2,
+      reason: expect.stringMatching(/median response time of the last 50 calls \(\d+ ms\) is over 3 × that of the first 50/),
+      at: expect.any(String),
+    });
   }, 60_000);
 });
 
@@ -352,7 +375,10 @@ describe("report e-mails", () => {
       expect(email!.body.subject).toBe('Boost "Reported" on report.test: done — 100% success, 100% cache hits');
       expect(email!.body.html).toContain("FRA");
       expect(email!.body.html).toContain(`/runs/${run.id}`);
-      const [row] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
+      const [row] = await handle.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
       expect(row).toMatchObject({ status: "sent", providerId: "email-1", attempts: 1 });
     } finally {
       for (const name of ["RESEND_API_KEY", "RESEND_BASE_URL", "EMAIL_FROM"]) delete process.env[name];
@@ -365,11 +391,19 @@ describe("report e-mails", () => {
     const boost = await createBoost(ctx, site.id, { name: "Outboxed", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
     const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
     await reportRunEnd(handle.db, run.id);
-    const [row] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
+    const [row] = await handle.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
     expect(row).toMatchObject({ status: "outbox", toAddress: "runs@example.com" });
     const quiet = await createBoost(ctx, site.id, { name: "Quiet", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], report_email_enabled: false });
     const quietRun = await ended((await triggerBoostRun(ctx, quiet.id)).id);
     await reportRunEnd(handle.db, quietRun.id);
-    expect(await handle.db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, `run-report:${quietRun.id}`))).toEqual([]);
+    expect(
+      await handle.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.dedupeKey, `run-report:${quietRun.id}`)),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,6 @@ import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
 import { RUN_STATUSES } from "./status";
 
-
 export const runStatusSchema = z.enum(RUN_STATUSES).meta({
   id: "RunStatus",
   description:
@@ -33,7 +32,10 @@ export const summarySchema = z
     }),
     cache_misses: z.number().int().meta({ description: "Calls whose reason is `miss`: the cache did not have the page and will keep it (warm from now on)." }),
     average_hit_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cache hits; null when there were none." }),
-    average_miss_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cacheable misses (`cache_misses`); null when there were none. Against the hits' average: what warming saves a visitor." }),
+    average_miss_response_time_ms: z
+      .number()
+      .nullable()
+      .meta({ description: "Average response time of the cacheable misses (`cache_misses`); null when there were none. Against the hits' average: what warming saves a visitor." }),
     verified: z
       .object({
         calls: z.number().int().meta({ description: "Cacheable misses requested once more (verification calls made so far)." }),
@@ -67,9 +69,7 @@ const runFields = {
   created_at: timestamp,
 };
 
-export const runListItemSchema = z
-  .object({ boost_id: z.number().int(), ...runFields })
-  .meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
+export const runListItemSchema = z.object({ boost_id: z.number().int(), ...runFields }).meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
 
 export const regionBreakdownSchema = z
   .object({
@@ -81,7 +81,8 @@ export const regionBreakdownSchema = z
     bypassed_calls: z.number().int().meta({ description: "Answers the CDN did not cache at all (BYPASS, DYNAMIC): these calls warmed nothing." }),
     average_response_time_ms: z.number(),
     egress: egressSchema.meta({
-      description: "How this region's calls left: the egress most of them used (a run's calls may change egress when a regional worker starts or stops). Before any call is recorded, how they would leave now.",
+      description:
+        "How this region's calls left: the egress most of them used (a run's calls may change egress when a regional worker starts or stops). Before any call is recorded, how they would leave now.",
     }),
   })
   .meta({ id: "RegionBreakdown", description: "The calls made from one region so far." });
@@ -122,7 +123,10 @@ export const runResultSchema = z
     pop: z.string().nullable().meta({ description: "Point of presence that answered, when the CDN names one." }),
     response_time_ms: z.number().int(),
     reason: notCachedReasonSchema,
-    verified_cache_status: z.string().nullable().meta({ description: "What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise." }),
+    verified_cache_status: z
+      .string()
+      .nullable()
+      .meta({ description: "What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise." }),
   })
   .meta({ id: "RunResult", description: "A call that did not end as a cache hit (first pass)." });
 
@@ -147,7 +151,9 @@ export const runResultsPageSchema = z
 export const slowdownSchema = z
   .object({
     at: timestamp,
-    reason: z.string().meta({ description: "Why the engine changed pace: the site slowed down (median response time of the last 50 calls over 3 × that of the first 50), answered 429/503 with Retry-After, or recovered." }),
+    reason: z.string().meta({
+      description: "Why the engine changed pace: the site slowed down (median response time of the last 50 calls over 3 × that of the first 50), answered 429/503 with Retry-After, or recovered.",
+    }),
     concurrency: z.number().int().meta({ description: "The calls the run keeps in flight to the site from then on." }),
   })
   .meta({ id: "Slowdown", description: "A change of pace the engine made on its own: the window halves when the site slows down, and grows back by one call when it recovers." });
@@ -165,9 +171,7 @@ export const runDetailSchema = z
       .number()
       .int()
       .meta({ description: "Calls the CDN answered without caching (BYPASS, DYNAMIC, e.g. Vercel for crawler user agents): they warmed nothing. Counted apart from cache misses." }),
-    regions_breakdown: z
-      .array(regionBreakdownSchema)
-      .meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
+    regions_breakdown: z.array(regionBreakdownSchema).meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
     failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
     pops_breakdown: z.array(popBreakdownSchema).meta({ description: "One entry per point of presence that answered, most calls first: cold against warm, PoP by PoP." }),
     slowdowns: z.array(slowdownSchema).meta({ description: "When and why the run slowed down or sped up again, oldest first (at most 50); empty when it kept its pace." }),
@@ -184,14 +188,10 @@ export const warmRunSchema = z
   .meta({ id: "WarmRun" });
 
 export const runsListQuery = z.object({
-  boost_id: idString
-    .optional()
-    .meta({ description: "Only the runs of this boost." }),
+  boost_id: idString.optional().meta({ description: "Only the runs of this boost." }),
 });
 
-export const runsPageSchema = z
-  .object({ data: z.array(runListItemSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
-  .meta({ id: "RunPage" });
+export const runsPageSchema = z.object({ data: z.array(runListItemSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }).meta({ id: "RunPage" });
 
 export const runQueuedSchema = z
   .object({ run_id: z.number().int(), status: z.literal("pending"), unvalidated_limits: unvalidatedLimitsSchema.nullable() })

@@ -13,7 +13,7 @@ import { emptySummary, summarisePops, summariseRegions, summariseRuns } from "./
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
 
-async function completedCalls(db: Database, runIds: number[]): Promise<Map<number, number>> {
+async function _completedCalls(db: Database, runIds: number[]): Promise<Map<number, number>> {
   if (!runIds.length) return new Map();
   const rows = await db
     .select({ runId: runBatches.runId, done: sql<string>`sum(${runBatches.totalCalls})` })
@@ -48,14 +48,7 @@ async function runViews(db: Database, rows: RunRow[]) {
 export async function listRuns(ctx: AccountContext, filter: { boostId?: number }, page: Page) {
   const where = and(eq(sites.accountId, ctx.accountId), eq(runs.kind, "boost"), filter.boostId ? eq(runs.boostId, filter.boostId) : undefined);
   const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select({ run: runs })
-      .from(runs)
-      .innerJoin(sites, eq(sites.id, runs.siteId))
-      .where(where)
-      .orderBy(desc(runs.id))
-      .limit(page.limit)
-      .offset(page.offset),
+    ctx.db.select({ run: runs }).from(runs).innerJoin(sites, eq(sites.id, runs.siteId)).where(where).orderBy(desc(runs.id)).limit(page.limit).offset(page.offset),
     ctx.db.select({ n: count() }).from(runs).innerJoin(sites, eq(sites.id, runs.siteId)).where(where),
   ]);
   const views = await runViews(
@@ -85,11 +78,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(and(eq(runs.id, runId), eq(sites.accountId, ctx.accountId)));
   if (!found) throw notFound("Run");
-  const [[view], regionsBreakdown, popsBreakdown] = await Promise.all([
-    runViews(ctx.db, [found.run]),
-    summariseRegions(ctx.db, found.run.id, found.run.regions),
-    summarisePops(ctx.db, found.run.id),
-  ]);
+  const [[view], regionsBreakdown, popsBreakdown] = await Promise.all([runViews(ctx.db, [found.run]), summariseRegions(ctx.db, found.run.id, found.run.regions), summarisePops(ctx.db, found.run.id)]);
   const { row, common } = view!;
   return {
     type: row.kind,
@@ -122,10 +111,7 @@ export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<
  * and marks the boost running; a paused boost is resumed by this. One active run per boost.
  */
 export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<RunRow> {
-  const [created] = await tx
-    .insert(runs)
-    .values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations, verify: boost.verify })
-    .returning();
+  const [created] = await tx.insert(runs).values({ kind: "boost", siteId: boost.siteId, boostId: boost.id, regions: boost.regions, variations: boost.variations, verify: boost.verify }).returning();
   await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));
   return created!;
 }

@@ -45,8 +45,14 @@ export async function renewSlots(db: Database, held: number[], released: number[
     if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), sql`${siteSlots.siteId} in ${idList(released)}`));
     if (!held.length) return [];
     const [rows, siteRows] = await Promise.all([
-      tx.select().from(siteSlots).where(sql`${siteSlots.siteId} in ${idList(held)}`),
-      tx.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(sql`${sites.id} in ${idList(held)}`),
+      tx
+        .select()
+        .from(siteSlots)
+        .where(sql`${siteSlots.siteId} in ${idList(held)}`),
+      tx
+        .select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond })
+        .from(sites)
+        .where(sql`${sites.id} in ${idList(held)}`),
     ]);
     const othersBySite = new Map<number, { workerId: string; slots: number }[]>();
     for (const row of rows) if (row.workerId !== WORKER_ID) othersBySite.set(row.siteId, [...(othersBySite.get(row.siteId) ?? []), row]);

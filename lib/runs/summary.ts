@@ -85,7 +85,10 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     summary.cache_misses = summary.not_cached.miss ?? 0;
     summary.average_miss_response_time_ms = averageMs(missTimes.get(runId) ?? 0, summary.cache_misses);
   }
-  const verifying = await db.select({ id: runs.id }).from(runs).where(and(inArray(runs.id, runIds), eq(runs.verify, true)));
+  const verifying = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(inArray(runs.id, runIds), eq(runs.verify, true)));
   for (const { id } of verifying) {
     summaries.set(id, { ...(summaries.get(id) ?? emptySummary()), verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
   }
@@ -162,4 +165,3 @@ async function egressUsed(db: Database, runId: number): Promise<Map<string, Egre
   for (const row of rowsOf<{ region: string; egress: Egress }>(result)) if (!used.has(row.region)) used.set(row.region, row.egress);
   return used;
 }
-

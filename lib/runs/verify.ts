@@ -32,7 +32,10 @@ export async function planVerifications(db: Database, runIds: readonly number[])
       .for("update");
     if (!wanting.length) return;
     const ids = wanting.map((r) => r.id);
-    const planned = await tx.selectDistinct({ runId: runBatches.runId }).from(runBatches).where(and(inArray(runBatches.runId, ids), eq(runBatches.purpose, "verify")));
+    const planned = await tx
+      .selectDistinct({ runId: runBatches.runId })
+      .from(runBatches)
+      .where(and(inArray(runBatches.runId, ids), eq(runBatches.purpose, "verify")));
     const done = new Set(planned.map((p) => p.runId));
     const notBefore = new Date(Date.now() + verifyDelaySeconds() * 1000);
     for (const { id: runId, siteId } of wanting.filter((run) => !done.has(run.id))) {
@@ -42,7 +45,10 @@ export async function planVerifications(db: Database, runIds: readonly number[])
         .where(and(eq(runResults.runId, runId), eq(runResults.reason, "miss")))
         .orderBy(asc(runResults.batchSeq), asc(runResults.callIndex));
       if (!misses.length) continue;
-      const [last] = await tx.select({ seq: max(runBatches.seq) }).from(runBatches).where(eq(runBatches.runId, runId));
+      const [last] = await tx
+        .select({ seq: max(runBatches.seq) })
+        .from(runBatches)
+        .where(eq(runBatches.runId, runId));
       let seq = (last?.seq ?? 0) + 1;
       const byRegion = new Map<string, PlannedCall[]>();
       for (const miss of misses) {

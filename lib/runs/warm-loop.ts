@@ -92,7 +92,7 @@ export class WarmLoop {
   async adopt(runId: number, region: string): Promise<WarmResult> {
     const key = sourceKey(runId, region);
     const { found, rows } = await this.adoptions.load({ runId, region });
-    if (!found || found.run.status !== "running") {
+    if (found?.run.status !== "running") {
       adaptiveWindows.delete(key);
       return "stopped";
     }

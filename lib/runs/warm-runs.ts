@@ -44,7 +44,10 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
         .limit(1);
       if (active) throw conflict();
       await assertQuotaCovers(tx, ctx.accountId, plannedCalls);
-      const [created] = await tx.insert(runs).values({ kind: "warm", siteId: site.id, sourceUrls: urls, regions, variations, plannedCalls, verify: input.verify ?? false }).returning();
+      const [created] = await tx
+        .insert(runs)
+        .values({ kind: "warm", siteId: site.id, sourceUrls: urls, regions, variations, plannedCalls, verify: input.verify ?? false })
+        .returning();
       return created!;
     })
     .catch((error) => {

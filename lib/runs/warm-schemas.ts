@@ -11,7 +11,7 @@ export const warmBody = z
       .min(1, "must list at least one URL")
       .max(MAX_WARM_URLS, `must list at most ${MAX_WARM_URLS} URLs`)
       .meta({ description: `Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.` }),
-    region: regionListSchema.optional().meta({ description: "Default [\"fr\"]; `uk` is accepted for `gb`." }),
+    region: regionListSchema.optional().meta({ description: 'Default ["fr"]; `uk` is accepted for `gb`.' }),
     variations: variationsSchema.nullable().optional(),
     verify: verify.optional(),
   })

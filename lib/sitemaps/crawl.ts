@@ -57,14 +57,16 @@ async function storeChunk(db: Database, sitemapId: number, generation: number, c
   if (!chunk.size) return 0;
   const rows = JSON.stringify([...chunk].map(([url, lastmod]) => ({ url, lastmod })));
   // A URL listed in two documents keeps its newest lastmod.
-  const [result] = rowsOf<{ inserted: number }>(await db.execute(sql`
+  const [result] = rowsOf<{ inserted: number }>(
+    await db.execute(sql`
     with written as (
       insert into ${sitemapUrls} (sitemap_id, generation, url, lastmod)
       select ${sitemapId}, ${generation}, v.url, v.lastmod from ${recordset(rows, "url text, lastmod timestamptz")}
       on conflict (sitemap_id, generation, url) do update set lastmod = greatest(${sitemapUrls.lastmod}, excluded.lastmod)
       returning (xmax = 0) as inserted
     )
-    select count(*) filter (where inserted)::int as inserted from written`));
+    select count(*) filter (where inserted)::int as inserted from written`),
+  );
   return result?.inserted ?? 0;
 }
 
@@ -141,7 +143,22 @@ export type Resumed = { stored: number; documents: Map<string, DocumentTally> };
  * whole is noted (sitemap_documents): taken up again after an error or a crash, `resumed` skips it.
  */
 export async function crawl(db: Database, sitemapId: number, generation: number, rootUrl: string, domain: string, since?: Validators, resumed?: Resumed): Promise<Crawl | "unchanged"> {
-  const state: Crawl = { rootUrl, cutOff: [], failedChildren: [], validators: null, capped: false, stored: resumed?.stored ?? 0, storing: 0, invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0, documents: 0, skippedChildren: [], repeatedChildren: 0 };
+  const state: Crawl = {
+    rootUrl,
+    cutOff: [],
+    failedChildren: [],
+    validators: null,
+    capped: false,
+    stored: resumed?.stored ?? 0,
+    storing: 0,
+    invalid: 0,
+    offDomain: 0,
+    duplicates: 0,
+    tooLong: 0,
+    documents: 0,
+    skippedChildren: [],
+    repeatedChildren: 0,
+  };
   // URLs are stored as each document is read, a thousand at a time: no document is held whole.
   const storer = (document: DocumentTally, added?: (count: number) => void) => async (entries: UrlEntry[]) => {
     const count = await storeEntries(db, sitemapId, generation, entries, domain, state, document);
@@ -172,7 +189,11 @@ export async function crawl(db: Database, sitemapId: number, generation: number,
         let kept = 0;
         // A child that cannot be read is skipped: the others' URLs are worth having.
         try {
-          source = await fetchChild(url, document, storer(document, (count) => (kept += count)));
+          source = await fetchChild(
+            url,
+            document,
+            storer(document, (count) => (kept += count)),
+          );
         } catch (error) {
           if (!isSourceError(error)) throw error;
           addUp(state, document);

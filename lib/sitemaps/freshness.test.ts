@@ -20,18 +20,21 @@ let handle: DatabaseHandle;
 let ctx: AccountContext;
 
 beforeAll(async () => {
-  world = await startLocalWorld((req, res) => {
-    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
-    const list = pages.get(host) ?? [];
-    const etag = `"${Buffer.from(list.join(" ")).toString("base64url")}"`;
-    let status = 200;
-    if (down.has(host)) status = 503;
-    else if (req.headers["if-none-match"] === etag) status = 304;
-    requests.push({ host, status });
-    if (status !== 200) return void res.writeHead(status).end();
-    const body = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list.map((p) => `<url><loc>http://${host}${p}</loc></url>`).join("")}</urlset>`;
-    res.writeHead(200, { "content-type": "application/xml", etag }).end(body);
-  }, { email: "fresh@example.com" });
+  world = await startLocalWorld(
+    (req, res) => {
+      const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      const list = pages.get(host) ?? [];
+      const etag = `"${Buffer.from(list.join(" ")).toString("base64url")}"`;
+      let status = 200;
+      if (down.has(host)) status = 503;
+      else if (req.headers["if-none-match"] === etag) status = 304;
+      requests.push({ host, status });
+      if (status !== 200) return void res.writeHead(status).end();
+      const body = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list.map((p) => `<url><loc>http://${host}${p}</loc></url>`).join("")}</urlset>`;
+      res.writeHead(200, { "content-type": "application/xml", etag }).end(body);
+    },
+    { email: "fresh@example.com" },
+  );
   ({ handle, ctx } = world);
 }, 60_000);
 

@@ -24,19 +24,22 @@ const urlset = (urls: string[]) => `<urlset xmlns="http://www.sitemaps.org/schem
 const index = (children: string[]) => `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.map((c) => `<sitemap><loc>${c}</loc></sitemap>`).join("")}</sitemapindex>`;
 
 beforeAll(async () => {
-  world = await startLocalWorld((req, res) => {
-    requestLog.push(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
-    const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
-    if (!route) return void res.writeHead(404).end();
-    if (route.breaksFirst) {
-      route.breaksFirst = false;
-      res.writeHead(200, { "content-type": "application/xml" });
-      const body = Buffer.from(route.body);
-      res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
-      return;
-    }
-    res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
-  }, { email: "sources@example.com" });
+  world = await startLocalWorld(
+    (req, res) => {
+      requestLog.push(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
+      const route = routes.get(`${(req.headers.host ?? "").replace(/:\d+$/, "")}${req.url}`);
+      if (!route) return void res.writeHead(404).end();
+      if (route.breaksFirst) {
+        route.breaksFirst = false;
+        res.writeHead(200, { "content-type": "application/xml" });
+        const body = Buffer.from(route.body);
+        res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+        return;
+      }
+      res.writeHead(route.status ?? 200, route.headers ?? { "content-type": "application/xml" }).end(route.body);
+    },
+    { email: "sources@example.com" },
+  );
   ({ handle, ctx } = world);
 }, 60_000);
 
@@ -285,11 +288,23 @@ describe("encodings", () => {
 
   it.each([
     ["ISO-8859-1 (declared)", "latin.test", (h: string) => Buffer.from(decl("ISO-8859-1") + body(h).replace("/€uro", "/euro"), "latin1"), {}, ["café", "euro"]],
-    ["Windows-1252 (declared)", "cp1252.test", (h: string) => Buffer.concat([Buffer.from(decl("windows-1252") + body(h).split("€")[0]!, "latin1"), Buffer.from([0x80]), Buffer.from(body(h).split("€")[1]!, "latin1")]), {}, ["café", "€uro"]],
+    [
+      "Windows-1252 (declared)",
+      "cp1252.test",
+      (h: string) => Buffer.concat([Buffer.from(decl("windows-1252") + body(h).split("€")[0]!, "latin1"), Buffer.from([0x80]), Buffer.from(body(h).split("€")[1]!, "latin1")]),
+      {},
+      ["café", "€uro"],
+    ],
     ["UTF-16 LE with its BOM", "utf16le.test", (h: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(decl("UTF-16") + body(h), "utf16le")]), {}, ["café", "€uro"]],
     ["UTF-16 BE with its BOM", "utf16be.test", (h: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(decl("UTF-16") + body(h))]), {}, ["café", "€uro"]],
     ["UTF-8 with a BOM", "bom.test", (h: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(decl("UTF-8") + body(h))]), {}, ["café", "€uro"]],
-    ["ISO-8859-1 from the Content-Type charset", "charset.test", (h: string) => Buffer.from(body(h).replace("/€uro", "/euro"), "latin1"), { "content-type": "application/xml; charset=ISO-8859-1" }, ["café", "euro"]],
+    [
+      "ISO-8859-1 from the Content-Type charset",
+      "charset.test",
+      (h: string) => Buffer.from(body(h).replace("/€uro", "/euro"), "latin1"),
+      { "content-type": "application/xml; charset=ISO-8859-1" },
+      ["café", "euro"],
+    ],
   ])("%s: accented URLs are percent-encoded from the right characters", async (_label, host, make, headers, paths) => {
     serve(`${host}/sitemap.xml`, make(host), { "content-type": "application/xml", ...headers });
     const { row, urls } = await processed(host, "/sitemap.xml");

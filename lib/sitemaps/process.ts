@@ -20,13 +20,16 @@ function summary(result: Crawl, domain: string): string {
   }
   if (result.failedChildren.length) {
     const first = result.failedChildren.slice(0, 3).map((f) => `${f.url} (${f.reason}${f.kept ? `; the ${plural(f.kept, "URL")} read before were kept` : ""})`);
-    parts.push(`${plural(result.failedChildren.length, "child sitemap")} could not be read and ${result.failedChildren.length === 1 ? "was" : "were"} skipped: ${first.join(", ")}${result.failedChildren.length > 3 ? ", …" : ""}`);
+    parts.push(
+      `${plural(result.failedChildren.length, "child sitemap")} could not be read and ${result.failedChildren.length === 1 ? "was" : "were"} skipped: ${first.join(", ")}${result.failedChildren.length > 3 ? ", …" : ""}`,
+    );
   }
   if (result.capped) parts.push(`stopped at the limit of ${MAX_URLS_PER_SITEMAP.toLocaleString("en")} URLs`);
   if (result.offDomain) parts.push(`${plural(result.offDomain, "URL")} outside ${domain} skipped`);
   if (result.invalid) parts.push(`${plural(result.invalid, "invalid URL")} skipped`);
   if (result.tooLong) parts.push(`${plural(result.tooLong, "URL")} longer than ${MAX_URL_LENGTH.toLocaleString("en")} characters skipped`);
-  if (result.skippedChildren.length) parts.push(`${plural(result.skippedChildren.length, "child sitemap")} skipped (outside ${domain} or past the depth limit): ${result.skippedChildren.slice(0, 3).join(", ")}`);
+  if (result.skippedChildren.length)
+    parts.push(`${plural(result.skippedChildren.length, "child sitemap")} skipped (outside ${domain} or past the depth limit): ${result.skippedChildren.slice(0, 3).join(", ")}`);
   if (result.repeatedChildren) parts.push(`${plural(result.repeatedChildren, "repeated child sitemap")} ignored (cycle or duplicate)`);
   return `${parts.join("; ")}.`;
 }
@@ -54,9 +57,15 @@ async function resumable(db: Database, sitemapId: number, generation: number, in
     await db.delete(sitemapDocuments).where(eq(sitemapDocuments.sitemapId, sitemapId));
     return undefined;
   }
-  const documents = await db.select().from(sitemapDocuments).where(and(eq(sitemapDocuments.sitemapId, sitemapId), eq(sitemapDocuments.generation, generation)));
+  const documents = await db
+    .select()
+    .from(sitemapDocuments)
+    .where(and(eq(sitemapDocuments.sitemapId, sitemapId), eq(sitemapDocuments.generation, generation)));
   if (!documents.length) return undefined;
-  const [rows] = await db.select({ stored: count() }).from(sitemapUrls).where(and(eq(sitemapUrls.sitemapId, sitemapId), eq(sitemapUrls.generation, generation)));
+  const [rows] = await db
+    .select({ stored: count() })
+    .from(sitemapUrls)
+    .where(and(eq(sitemapUrls.sitemapId, sitemapId), eq(sitemapUrls.generation, generation)));
   return { stored: rows?.stored ?? 0, documents: new Map(documents.map((d) => [d.url, d.tally])) };
 }
 
@@ -97,11 +106,7 @@ async function listChanged(db: Database, sitemapId: number, previous: number, ne
  * before as a single document is asked for with its validators: a 304 keeps its list.
  */
 export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean; conditional?: boolean } = { final: true }): Promise<ProcessOutcome> {
-  const [row] = await db
-    .select({ sitemap: sitemaps, domain: sites.domain })
-    .from(sitemaps)
-    .innerJoin(sites, eq(sites.id, sitemaps.siteId))
-    .where(eq(sitemaps.id, sitemapId));
+  const [row] = await db.select({ sitemap: sitemaps, domain: sites.domain }).from(sitemaps).innerJoin(sites, eq(sites.id, sitemaps.siteId)).where(eq(sitemaps.id, sitemapId));
   if (!row) return { status: "done", message: "The sitemap was deleted." };
   const attempts = row.sitemap.processingAttempts + 1;
   const current = row.sitemap.urlsGeneration;
@@ -122,7 +127,9 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
     }
     if (result.failedChildren.length && result.documents === 1 && result.stored === 0) {
       // Only the index itself could be read: nothing to warm, and no reason to drop the last list.
-      throw new SourceFormatError(`an index none of whose ${plural(result.failedChildren.length, "child sitemap")} could be read (${result.failedChildren[0]!.url}: ${result.failedChildren[0]!.reason})`);
+      throw new SourceFormatError(
+        `an index none of whose ${plural(result.failedChildren.length, "child sitemap")} could be read (${result.failedChildren[0]!.url}: ${result.failedChildren[0]!.reason})`,
+      );
     }
     const message = summary(result, row.domain);
     const changed = row.sitemap.lastChangedAt === null || (await listChanged(db, sitemapId, current, current + 1, row.sitemap.urlCount, result.stored));
@@ -136,8 +143,8 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
         urlsGeneration: current + 1,
         lastProcessedAt: now,
         ...(changed ? { lastChangedAt: now } : {}),
-        etag: single ? result.validators?.etag ?? null : null,
-        lastModified: single ? result.validators?.lastModified ?? null : null,
+        etag: single ? (result.validators?.etag ?? null) : null,
+        lastModified: single ? (result.validators?.lastModified ?? null) : null,
         processingAttempts: 0,
       })
       .where(eq(sitemaps.id, sitemapId));
@@ -152,7 +159,12 @@ export async function processSitemap(db: Database, sitemapId: number, attempt: {
       .set(
         retry
           ? { status: "processing", statusMessage: `${message} Retrying.` }
-          : { status: "error", statusMessage: attempts >= MAX_PROCESSING_ATTEMPTS && !attempt.final ? `${message} (gave up after ${attempts} attempts)` : message, lastProcessedAt: new Date(), processingAttempts: 0 },
+          : {
+              status: "error",
+              statusMessage: attempts >= MAX_PROCESSING_ATTEMPTS && !attempt.final ? `${message} (gave up after ${attempts} attempts)` : message,
+              lastProcessedAt: new Date(),
+              processingAttempts: 0,
+            },
       )
       .where(eq(sitemaps.id, sitemapId));
     return { status: retry ? "retry" : "error", message };

@@ -5,21 +5,15 @@ export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as co
 
 export const addSitemapBody = z
   .object({
-    url: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Absolute URL of an XML sitemap, sitemap index (gzip too), RSS/Atom feed, plain-text sitemap (one URL a line) or robots.txt (its `Sitemap:` lines are followed) on the site's domain (`www.` variants count).",
-        example: "https://www.example.com/sitemap.xml",
-      }),
-    discover: z
-      .literal(true)
-      .optional()
-      .meta({
-        description:
-          "Instead of `url`: find the site's sitemaps (its robots.txt's `Sitemap:` lines, else /sitemap.xml, else /sitemap_index.xml; HTTPS first, then HTTP) and add each one found. Answers 201 with `{data: [Sitemap…]}`, or 422 saying where it looked.",
-      }),
+    url: z.string().optional().meta({
+      description:
+        "Absolute URL of an XML sitemap, sitemap index (gzip too), RSS/Atom feed, plain-text sitemap (one URL a line) or robots.txt (its `Sitemap:` lines are followed) on the site's domain (`www.` variants count).",
+      example: "https://www.example.com/sitemap.xml",
+    }),
+    discover: z.literal(true).optional().meta({
+      description:
+        "Instead of `url`: find the site's sitemaps (its robots.txt's `Sitemap:` lines, else /sitemap.xml, else /sitemap_index.xml; HTTPS first, then HTTP) and add each one found. Answers 201 with `{data: [Sitemap…]}`, or 422 saying where it looked.",
+    }),
   })
   .superRefine((body, ctx) => {
     if (body.url === undefined && !body.discover) ctx.addIssue({ code: "custom", path: ["url"], message: "Required: a sitemap URL, or discover: true" });
@@ -36,9 +30,7 @@ export const sitemapSchema = z
     status_message: z.string().nullable().meta({ description: "URL count when done, the reason when in error; null at creation." }),
     url_count: z.number().int().meta({ description: "URLs on the site's domain found by the last processing." }),
     last_processed_at: timestamp.nullable().meta({ description: "When the sitemap was last read (a 304 to the conditional GET counts); null until its first read ends." }),
-    last_changed_at: timestamp
-      .nullable()
-      .meta({ description: "When its URL list last changed: set by the first read, then only by a read that finds other URLs than the list it had." }),
+    last_changed_at: timestamp.nullable().meta({ description: "When its URL list last changed: set by the first read, then only by a read that finds other URLs than the list it had." }),
     created_at: timestamp,
   })
   .meta({ id: "Sitemap" });

@@ -104,6 +104,9 @@ export async function discoverAndAddSitemaps(ctx: AccountContext, siteId: number
     .onConflictDoNothing()
     .returning();
   for (const row of added) await sendJob("sitemap.process", { sitemapId: row.id, siteId: site.id });
-  const rows = await ctx.db.select().from(sitemaps).where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.url, found.urls)));
+  const rows = await ctx.db
+    .select()
+    .from(sitemaps)
+    .where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.url, found.urls)));
   return found.urls.map((url) => rows.find((row) => row.url === url)!).filter(Boolean);
 }

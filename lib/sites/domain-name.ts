@@ -22,8 +22,7 @@ export function normaliseDomain(input: string): string {
   }
   const host = url.hostname; // lower-cased, IDNs in punycode
   const labels = host.split(".");
-  const valid =
-    host.length <= 253 && labels.length >= 2 && labels.every((label) => LABEL.test(label)) && TOP_LEVEL.test(labels[labels.length - 1]!);
+  const valid = host.length <= 253 && labels.length >= 2 && labels.every((label) => LABEL.test(label)) && TOP_LEVEL.test(labels[labels.length - 1]!);
   if (!valid) throw new InvalidError(`domain: ${JSON.stringify(input)} is not a valid host name (IP addresses are not accepted).`);
   const port = value.match(/:(\d+)$/)?.[1];
   if (value.includes(":") && !port) throw new InvalidError(`domain: ${JSON.stringify(input)} has an invalid port.`);

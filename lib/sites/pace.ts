@@ -27,7 +27,10 @@ export const updateSiteBody = z
       .refine((value) => value <= maxSiteConcurrency(), { message: "must be at most the operator's maximum, PREHEAT_SITE_MAX_CONCURRENCY" })
       .nullable()
       .optional()
-      .meta({ description: "Warming calls sent to the site at once, by the whole service (every worker, run and region): 1 to the operator's maximum (PREHEAT_SITE_MAX_CONCURRENCY, 16 by default). null: the service default (PREHEAT_SITE_CONCURRENCY, 4)." }),
+      .meta({
+        description:
+          "Warming calls sent to the site at once, by the whole service (every worker, run and region): 1 to the operator's maximum (PREHEAT_SITE_MAX_CONCURRENCY, 16 by default). null: the service default (PREHEAT_SITE_CONCURRENCY, 4).",
+      }),
     max_requests_per_second: z
       .number()
       .positive("must be more than 0")

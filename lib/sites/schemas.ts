@@ -7,17 +7,22 @@ export const createSiteBody = z
   })
   .meta({ id: "CreateSiteRequest" });
 
-export const validationMethodSchema = z.enum(["html_file", "meta_tag"]).meta({ id: "ValidationMethod", description: "`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name=\"service-token\">` in the homepage head." });
+export const validationMethodSchema = z
+  .enum(["html_file", "meta_tag"])
+  .meta({ id: "ValidationMethod", description: '`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name="service-token">` in the homepage head.' });
 
 export const siteSchema = z
   .object({
     id: z.number().int(),
     domain: z.string(),
     validated: z.boolean(),
-    validation_token: z.string().meta({ description: "Publish it as /{validation_token}.html or as `<meta name=\"service-token\" content=\"…\">`." }),
+    validation_token: z.string().meta({ description: 'Publish it as /{validation_token}.html or as `<meta name="service-token" content="…">`.' }),
     validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
     validated_at: timestamp.nullable(),
-    max_concurrency: z.number().int().meta({ description: "Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH." }),
+    max_concurrency: z
+      .number()
+      .int()
+      .meta({ description: "Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH." }),
     max_requests_per_second: z.number().nullable().meta({ description: "Warming calls started per second at most; null: no rate cap." }),
     created_at: timestamp,
   })

@@ -9,7 +9,7 @@ const read = (text: string) => readCsvUrls(Readable.from([Buffer.from(text)]), 1
 
 describe("readCsvUrls", () => {
   it("uses the url column of a header row", async () => {
-    expect(await read("id,url,title\n1,https://example.com/a,A\n2,https://example.com/b,\"B, with comma\"\n")).toEqual({
+    expect(await read('id,url,title\n1,https://example.com/a,A\n2,https://example.com/b,"B, with comma"\n')).toEqual({
       urls: ["https://example.com/a", "https://example.com/b"],
       rows: 2,
     });
@@ -41,12 +41,7 @@ describe("readCsvUrls: quoting, separators and chunks", () => {
   const streamOf = (chunks: Buffer[]) => readCsvUrls(Readable.from(chunks), 10_000);
 
   it("reads a quoted cell holding separators, line breaks and escaped quotes", async () => {
-    const csv = [
-      "url,note",
-      '"https://example.com/?q=""a,b""","one, two; three|four\tfive\r\nsix ""quoted"" \nseven"',
-      'https://example.com/b,"""",""',
-      "",
-    ].join("\r\n");
+    const csv = ["url,note", '"https://example.com/?q=""a,b""","one, two; three|four\tfive\r\nsix ""quoted"" \nseven"', 'https://example.com/b,"""",""', ""].join("\r\n");
     expect(await read(csv)).toEqual({ urls: ['https://example.com/?q="a,b"', "https://example.com/b"], rows: 2 });
   });
 
@@ -96,28 +91,22 @@ describe("readCsvUrls: limits and messages", () => {
     );
 
   it("refuses more rows than the limit", async () => {
-    const csv = "url\n" + "https://example.com/\n".repeat(1001);
+    const csv = `url\n${"https://example.com/\n".repeat(1001)}`;
     expect(await refusal(read(csv))).toBe("The document is a CSV file with more than 1,000 rows (the limit).");
   });
 
   it("refuses a file with neither a URL column nor URLs", async () => {
-    expect(await refusal(read("name,price\nshoe,10\n"))).toBe(
-      "The document is a CSV file with neither a url, loc or link column nor URLs in its first column.",
-    );
+    expect(await refusal(read("name,price\nshoe,10\n"))).toBe("The document is a CSV file with neither a url, loc or link column nor URLs in its first column.");
   });
 
   it(`keeps a cell of ${MAX_CSV_CELL_CHARS} characters and refuses a longer one`, async () => {
-    const url = (length: number) => "https://example.com/" + "a".repeat(length - "https://example.com/".length);
+    const url = (length: number) => `https://example.com/${"a".repeat(length - "https://example.com/".length)}`;
     expect((await read(`id,url\n1,${url(MAX_CSV_CELL_CHARS)}\n`)).urls).toEqual([url(MAX_CSV_CELL_CHARS)]);
-    expect(await refusal(read(`id,url\n1,"${url(MAX_CSV_CELL_CHARS)}"\n`))).toBe(
-      "The document is a CSV file with a cell longer than 8,192 characters (the limit): row 2, column 2.",
-    );
+    expect(await refusal(read(`id,url\n1,"${url(MAX_CSV_CELL_CHARS)}"\n`))).toBe("The document is a CSV file with a cell longer than 8,192 characters (the limit): row 2, column 2.");
   });
 
   it("refuses a row longer than the limit, even of small cells", async () => {
     const cells = Array.from({ length: MAX_CSV_ROW_CHARS / 8 }, () => "1234567").join(",");
-    expect(await refusal(read(`url,x\nhttps://example.com/,${cells}\n`))).toBe(
-      "The document is a CSV file with a row longer than 65,536 characters (the limit): row 2.",
-    );
+    expect(await refusal(read(`url,x\nhttps://example.com/,${cells}\n`))).toBe("The document is a CSV file with a row longer than 65,536 characters (the limit): row 2.");
   });
 });

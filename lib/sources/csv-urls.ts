@@ -271,5 +271,5 @@ function headerColumn(cells: string[]): number | undefined {
 
 /** A copy of a substring: V8's substrings keep their whole parent (a parsed batch) in memory. */
 function detach(value: string): string {
-  return (" " + value).slice(1);
+  return ` ${value}`.slice(1);
 }

@@ -35,7 +35,11 @@ const CP1252_HIGH = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090�
  */
 const windows1252 = {
   decode(bytes?: Uint8Array): string {
-    return bytes ? Buffer.from(bytes).toString("latin1").replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!) : "";
+    return bytes
+      ? Buffer.from(bytes)
+          .toString("latin1")
+          .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!)
+      : "";
   },
 };
 

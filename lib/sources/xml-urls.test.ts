@@ -51,7 +51,9 @@ describe("readXmlUrls", () => {
   });
 
   it("reads a sitemap index", async () => {
-    const source = await read(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/s1.xml.gz</loc><lastmod>2026-01-02</lastmod></sitemap></sitemapindex>`);
+    const source = await read(
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/s1.xml.gz</loc><lastmod>2026-01-02</lastmod></sitemap></sitemapindex>`,
+    );
     expect(source).toEqual({ kind: "sitemapindex", count: 1, entries: [{ loc: "https://example.com/s1.xml.gz", lastmod: new Date("2026-01-02") }] });
   });
 
@@ -88,7 +90,15 @@ describe("a document cut off before its closing tags", () => {
   it("keeps every complete entry read before the cut, and says it was cut off", async () => {
     const cut = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.test/1</loc></url><url><loc>https://a.test/2</loc></url><url><loc>https://a.test/3-partial`;
     const source = await readXmlUrls(Readable.from([Buffer.from(cut)]), 100);
-    expect(source).toEqual({ kind: "urlset", truncated: true, count: 2, entries: [{ loc: "https://a.test/1", lastmod: null }, { loc: "https://a.test/2", lastmod: null }] });
+    expect(source).toEqual({
+      kind: "urlset",
+      truncated: true,
+      count: 2,
+      entries: [
+        { loc: "https://a.test/1", lastmod: null },
+        { loc: "https://a.test/2", lastmod: null },
+      ],
+    });
   });
 
   it("a complete document is not cut off", async () => {

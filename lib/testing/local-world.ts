@@ -5,7 +5,7 @@ import type { AccountContext } from "@/lib/context";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { type EmbeddedJobs, startEmbeddedJobs } from "@/lib/worker/embedded";
 
-export type LocalWorld = { handle: DatabaseHandle; ctx: AccountContext; jobs: EmbeddedJobs | undefined; /** the origin's port */ port: number; stop: () => Promise<void> };
+export type LocalWorld = { handle: DatabaseHandle; ctx: AccountContext; jobs: EmbeddedJobs | undefined /** the origin's port */; port: number; stop: () => Promise<void> };
 
 /**
  * What the domain tests stand on: a local origin answering every host with `answer` (reached

@@ -33,11 +33,10 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   execFileSync(path.join(bin, "initdb"), ["-D", dir, "-U", "preheat", "--auth=trust", "--no-sync", "-E", "UTF8"], { ...user, stdio: "ignore" });
   const port = await freePort();
   const launch = async (): Promise<ChildProcess> => {
-    const server = spawn(
-      path.join(bin, "postgres"),
-      ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"],
-      { ...user, stdio: "ignore" },
-    );
+    const server = spawn(path.join(bin, "postgres"), ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"], {
+      ...user,
+      stdio: "ignore",
+    });
     const deadline = Date.now() + 30_000;
     for (;;) {
       try {

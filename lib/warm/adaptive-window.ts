@@ -43,7 +43,10 @@ export class AdaptiveWindow {
     const now = median(this.recent);
     const base = Math.max(this.baseline, 1);
     if (now > ADAPTIVE.slowFactor * base && this.window > 1) {
-      return this.change(Math.max(1, Math.floor(this.window / 2)), `the median response time of the last ${ADAPTIVE.sample} calls (${Math.round(now)} ms) is over ${ADAPTIVE.slowFactor} × that of the first ${ADAPTIVE.sample} (${Math.round(this.baseline)} ms)`);
+      return this.change(
+        Math.max(1, Math.floor(this.window / 2)),
+        `the median response time of the last ${ADAPTIVE.sample} calls (${Math.round(now)} ms) is over ${ADAPTIVE.slowFactor} × that of the first ${ADAPTIVE.sample} (${Math.round(this.baseline)} ms)`,
+      );
     }
     if (now <= ADAPTIVE.recoveredFactor * base && this.window < this.max) {
       return this.change(this.window + 1, `the site answers at its usual pace again (median ${Math.round(now)} ms, first ${ADAPTIVE.sample} calls ${Math.round(this.baseline)} ms)`);

@@ -337,9 +337,7 @@ describe("precedence: the cache nearest the client wins", () => {
 
 describe("odd input", () => {
   it("joins array-valued headers with a comma", () => {
-    expect(readCacheStatus({ "x-cache": ["HIT", "MISS"], "x-served-by": ["cache-iad-kiad7000039-IAD", "cache-cdg20741-CDG"] })).toEqual(
-      reading("fastly", "miss", "CDG", "HIT, MISS"),
-    );
+    expect(readCacheStatus({ "x-cache": ["HIT", "MISS"], "x-served-by": ["cache-iad-kiad7000039-IAD", "cache-cdg20741-CDG"] })).toEqual(reading("fastly", "miss", "CDG", "HIT, MISS"));
     expect(readCacheStatus({ "cf-cache-status": ["HIT"], "cf-ray": ["8f1b2c3d4e5f6a7b-CDG"] })).toEqual(reading("cloudflare", "hit", "CDG", "HIT"));
     expect(readCacheStatus({ age: ["0", "30"] })).toEqual(reading(null, "hit", null, "0, 30"));
   });

@@ -67,7 +67,11 @@ function splitOutsideQuotes(value: string, separator: string): string[] {
   }
   parts.push(current.trim());
   // An unterminated quote would swallow the rest of the value: read it as if there were no quotes.
-  if (quoted) return value.split(separator).map((part) => part.trim()).filter(Boolean);
+  if (quoted)
+    return value
+      .split(separator)
+      .map((part) => part.trim())
+      .filter(Boolean);
   return parts.filter(Boolean);
 }
 

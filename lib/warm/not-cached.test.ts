@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readCacheStatus } from "./cache-status";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
 
-const reasonOf = (status: number | null, headers: Record<string, string> = {}) =>
-  whyNotCached(status === null ? null : { status, headers }, status === null ? null : readCacheStatus(headers));
+const reasonOf = (status: number | null, headers: Record<string, string> = {}) => whyNotCached(status === null ? null : { status, headers }, status === null ? null : readCacheStatus(headers));
 
 describe("whyNotCached", () => {
   it.each<[string, number | null, Record<string, string>, NotCachedReason | null]>([

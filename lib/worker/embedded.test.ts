@@ -19,17 +19,20 @@ const urlset = (host: string, paths: string[]) =>
 beforeAll(async () => {
   process.env.PREHEAT_JOB_RETRY_DELAY_SECONDS = "1";
   process.env.PREHEAT_JOBS_POLL_SECONDS = "0.5";
-  world = await startLocalWorld((req, res) => {
-    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
-    requests.push(`${host}${req.url}`);
-    const left = failuresLeft.get(host) ?? 0;
-    if (left > 0) {
-      failuresLeft.set(host, left - 1);
-      res.writeHead(503).end("busy");
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/xml" }).end(urlset(host, ["/", "/a", "/b"]));
-  }, { email: "jobs@example.com", work: true });
+  world = await startLocalWorld(
+    (req, res) => {
+      const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      requests.push(`${host}${req.url}`);
+      const left = failuresLeft.get(host) ?? 0;
+      if (left > 0) {
+        failuresLeft.set(host, left - 1);
+        res.writeHead(503).end("busy");
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/xml" }).end(urlset(host, ["/", "/a", "/b"]));
+    },
+    { email: "jobs@example.com", work: true },
+  );
   ({ handle, ctx } = world);
 }, 60_000);
 

@@ -4,7 +4,7 @@ import type { JobName, JobPayload } from "@/lib/jobs";
 /** Thrown so that the driver retries the job later; the record already shows why. */
 export class RetryLaterError extends Error {}
 
-export type JobContext = { db: Database; /** true on the last attempt: failures are then final */ final: boolean };
+export type JobContext = { db: Database /** true on the last attempt: failures are then final */; final: boolean };
 
 /** A job's handler: parses nothing (the payload is parsed on entry), calls the domain, and is idempotent. */
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<unknown>;

@@ -2,6 +2,7 @@ import { serveCommands } from "@/lib/cli/control-socket";
 import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
+import { serveWorkerMetrics } from "@/lib/observability/metrics-endpoint";
 import type { RegionCode } from "@/lib/regions";
 import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
 import { inngestConfigured } from "./config";
@@ -28,13 +29,18 @@ async function main() {
   // Without a server, this process owns the embedded database: the CLI reaches it here.
   const stopCommands = handle.kind === "embedded" ? await serveCommands(handle.db, controlSocketPath()) : async () => {};
   await startJobs(handle, { work: true });
+  const metricsPort = setting("PREHEAT_WORKER_METRICS_PORT");
+  const metricsServer = metricsPort ? serveWorkerMetrics(metricsPort, async () => handle.db) : undefined;
   const regions = workerRegions();
   const takes = regions.length ? `the calls of ${regions.join(", ")} only` : "the calls of every region without a regional worker";
-  console.log(`[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}), ${takes}; pid ${process.pid}`);
+  console.log(
+    `[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}), ${takes}; pid ${process.pid}${metricsPort ? `; metrics on :${metricsPort}/metrics` : ""}`,
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    metricsServer?.close();
     await stopCommands();
     await stopJobs();
     await closeDatabase();

@@ -42,11 +42,15 @@ async function packagesLoadedBy(entry: string): Promise<Set<string>> {
 it.each([
   ["npm run worker", "worker", "lib/worker/main.ts"],
   ["the CLI", "cli", "lib/cli/main.ts"],
-])("%s loads only dependencies", async (_label, script, entry) => {
-  expect(manifest.scripts[script]).toContain(entry);
-  expect(manifest.scripts[script]).toMatch(/^tsx /);
-  expect(manifest.dependencies).toHaveProperty("tsx");
-  const loaded = [...(await packagesLoadedBy(entry))].sort();
-  expect(loaded.length).toBeGreaterThan(3);
-  expect(loaded.filter((name) => !(name in manifest.dependencies))).toEqual([]);
-}, 60_000);
+])(
+  "%s loads only dependencies",
+  async (_label, script, entry) => {
+    expect(manifest.scripts[script]).toContain(entry);
+    expect(manifest.scripts[script]).toMatch(/^tsx /);
+    expect(manifest.dependencies).toHaveProperty("tsx");
+    const loaded = [...(await packagesLoadedBy(entry))].sort();
+    expect(loaded.length).toBeGreaterThan(3);
+    expect(loaded.filter((name) => !(name in manifest.dependencies))).toEqual([]);
+  },
+  60_000,
+);

@@ -24,7 +24,10 @@ async function liveJobKeys(db: Database): Promise<Set<string>> {
 /** Queues again the records whose job was lost (sent before a crash, or never sent). */
 export async function requeueRecords(db: Database) {
   const live = await liveJobKeys(db);
-  const open = await db.select({ id: sitemaps.id, siteId: sitemaps.siteId }).from(sitemaps).where(inArray(sitemaps.status, ["waiting", "processing"]));
+  const open = await db
+    .select({ id: sitemaps.id, siteId: sitemaps.siteId })
+    .from(sitemaps)
+    .where(inArray(sitemaps.status, ["waiting", "processing"]));
   // Sent together: the driver inserts jobs sent at once with one statement.
   const sends: Promise<void>[] = [];
   for (const s of open) {
@@ -45,7 +48,15 @@ export async function requeueRecords(db: Database) {
     ? await db
         .selectDistinct({ runId: runBatches.runId, region: runBatches.region })
         .from(runBatches)
-        .where(and(inArray(runBatches.runId, running.map((r) => r.id)), eq(runBatches.status, "pending")))
+        .where(
+          and(
+            inArray(
+              runBatches.runId,
+              running.map((r) => r.id),
+            ),
+            eq(runBatches.status, "pending"),
+          ),
+        )
     : [];
   for (const run of running) {
     const left = unwarmed.filter((u) => u.runId === run.id).map((u) => u.region);

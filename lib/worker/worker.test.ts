@@ -66,8 +66,7 @@ beforeAll(async () => {
     }
     const count = (requests.get(host) ?? 0) + 1;
     requests.set(host, count);
-    const answer = () =>
-      res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${["a", "b", "c"].map((p) => `<url><loc>http://${host}/${p}</loc></url>`).join("")}</urlset>`);
+    const answer = () => res.writeHead(200, { "content-type": "application/xml" }).end(`<urlset>${["a", "b", "c"].map((p) => `<url><loc>http://${host}/${p}</loc></url>`).join("")}</urlset>`);
     if (host.startsWith("stall") && count === 1) {
       stalled.add(host); // never answered: the worker is killed meanwhile
       return;
@@ -199,10 +198,14 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
       // Half-way, one worker dies: the other takes its runs over (after the job's expiry) and ends them.
       await until("half of the calls", () => (pacedPages.get(host) ?? 0) >= (runIds.length * PACED_PAGES * 2) / 2 || undefined);
       await stop(workers[0]!, "SIGKILL");
-      const ended = await until("every run to end", async () => {
-        const all = await Promise.all(runIds.map((id) => getRun(ctx, id)));
-        return all.every((run) => run.status === "done") ? all : undefined;
-      }, 120_000);
+      const ended = await until(
+        "every run to end",
+        async () => {
+          const all = await Promise.all(runIds.map((id) => getRun(ctx, id)));
+          return all.every((run) => run.status === "done") ? all : undefined;
+        },
+        120_000,
+      );
       const total = ended.reduce((sum, run) => sum + run.summary.total_calls, 0);
       expect(total).toBe(runIds.length * PACED_PAGES * 2);
       expect(pacedPages.get(host)).toBe(total);

@@ -29,9 +29,7 @@ function anchor(method: string, path: string) {
 export default function ApiReferencePage() {
   const document = openApiDocument();
   const components = (document.components?.schemas ?? {}) as Components;
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
-  );
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })));
   const tags = document.tags ?? [];
   return (
     <div className="space-y-10">
@@ -90,7 +88,11 @@ export default function ApiReferencePage() {
                       <ul className="mt-1 text-sm">
                         {operation.parameters.map((p) => (
                           <li key={`${p.in}-${p.name}`}>
-                            <code className="text-xs">{p.name}</code> <span className="text-xs text-slate-500">({p.in}{p.required ? ", required" : ""})</span>{" "}
+                            <code className="text-xs">{p.name}</code>{" "}
+                            <span className="text-xs text-slate-500">
+                              ({p.in}
+                              {p.required ? ", required" : ""})
+                            </span>{" "}
                             <span className="text-xs text-slate-600">{typeLabel(p.schema as never)}</span>
                           </li>
                         ))}

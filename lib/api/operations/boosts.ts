@@ -125,7 +125,13 @@ export const updateSiteBoost = defineOperation({
   params: siteBoostParams,
 });
 
-export const deleteSiteBoost = defineOperation({ ...deleteBoost, operationId: "deleteSiteBoost", path: "/v1/sites/{siteId}/boosts/{boostId}", summary: "Delete a boost of this site", params: siteBoostParams });
+export const deleteSiteBoost = defineOperation({
+  ...deleteBoost,
+  operationId: "deleteSiteBoost",
+  path: "/v1/sites/{siteId}/boosts/{boostId}",
+  summary: "Delete a boost of this site",
+  params: siteBoostParams,
+});
 
 export const runSiteBoost = defineOperation({
   ...runBoost,

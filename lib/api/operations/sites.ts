@@ -75,7 +75,7 @@ export const validateSite = defineOperation({
   tag: "Sites",
   summary: "Validate ownership now",
   description:
-    "Synchronous. Requests the site over HTTPS, then HTTP: first `/{validation_token}.html` (HTTP 200), then a `<meta name=\"service-token\" content=\"{validation_token}\">` in the homepage head. When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`); a malformed `siteId` is a 422 `Error`.",
+    'Synchronous. Requests the site over HTTPS, then HTTP: first `/{validation_token}.html` (HTTP 200), then a `<meta name="service-token" content="{validation_token}">` in the homepage head. When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`); a malformed `siteId` is a 422 `Error`.',
   scope: "sites:write",
   params: siteParams,
   status: 200,

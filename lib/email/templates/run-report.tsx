@@ -26,13 +26,9 @@ export const runReportProps = z.object({
     average_miss_response_time_ms: count.nullable().default(null),
     verified: z.object({ calls: count, hits: count }).nullable().default(null),
   }),
-  popsBreakdown: z
-    .array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() }))
-    .default([]),
+  popsBreakdown: z.array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() })).default([]),
   regions: z.array(z.string()),
-  failureSamples: z.array(
-    z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().int().nullable(), error: z.string() }),
-  ),
+  failureSamples: z.array(z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().int().nullable(), error: z.string() })),
   // Absolute: a relative link means nothing in a mail client.
   runUrl: z.url({ protocol: /^https?$/ }),
 });
@@ -50,7 +46,9 @@ export function runReportFigures(input: RunReportProps) {
   const ms = (value: number | null) => (value === null ? "–" : `${n(Math.round(value))} ms`);
   // Per PoP with hits and times when the run recorded them; otherwise calls alone.
   const topPops: [string, string][] = popsBreakdown.length
-    ? popsBreakdown.slice(0, 5).map((p) => [p.pop, `${n(p.calls)} calls, ${shown(percent(p.hits, p.calls))} hits, hit ${ms(p.average_hit_response_time_ms)} / miss ${ms(p.average_miss_response_time_ms)}`])
+    ? popsBreakdown
+        .slice(0, 5)
+        .map((p) => [p.pop, `${n(p.calls)} calls, ${shown(percent(p.hits, p.calls))} hits, hit ${ms(p.average_hit_response_time_ms)} / miss ${ms(p.average_miss_response_time_ms)}`])
     : Object.entries(summary.pops)
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
         .slice(0, 5)
@@ -167,9 +165,7 @@ export function RunReportEmail(props: RunReportProps) {
                 <Text key={i} style={text}>
                   {sample.url}
                   <br />
-                  <span style={{ color: "#64748b" }}>
-                    {`${sampleContext(sample)}: ${sample.error}`}
-                  </span>
+                  <span style={{ color: "#64748b" }}>{`${sampleContext(sample)}: ${sample.error}`}</span>
                 </Text>
               ))}
             </Section>

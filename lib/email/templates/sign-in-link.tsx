@@ -31,9 +31,7 @@ export function SignInLinkEmail(props: SignInLinkProps) {
             Sign in
           </Button>
           <Text style={text}>{`Or open this link: ${props.url}`}</Text>
-          <Text style={{ ...text, color: "#64748b" }}>
-            {`The link works once and expires in ${props.expiresInHours} hours. If you did not ask for it, ignore this e-mail.`}
-          </Text>
+          <Text style={{ ...text, color: "#64748b" }}>{`The link works once and expires in ${props.expiresInHours} hours. If you did not ask for it, ignore this e-mail.`}</Text>
         </Container>
       </Body>
     </Html>

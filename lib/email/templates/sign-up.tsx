@@ -72,7 +72,9 @@ export function SignUpExistingEmail(props: SignUpLinkProps) {
       button="Sign in"
       footer={`The link works once and expires in ${props.expiresInHours} hours. If this was not you, ignore this e-mail: nothing was changed, and your password (if you have one) still works.`}
     >
-      <Text style={text}>{`Someone (hopefully you) tried to sign up for Preheat at ${props.host} with this address, which has an account already. Nothing was changed. If it was you, sign in with this link; you can then set or change your password on your account page.`}</Text>
+      <Text
+        style={text}
+      >{`Someone (hopefully you) tried to sign up for Preheat at ${props.host} with this address, which has an account already. Nothing was changed. If it was you, sign in with this link; you can then set or change your password on your account page.`}</Text>
     </LinkEmail>
   );
 }

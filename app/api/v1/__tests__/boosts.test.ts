@@ -587,9 +587,7 @@ describe("GET /v1/boosts/{boostId}/estimate", () => {
     const urls = Array.from({ length: 5 }, (_, i) => `<url><loc>http://${own.domain}/p/${i}</loc></url>`).join("");
     await serveSite(own.domain, { routes: { "/sitemap.xml": { body: `<urlset>${urls}</urlset>`, headers: { "content-type": "application/xml" } } } });
     const sitemap = await addSitemap(key, own.id, `http://${own.domain}/sitemap.xml`);
-    await expect
-      .poll(async () => (await api("GET", `/v1/sites/${own.id}/sitemaps/${sitemap.id}`, { key })).body.status, { timeout: 20_000 })
-      .toBe("done");
+    await expect.poll(async () => (await api("GET", `/v1/sites/${own.id}/sitemaps/${sitemap.id}`, { key })).body.status, { timeout: 20_000 }).toBe("done");
     const boost = await api("POST", `/v1/sites/${own.id}/boosts`, {
       key,
       body: { name: "Estimated", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr", "de"], variations: { user_agents: ["mobile", "desktop"] } },

@@ -43,7 +43,10 @@ describe("the dashboard's own routes", () => {
 /** One password sign-in through next-auth's own endpoints, as the sign-in page makes it: "ok" or the error code. */
 async function signIn(email: string, password: string, from?: string): Promise<string> {
   const csrf = await api("GET", "/api/auth/csrf", { from });
-  const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const response = await api("POST", "/api/auth/callback/password", {
     from,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie },

@@ -86,19 +86,15 @@ function expectJsonError(response: ApiResponse, ...statuses: number[]) {
  */
 function streamed(method: string, path: string, chunks: string[]): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${baseUrl}${path}`,
-      { method, agent: false, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", connection: "close" } },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (text += chunk));
-        response.on("end", () => {
-          const headers = new Headers(Object.entries(response.headers).map(([name, value]): [string, string] => [name, String(value)]));
-          resolve({ status: response.statusCode!, body: JSON.parse(text), headers });
-        });
-      },
-    );
+    const request = http.request(`${baseUrl}${path}`, { method, agent: false, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", connection: "close" } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        const headers = new Headers(Object.entries(response.headers).map(([name, value]): [string, string] => [name, String(value)]));
+        resolve({ status: response.statusCode!, body: JSON.parse(text), headers });
+      });
+    });
     // The server may stop reading once the limit is passed: only a failure before any answer counts.
     request.on("error", (error) => setTimeout(() => reject(error), 1_000));
     for (const chunk of chunks) request.write(chunk);

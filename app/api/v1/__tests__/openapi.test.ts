@@ -17,7 +17,15 @@ async function fixtures() {
   const sitemap = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key, body: { url: `https://${site.domain}/sitemap.xml` } });
   const boost = await api("POST", "/v1/boosts", {
     key,
-    body: { name: "Nightly", site_id: site.id, source_type: "sitemap", sitemap_ids: [sitemap.body.id], region: ["fr", "uk"], schedule: "0 3 * * *", variations: { user_agents: ["mobile"], languages: ["fr-FR"] } },
+    body: {
+      name: "Nightly",
+      site_id: site.id,
+      source_type: "sitemap",
+      sitemap_ids: [sitemap.body.id],
+      region: ["fr", "uk"],
+      schedule: "0 3 * * *",
+      variations: { user_agents: ["mobile"], languages: ["fr-FR"] },
+    },
   });
   return { site, sitemapId: sitemap.body.id as number, boostId: boost.body.id as number };
 }
@@ -150,7 +158,9 @@ describe("every operation's live answer validates against its documented schema"
     const body = requestBodies[name]?.(values, site.body.domain);
     const response = await api(method.toUpperCase(), path, { key, body });
     const operation = document.paths[template]![method]!;
-    const documented = Object.keys(operation.responses).map(Number).filter((s) => s < 300);
+    const documented = Object.keys(operation.responses)
+      .map(Number)
+      .filter((s) => s < 300);
     expect(documented, `${name}: ${JSON.stringify(response.body)}`).toContain(response.status);
     expectValid(schemaFor(operation, response.status), response.body);
 

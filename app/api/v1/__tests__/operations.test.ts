@@ -16,23 +16,28 @@ beforeAll(async () => {
   key = await newKey();
 });
 
+/** Every process's metrics, one after the other: the server's, and each separate worker's (which make the calls when they run apart). */
 async function scrape(): Promise<string> {
-  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-  expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
-  return response.text();
+  const texts: string[] = [];
+  for (const url of inject("metricsUrls")) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(response.status, url).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    texts.push(await response.text());
+  }
+  return texts.join("\n");
 }
 
-/** A sample's value in a scrape, 0 when absent. */
+/** A sample's value summed over the scraped processes, 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
   const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  let sum = 0;
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${name}{`)) continue;
-    const labelText = line.slice(name.length + 1, line.indexOf("}"));
-    const have = labelText.split(",");
-    if (wanted.every((pair) => have.includes(pair))) return Number(line.slice(line.lastIndexOf(" ") + 1));
+    const have = line.slice(name.length + 1, line.indexOf("}")).split(",");
+    if (wanted.every((pair) => have.includes(pair))) sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   }
-  return 0;
+  return sum;
 }
 
 describe("health", () => {
@@ -52,10 +57,12 @@ describe("health", () => {
 });
 
 describe("/metrics", () => {
-  it("needs the metrics token when one is set", async () => {
-    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(401);
-    expect((await fetch(`${baseUrl}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    expect((await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+  it("needs the metrics token when one is set, on the server and on every separate worker", async () => {
+    for (const url of inject("metricsUrls")) {
+      expect((await fetch(url)).status, url).toBe(401);
+      expect((await fetch(url, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+    }
   });
 
   it("counts a warm's calls by outcome and region, API requests by operation and status, and shows the queues and active runs", async () => {

@@ -211,9 +211,7 @@ describe("PreheatBot", () => {
     });
     expect((await api("POST", `/v1/sites/${own.id}/validate`, { key })).status).toBe(200);
     expect((await api("POST", `/v1/sites/${own.id}/sitemaps`, { key, body: { discover: true } })).status).toBe(201);
-    await expect
-      .poll(async () => (await originUserAgents(own.domain)).map((r) => r.request), { timeout: 15_000 })
-      .toEqual(expect.arrayContaining(["GET /robots.txt", "GET /sitemap.xml"]));
+    await expect.poll(async () => (await originUserAgents(own.domain)).map((r) => r.request), { timeout: 15_000 }).toEqual(expect.arrayContaining(["GET /robots.txt", "GET /sitemap.xml"]));
     const agents = new Set((await originUserAgents(own.domain)).map((r) => r.user_agent));
     expect([...agents]).toHaveLength(1);
     const [agent] = [...agents] as [string];

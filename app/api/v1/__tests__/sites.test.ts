@@ -165,7 +165,15 @@ describe("PATCH /v1/sites/{siteId}", () => {
 
   it("refuses 0, more than the operator's maximum, and other bad values, changing nothing", async () => {
     const site = await createSite(key);
-    for (const body of [{ max_concurrency: 0 }, { max_concurrency: 17 }, { max_concurrency: 2.5 }, { max_concurrency: "3" }, { max_requests_per_second: 0 }, { max_requests_per_second: -1 }, { max_requests_per_second: 1001 }]) {
+    for (const body of [
+      { max_concurrency: 0 },
+      { max_concurrency: 17 },
+      { max_concurrency: 2.5 },
+      { max_concurrency: "3" },
+      { max_requests_per_second: 0 },
+      { max_requests_per_second: -1 },
+      { max_requests_per_second: 1001 },
+    ]) {
       const response = await api("PATCH", `/v1/sites/${site.id}`, { key, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.body.error).toMatch(/^max_(concurrency|requests_per_second)/);

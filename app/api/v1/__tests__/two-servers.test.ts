@@ -34,13 +34,16 @@ describe("RateLimit headers", () => {
 
 describe("two servers sharing one PostgreSQL server", () => {
   let database: PostgresServer;
-  let servers: ProductionServer[] = [];
+  const servers: ProductionServer[] = [];
   let key: string;
 
   beforeAll(async () => {
     database = await startPostgresServer();
     const env = { DATABASE_URL: database.url };
-    const created = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "keys", "create", "--email", "limits@example.com", "--scopes", "all"], { cwd: root, env: { ...process.env, ...env } });
+    const created = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "keys", "create", "--email", "limits@example.com", "--scopes", "all"], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     key = created.stdout.trim();
     // One after the other: the first applies the migrations.
     for (let i = 0; i < 2; i++) servers.push(await startProductionServer(await freePort(), { ...env, PREHEAT_RATE_LIMIT_PER_MINUTE: "10", PREHEAT_EMBEDDED_WORKER: "false" }));

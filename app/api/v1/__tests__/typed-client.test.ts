@@ -63,13 +63,21 @@ describe("a client generated from the OpenAPI document", () => {
     const triggered = await client.POST("/v1/boosts/{boostId}/run", { params: { path: { boostId: boost.data.id }, header: { "Idempotency-Key": randomUUID() } } });
     if (!triggered.data) throw new Error(`run: ${JSON.stringify(triggered.error)}`);
     const runId = triggered.data.run_id;
-    const run = await until(async () => (await client.GET("/v1/runs/{runId}", { params: { path: { runId } } })).data, (read) => read?.status === "done", "boost run");
+    const run = await until(
+      async () => (await client.GET("/v1/runs/{runId}", { params: { path: { runId } } })).data,
+      (read) => read?.status === "done",
+      "boost run",
+    );
     expect(run?.summary.total_calls).toBe(3);
 
     const warm = await client.POST("/v1/sites/{siteId}/warm", { params: { path: { siteId } }, body: { urls: pages.slice(0, 2) } });
     if (!warm.data) throw new Error(`warm: ${JSON.stringify(warm.error)}`);
     const warmRunId = warm.data.run_id;
-    await until(async () => (await client.GET("/v1/runs/{runId}", { params: { path: { runId: warmRunId } } })).data, (read) => read?.status === "done", "warm run");
+    await until(
+      async () => (await client.GET("/v1/runs/{runId}", { params: { path: { runId: warmRunId } } })).data,
+      (read) => read?.status === "done",
+      "warm run",
+    );
     const warmRuns = await client.GET("/v1/sites/{siteId}/warm-runs", { params: { path: { siteId }, query: { limit: 5 } } });
     expect(warmRuns.data?.data.map((listed) => listed.id)).toEqual([warmRunId]);
 

@@ -77,7 +77,10 @@ describe("POST /v1/sites/{siteId}/warm", () => {
   it.each([
     [["uk"], ["gb"]],
     [["gb", "uk"], ["gb"]],
-    [["de", "us", "es"], ["de", "us", "es"]],
+    [
+      ["de", "us", "es"],
+      ["de", "us", "es"],
+    ],
   ])("warms from the regions %j, stored as %j", async (region, stored) => {
     const site = await createValidatedSite(key);
     expect((await warm(key, site, { urls: urlsOn(site, 1), region })).status).toBe(202);

@@ -11,8 +11,6 @@ export const GET = withApiKey(operations.listSites, async ({ ctx, query }) => {
 });
 
 // POST /v1/sites – register a site
-export const POST = withApiKey(operations.createSite, async ({ ctx, body }) =>
-  json(toSite(await createSite(ctx, body)), 201),
-);
+export const POST = withApiKey(operations.createSite, async ({ ctx, body }) => json(toSite(await createSite(ctx, body)), 201));
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -17,6 +17,8 @@ declare module "vitest" {
     databaseUrl: string;
     monthlyQuota: number;
     metricsToken: string;
+    /** Every /metrics of the suite's processes: the server's, and each separate worker's. */
+    metricsUrls: string[];
     serverLog: string;
   }
 }
@@ -53,9 +55,12 @@ export default async function setup(project: TestProject) {
     PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000",
     PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
   };
-  const server = await startProductionServer(await freePort(), env, { logFile: serverLog });
+  const port = await freePort();
+  const server = await startProductionServer(port, env, { logFile: serverLog });
   // Started once the server has applied the migrations.
-  const workers = database ? Array.from({ length: WORKERS }, () => startWorker(env)) : [];
+  const workerMetricsPorts = database ? await Promise.all(Array.from({ length: WORKERS }, () => freePort())) : [];
+  // A worker has no port of its own: it names the service (in PreheatBot's User-Agent, in e-mails) by the server's address.
+  const workers = workerMetricsPorts.map((metricsPort) => startWorker({ ...env, PREHEAT_BASE_URL: `http://localhost:${port}`, PREHEAT_WORKER_METRICS_PORT: String(metricsPort) }));
   project.provide("baseUrl", server.baseUrl);
   project.provide("originUrl", `http://127.0.0.1:${origin.port}`);
   project.provide("dataDir", dataDir);
@@ -63,6 +68,7 @@ export default async function setup(project: TestProject) {
   project.provide("monthlyQuota", MONTHLY_QUOTA);
   project.provide("metricsToken", METRICS_TOKEN);
   project.provide("serverLog", serverLog);
+  project.provide("metricsUrls", [`${server.baseUrl}/metrics`, ...workerMetricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`)]);
 
   return async () => {
     for (const worker of workers) worker.kill("SIGTERM");

@@ -5,9 +5,7 @@ import { json, noContent } from "@/lib/api/responses";
 import { deleteBoost, getBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 
 // GET /v1/boosts/{boostId} – one boost
-export const GET = withApiKey(operations.getBoost, async ({ ctx, params }) =>
-  json(toBoost(await getBoost(ctx, params.boostId))),
-);
+export const GET = withApiKey(operations.getBoost, async ({ ctx, params }) => json(toBoost(await getBoost(ctx, params.boostId))));
 
 // PUT /v1/boosts/{boostId} – change the supplied fields (409 while a run is in progress)
 export const PUT = withApiKey(operations.putBoost, async ({ ctx, params, body }) => json(toBoost(await updateBoost(ctx, params.boostId, body))));

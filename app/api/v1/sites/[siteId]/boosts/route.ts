@@ -11,8 +11,6 @@ export const GET = withApiKey(operations.listSiteBoosts, async ({ ctx, params, q
 });
 
 // POST /v1/sites/{siteId}/boosts – create a boost for this site
-export const POST = withApiKey(operations.createSiteBoost, async ({ ctx, params, body }) =>
-  json(toBoost(await createBoost(ctx, params.siteId, body)), 201),
-);
+export const POST = withApiKey(operations.createSiteBoost, async ({ ctx, params, body }) => json(toBoost(await createBoost(ctx, params.siteId, body)), 201));
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -12,9 +12,7 @@ export const GET = withApiKey(operations.listSitemaps, async ({ ctx, params, que
 
 // POST /v1/sites/{siteId}/sitemaps – add a sitemap or feed (or, with discover, every sitemap the site announces); processed in the background
 export const POST = withApiKey(operations.addSitemap, async ({ ctx, params, body }) =>
-  body.discover
-    ? json({ data: (await discoverAndAddSitemaps(ctx, params.siteId)).map(toSitemap) }, 201)
-    : json(toSitemap(await addSitemap(ctx, params.siteId, body)), 201),
+  body.discover ? json({ data: (await discoverAndAddSitemaps(ctx, params.siteId)).map(toSitemap) }, 201) : json(toSitemap(await addSitemap(ctx, params.siteId, body)), 201),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
