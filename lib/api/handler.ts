@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
+import { bearerCredential } from "@/lib/auth/bearer";
 import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { type Database, getDb } from "@/lib/db";
@@ -58,8 +59,8 @@ function viaDashboardSession(request: Request, sessionAllowed: boolean): boolean
 
 async function authenticate(request: Request, db: AccountContext["db"], viaSession: boolean): Promise<ApiKeyPrincipal | undefined> {
   if (!viaSession) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
-    return match ? authenticateApiKey(db, match[1]!) : undefined;
+    const key = bearerCredential(request.headers.get("authorization"));
+    return key ? authenticateApiKey(db, key) : undefined;
   }
   // Loaded here only: the API-key path must not pull next-auth into every cold start.
   const { currentUser } = await import("@/lib/auth/next-auth");
@@ -77,21 +78,46 @@ export function budgetSubject(request: Request, principal: ApiKeyPrincipal | und
   return principal.keyId ? `key:${principal.keyId}` : `account:${principal.accountId}`;
 }
 
-/** Takes a point of the subject's API budget; the answer to send instead when it is spent. */
-export async function spendBudget(db: Database, subject: string): Promise<{ state: BudgetState; refusal?: Response }> {
-  const { allowed, ...state } = await takePoint(db, apiBudget(), subject);
-  if (allowed) return { state };
-  const refusal = errorResponse(429, "rate_limited", `Too many requests: the budget is ${state.limit} a minute; try again in ${state.resetSeconds} s.`, undefined, {
-    "retry-after": String(state.resetSeconds),
-  });
-  return { state, refusal };
-}
-
 /** The same answer with more headers (a Response's own may be immutable). */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
+function withHeaders(response: Response, headers: Record<string, string>): Response {
   const merged = new Headers(response.headers);
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/** What a request records while its answer is worked out: who made it (its log line) and the budget it drew on (its RateLimit-* headers). */
+export type Meter = {
+  caller?: Caller;
+  /** Takes a point of `subject`'s API budget; the 429 to send instead once it is spent. */
+  spend: (db: Database, subject: string) => Promise<Response | undefined>;
+};
+
+/**
+ * Answers a request by `work`: every failure becomes a JSON error in one place, the answer carries
+ * the RateLimit-* headers of the budget it drew on, and its log line and metrics are recorded.
+ */
+export async function answer(request: Request, route: { path: string; operationId?: string }, work: (meter: Meter) => Promise<Response>): Promise<Response> {
+  const started = performance.now();
+  let budget: BudgetState | undefined;
+  const meter: Meter = {
+    spend: async (db, subject) => {
+      const { allowed, ...state } = await takePoint(db, apiBudget(), subject);
+      budget = state;
+      if (allowed) return undefined;
+      return errorResponse(429, "rate_limited", `Too many requests: the budget is ${state.limit} a minute; try again in ${state.resetSeconds} s.`, undefined, {
+        "retry-after": String(state.resetSeconds),
+      });
+    },
+  };
+  let response: Response;
+  try {
+    response = await work(meter);
+  } catch (error) {
+    response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+  }
+  if (budget) response = withHeaders(response, rateLimitHeaders(budget));
+  recordRequest(request, response, started, route, meter.caller);
+  return response;
 }
 
 /**
@@ -104,36 +130,23 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
   spec: OperationSpec<P, Q, B>,
   operation: (args: ApiHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
-  return async (request: Request, route: RouteContext): Promise<Response> => {
-    const started = performance.now();
-    let budget: BudgetState | undefined;
-    let caller: Caller | undefined;
-    let response: Response;
-    try {
-      response = await (async () => {
-        const db = await getDb();
-        const viaSession = viaDashboardSession(request, spec.session !== false);
-        const principal = await authenticate(request, db, viaSession);
-        if (principal) caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
-        const spent = await spendBudget(db, budgetSubject(request, principal));
-        budget = spent.state;
-        if (spent.refusal) return spent.refusal;
-        if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
-        if (spec.scope && !principal.scopes.includes(spec.scope)) {
-          return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
-        }
-        const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
-        if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
-        const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-        const run = () => operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
-        if (idempotencyKey === null) return run();
-        return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run);
-      })();
-    } catch (error) {
-      response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
-    }
-    if (budget) response = withHeaders(response, rateLimitHeaders(budget));
-    recordRequest(request, response, started, spec, caller);
-    return response;
-  };
+  return (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, spec, async (meter) => {
+      const db = await getDb();
+      const viaSession = viaDashboardSession(request, spec.session !== false);
+      const principal = await authenticate(request, db, viaSession);
+      if (principal) meter.caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
+      const refusal = await meter.spend(db, budgetSubject(request, principal));
+      if (refusal) return refusal;
+      if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
+      if (spec.scope && !principal.scopes.includes(spec.scope)) {
+        return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
+      }
+      const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
+      if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
+      const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+      const run = () => operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
+      if (idempotencyKey === null) return run();
+      return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run);
+    });
 }

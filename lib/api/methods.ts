@@ -1,9 +1,6 @@
 import { getDb } from "@/lib/db";
-import { recordRequest, routeOf } from "@/lib/observability/requests";
-import { toErrorResponse } from "./errors";
-import { budgetSubject, spendBudget, withHeaders } from "./handler";
-import { rateLimitHeaders } from "./rate-limit";
-import { REQUEST_ID_HEADER } from "./request-id";
+import { routeOf } from "@/lib/observability/requests";
+import { answer, budgetSubject } from "./handler";
 import { errorResponse } from "./responses";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -13,18 +10,8 @@ type Method = (typeof METHODS)[number];
  * An answer that authenticates nobody (a 404, a 405, the public document), drawn from the client
  * address's budget like any request without a valid key, and carrying its RateLimit-* headers.
  */
-export async function answerFromClientBudget(request: Request, answer: () => Response | Promise<Response>): Promise<Response> {
-  const started = performance.now();
-  const spent = await spendBudget(await getDb(), budgetSubject(request, undefined));
-  let response: Response;
-  try {
-    response = spent.refusal ?? (await answer());
-  } catch (error) {
-    response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
-  }
-  response = withHeaders(response, rateLimitHeaders(spent.state));
-  recordRequest(request, response, started, { path: routeOf(request) });
-  return response;
+export function answerFromClientBudget(request: Request, respond: () => Response | Promise<Response>): Promise<Response> {
+  return answer(request, { path: routeOf(request) }, async (meter) => (await meter.spend(await getDb(), budgetSubject(request, undefined))) ?? respond());
 }
 
 /**

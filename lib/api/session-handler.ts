@@ -2,12 +2,10 @@ import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/next-auth";
-import { RequestError, toErrorResponse } from "./errors";
-import { DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE, spendBudget, withHeaders } from "./handler";
-import { type Caller, recordRequest, routeOf } from "@/lib/observability/requests";
-import { type BudgetState, rateLimitHeaders } from "./rate-limit";
+import { routeOf } from "@/lib/observability/requests";
+import { RequestError } from "./errors";
+import { answer, DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
 import { errorResponse } from "./responses";
-import { REQUEST_ID_HEADER } from "./request-id";
 
 /**
  * For the routes a signed-out visitor may call (sign-up): a cross-site <form> can post text/plain
@@ -29,32 +27,19 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
   spec: { params?: P; query?: Q; body?: B },
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
-  return async (request: Request, route: RouteContext): Promise<Response> => {
-    const started = performance.now();
-    let caller: Caller | undefined;
-    let budget: BudgetState | undefined;
-    let response: Response;
-    try {
-      response = await (async () => {
-        if (request.headers.get(DASHBOARD_HEADER) !== "1")
-          return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
-        const { currentUser } = await import("@/lib/auth/next-auth");
-        const user = await currentUser();
-        if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
-        caller = { accountId: user.accountId };
-        const db = await getDb();
-        // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
-        const spent = await spendBudget(db, `account:${user.accountId}`);
-        budget = spent.state;
-        if (spent.refusal) return spent.refusal;
-        const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-        return operation({ ctx: { db, accountId: user.accountId }, user, ...input });
-      })();
-    } catch (error) {
-      response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
-    }
-    if (budget) response = withHeaders(response, rateLimitHeaders(budget));
-    recordRequest(request, response, started, { path: routeOf(request) }, caller);
-    return response;
-  };
+  return (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, { path: routeOf(request) }, async (meter) => {
+      if (request.headers.get(DASHBOARD_HEADER) !== "1")
+        return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+      const { currentUser } = await import("@/lib/auth/next-auth");
+      const user = await currentUser();
+      if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
+      meter.caller = { accountId: user.accountId };
+      const db = await getDb();
+      // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
+      const refusal = await meter.spend(db, `account:${user.accountId}`);
+      if (refusal) return refusal;
+      const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+      return operation({ ctx: { db, accountId: user.accountId }, user, ...input });
+    });
 }
