@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
+import { bearerCredential } from "@/lib/auth/bearer";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { metrics } from "./metrics";
@@ -9,7 +10,7 @@ import { refreshServiceGauges } from "./service-state";
 export function mayReadMetrics(authorization: string | null | undefined): boolean {
   const token = setting("PREHEAT_METRICS_TOKEN");
   if (!token) return true;
-  const sent = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? "";
+  const sent = bearerCredential(authorization) ?? "";
   const [a, b] = [Buffer.from(sent), Buffer.from(token)];
   return a.length === b.length && timingSafeEqual(a, b);
 }
