@@ -39,6 +39,18 @@ function closing(run: Run, figures: { total: number; ok: number; failed: number;
   return { status, message: [run.statusMessage, ...parts].filter(Boolean).join(" ") };
 }
 
+/** The regions of each run whose batches are not all warmed yet; a run absent from the map has none left. */
+export async function pendingRegionsOf(db: Database, runIds: number[]): Promise<Map<number, string[]>> {
+  const regions = new Map<number, string[]>();
+  if (!runIds.length) return regions;
+  const pending = await db
+    .selectDistinct({ runId: runBatches.runId, region: runBatches.region })
+    .from(runBatches)
+    .where(and(inArray(runBatches.runId, runIds), eq(runBatches.status, "pending")));
+  for (const { runId, region } of pending) regions.set(runId, [...(regions.get(runId) ?? []), region]);
+  return regions;
+}
+
 async function finishMany(db: Database, ids: readonly number[]): Promise<Finished[]> {
   const running = await db
     .select()
@@ -46,19 +58,10 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
     .where(and(inArray(runs.id, [...ids]), eq(runs.status, "running")));
   if (!running.length) return ids.map(() => false);
   // Once no batch of a run is pending, its statistics are final (a batch is marked done with its last figures).
-  const unwarmed = await db
-    .selectDistinct({ runId: runBatches.runId })
-    .from(runBatches)
-    .where(
-      and(
-        inArray(
-          runBatches.runId,
-          running.map((r) => r.id),
-        ),
-        eq(runBatches.status, "pending"),
-      ),
-    );
-  const waiting = new Set(unwarmed.map((u) => u.runId));
+  const waiting = await pendingRegionsOf(
+    db,
+    running.map((r) => r.id),
+  );
   const warmed = running.filter((run) => !waiting.has(run.id));
   // A run asking for `verify` asks its cacheable misses again before it ends (once: then it ends here).
   const verifying = await planVerifications(

@@ -1,10 +1,11 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type PgBoss from "pg-boss";
-import { runBatches, runs, sitemaps } from "@/drizzle/schema";
+import { runs, sitemaps } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobKey, sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
 import { rowsOf } from "@/lib/db/rows";
+import { pendingRegionsOf } from "@/lib/runs/finish";
 
 /**
  * On the embedded database there is one process: an `active` job found at start-up belonged to a
@@ -44,22 +45,12 @@ export async function requeueRecords(db: Database) {
   // any more): each region with batches left gets its job back; a run with none left gets one job,
   // which ends it.
   const running = await db.select({ id: runs.id, siteId: runs.siteId, regions: runs.regions }).from(runs).where(eq(runs.status, "running"));
-  const unwarmed = running.length
-    ? await db
-        .selectDistinct({ runId: runBatches.runId, region: runBatches.region })
-        .from(runBatches)
-        .where(
-          and(
-            inArray(
-              runBatches.runId,
-              running.map((r) => r.id),
-            ),
-            eq(runBatches.status, "pending"),
-          ),
-        )
-    : [];
+  const unwarmed = await pendingRegionsOf(
+    db,
+    running.map((r) => r.id),
+  );
   for (const run of running) {
-    const left = unwarmed.filter((u) => u.runId === run.id).map((u) => u.region);
+    const left = unwarmed.get(run.id) ?? [];
     for (const region of left.length ? left : run.regions.slice(0, 1)) {
       const payload = { runId: run.id, siteId: run.siteId, region: region as RegionCode };
       if (!live.has(jobKey("run.batch", payload))) sends.push(sendJob("run.batch", payload));
