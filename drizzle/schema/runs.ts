@@ -3,6 +3,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, time
 import { boosts, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
+import type { Summary } from "@/lib/runs/schemas";
 
 /** A change of pace the engine made on its own: the window it now keeps open, and why. */
 export type Slowdown = { at: string; reason: string; concurrency: number };
@@ -37,6 +38,12 @@ export const runs = pgTable(
     verify: boolean("verify").notNull().default(false),
     /** Rows in run_results: they stop at PREHEAT_RUN_RESULTS_MAX, the calls that did not hit may go on. */
     resultsStored: integer("results_stored").notNull().default(0),
+    /**
+     * The run's final figures, written when it ends (finishRun): a finished run's batches no longer
+     * change, and listing runs would otherwise sum them again on every read. Null while it runs, and
+     * for runs ended otherwise (planning failed, auto-paused): their figures are summed when read.
+     */
+    summary: jsonb("summary").$type<Summary>(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,6 +1,18 @@
-/** The part of autocannon's programmatic API the warming bench uses (the package ships no types). */
+/** The part of autocannon's programmatic API the benches use (the package ships no types). */
 declare module "autocannon" {
-  type Options = { url: string; connections?: number; duration?: number; headers?: Record<string, string> };
-  type Result = { requests: { average: number; total: number }; errors: number; non2xx: number };
+  type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+  type Options = {
+    url: string;
+    connections?: number;
+    duration?: number;
+    /** Requests per second across all connections. */
+    overallRate?: number;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
+    headers?: Record<string, string>;
+    requests?: (Request & { setupRequest?: (request: Request) => Request })[];
+  };
+  type Latency = { p50: number; p90: number; p99: number; average: number; max: number };
+  type Result = { requests: { average: number; total: number }; latency: Latency; errors: number; timeouts: number; non2xx: number };
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 
 /**
- * `npm run bench [-- sitemap|sitemap-index|warming|multisite|multisite-postgres]`: each case in a
+ * `npm run bench [-- sitemap|sitemap-index|warming|multisite|multisite-postgres|api]`: each case in a
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
@@ -15,6 +15,10 @@ const benches: Record<string, Case[]> = {
   warming: [{ file: "warming.ts" }],
   multisite: [{ file: "multisite.ts", database: "embedded" }],
   "multisite-postgres": [{ file: "multisite.ts", database: "postgres-server" }],
+  api: [
+    { file: "api.ts", database: "embedded" },
+    { file: "api.ts", database: "postgres-server" },
+  ],
 };
 const asked = process.argv.slice(2);
 // sitemap-index is part of sitemap: all of them runs it once.

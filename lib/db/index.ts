@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { lockEmbeddedDatabase } from "./embedded-lock";
+import { keepStatistics } from "./embedded-statistics";
 import { dataDirectory } from "./paths";
 
 export type Schema = typeof schema;
@@ -59,11 +60,13 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     const pglite = await PGlite.create(inMemory ? dataDir : path.join(dataDir, "pgdata"));
     const db = drizzle({ client: pglite, schema });
     await migrate(db, { migrationsFolder });
+    const statistics = await keepStatistics(pglite);
     return {
       db: db as unknown as Database,
       kind: "embedded",
       pglite,
       close: async () => {
+        await statistics.stop();
         await pglite.close();
         unlock();
       },

@@ -5,7 +5,7 @@ import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/format";
 import { recordset } from "./recordset";
 import { rowsOf } from "@/lib/db/rows";
-import { summariseRuns } from "./summary";
+import { emptySummary, summariseRuns } from "./summary";
 import { planVerifications } from "./verify";
 
 type Run = typeof runs.$inferSelect;
@@ -89,11 +89,11 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
       hits: summary?.cache_hits ?? 0,
       bypassed: bypass.get(run.id) ?? 0,
     });
-    return { id: run.id, status, message };
+    return { id: run.id, status, message, summary: summary ?? emptySummary() };
   });
   const ended = (await db.execute(sql`
-    update ${runs} as r set status = v.status, status_message = v.message, finished_at = now()
-    from ${recordset(JSON.stringify(values), "id int, status text, message text")}
+    update ${runs} as r set status = v.status, status_message = v.message, finished_at = now(), summary = v.summary
+    from ${recordset(JSON.stringify(values), "id int, status text, message text, summary jsonb")}
     where r.id = v.id and r.status = 'running'
     returning r.id`)) as unknown;
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));

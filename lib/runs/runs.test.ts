@@ -19,7 +19,8 @@ import { queueWarm } from "@/lib/runs/warm-runs";
 import { reportRunEnd } from "./report";
 import { estimateBoost } from "@/lib/boosts/estimate";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
-import { getRun } from "./service";
+import { getRun, listRuns } from "./service";
+import { summariseRuns } from "./summary";
 
 type Seen = { path: string; ua: string; lang: string | undefined; pragma: string | undefined };
 type Behaviour = { pages: number; status?: number; headers?: Record<string, string>; delayMs?: number; slowAfter?: { calls: number; delayMs: number } };
@@ -132,6 +133,19 @@ describe("boost runs", () => {
     const boost = await createBoost(ctx, site.id, { name: "Hits", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"] });
     const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
     expect(run.summary).toMatchObject({ total_calls: 4, cache_hits: 4, pops: { CDG: 4 } });
+  });
+
+  it("keep a finished run's figures: the list shows what its batches sum to, without summing them again", async () => {
+    const { site, sitemapId } = await siteWithSitemap("kept.test", { pages: 3, headers: { "cf-cache-status": "MISS", "cf-ray": "8f1b2c3d4e5f6a7b-FRA" } });
+    const boost = await createBoost(ctx, site.id, { name: "Kept", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr", "de"] });
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    const [row] = await handle.db.select({ summary: runs.summary }).from(runs).where(eq(runs.id, run.id));
+    expect(row!.summary).toEqual((await summariseRuns(handle.db, [run.id])).get(run.id));
+    expect(row!.summary).toMatchObject({ total_calls: 6, cache_misses: 6, pops: { FRA: 6 } });
+    const { data, total } = await listRuns(ctx, { boostId: boost.id }, { limit: 20, offset: 0 });
+    expect(total).toBe(1);
+    expect(data[0]!.summary).toEqual(run.summary);
+    expect(await listRuns(ctx, { boostId: boost.id }, { limit: 20, offset: 5 })).toEqual({ data: [], total: 1 });
   });
 
   it("pause the boost when most calls fail, unless ignore_errors", async () => {

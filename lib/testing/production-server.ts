@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, existsSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -23,22 +24,28 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
 /**
  * `next start` of the production build on 127.0.0.1:`port`, with `env` over this process's
  * environment (no DATABASE_URL, NODE_OPTIONS or e-mail and Inngest keys of the caller's), once it answers.
- * PREHEAT_TEST_SERVER_LOG=1 prints its output when it stops.
+ * Its output goes straight into `logFile` (a temporary file by default), as a supervisor's journal
+ * would take it: through a pipe this process must drain, a busy test or bench would stall the
+ * server's synchronous log writes. PREHEAT_TEST_SERVER_LOG=1 prints it when the server stops.
+ * `nodeArgs` go to node before the script (`--cpu-prof`).
  */
-export async function startProductionServer(port: number, env: Record<string, string>, options: { logFile?: string } = {}): Promise<ProductionServer> {
+export async function startProductionServer(port: number, env: Record<string, string>, options: { logFile?: string; nodeArgs?: string[] } = {}): Promise<ProductionServer> {
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   for (const name of ["DATABASE_URL", "NODE_OPTIONS", "RESEND_API_KEY", "NEXTAUTH_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete childEnv[name];
   Object.assign(childEnv, env, { PORT: String(port) });
-  let output = "";
-  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env: childEnv });
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  // The server's log lines, for tests that read what it logged.
-  if (options.logFile) child.stdout?.on("data", (chunk) => appendFileSync(options.logFile!, chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
+  const logFile = options.logFile ?? path.join(mkdtempSync(path.join(os.tmpdir(), "preheat-server-")), "server.log");
+  const log = openSync(logFile, "a");
+  const output = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", log, log],
+  });
+  closeSync(log);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(baseUrl, child, () => output);
+    await waitForServer(baseUrl, child, output);
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
@@ -48,7 +55,7 @@ export async function startProductionServer(port: number, env: Record<string, st
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
-      if (process.env.PREHEAT_TEST_SERVER_LOG) console.log(output);
+      if (process.env.PREHEAT_TEST_SERVER_LOG) console.log(output());
     },
   };
 }

@@ -1,0 +1,44 @@
+import type { PGlite } from "@electric-sql/pglite";
+
+/** A table is analysed again once its size has moved by this share since its last analysis. */
+const GROWTH_TO_REANALYZE = 0.2;
+const CHECK_EVERY_MS = 60_000;
+
+type TableSize = { schema: string; name: string; analysed_pages: number; pages: number };
+
+/**
+ * PGlite runs no autovacuum, so nothing keeps the planner's statistics: a table it believes
+ * empty gets nested-loop plans, and listing runs took 160 ms instead of 3 ms on a database of
+ * 17,000 sites (docs/benchmarks.md, API capacity). PGlite keeps no modification counters either, so
+ * a table's size stands in for them: the tables whose page count moved by a fifth since their last
+ * ANALYZE are analysed again. Returns the tables analysed.
+ */
+export async function analyzeGrownTables(pglite: PGlite): Promise<string[]> {
+  const { rows } = await pglite.query<TableSize>(
+    `select n.nspname as schema, c.relname as name, c.relpages as analysed_pages,
+            (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
+  );
+  const grown = rows.filter((t) => t.pages > 0 && Math.abs(t.pages - Math.max(0, t.analysed_pages)) > Math.max(0, t.analysed_pages) * GROWTH_TO_REANALYZE);
+  for (const table of grown) await pglite.exec(`analyze "${table.schema}"."${table.name}"`);
+  return grown.map((t) => `${t.schema}.${t.name}`);
+}
+
+/** Analyses the grown tables now, then every minute until `stop()` (which waits for a pass under way). */
+export async function keepStatistics(pglite: PGlite): Promise<{ stop: () => Promise<void> }> {
+  await analyzeGrownTables(pglite);
+  let pass: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    pass = analyzeGrownTables(pglite).catch(() => {
+      // A closed or busy database: the next pass tries again.
+    });
+  }, CHECK_EVERY_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await pass;
+    },
+  };
+}
