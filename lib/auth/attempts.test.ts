@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => handle.close());
 
-describe("budgets in the database", () => {
+describe("budgets (in memory on the embedded database, in the rate_limits table on PostgreSQL)", () => {
   it("refuses failures past the budget until its window ends, one subject at a time", async () => {
     const budget = { name: "test-failures", points: 3, seconds: 60 };
     for (let i = 0; i < 3; i++) {

@@ -127,7 +127,8 @@ export const VARIABLES = {
     description: "Warming calls per account per calendar month (UTC), for accounts without a quota of their own.",
   }),
   PREHEAT_RATE_LIMIT_PER_MINUTE: withDefault(positiveInteger, 600, {
-    description: "API requests each key (or signed-in account, or client address without a valid key) may make per minute, counted in the database across servers.",
+    description:
+      "API requests each key (or signed-in account, or client address without a valid key) may make per minute: counted in the database across servers with `DATABASE_URL`, in the server's memory on the embedded database (which one process owns).",
   }),
 
   // E-mail.

@@ -26,6 +26,23 @@ export type OpenOptions = {
 
 const migrationsFolder = path.join(process.cwd(), "drizzle", "migrations");
 
+/**
+ * Databases no other process can reach: the embedded ones (PGlite, locked to the process that
+ * opened it). Kept on globalThis, like the handle: Next.js bundles this module once per entry point
+ * (instrumentation, which opens the database, and each route), and a module-level set would be empty
+ * in the routes.
+ */
+function ownedDatabases(): WeakSet<Database> {
+  const g = globalThis as Global;
+  g.__preheatOwnedDatabases ??= new WeakSet();
+  return g.__preheatOwnedDatabases;
+}
+
+/** True for the embedded database: what this process keeps in memory about it is all there is to know. */
+export function ownedByThisProcess(db: Database): boolean {
+  return ownedDatabases().has(db);
+}
+
 export async function openDatabase(options: OpenOptions = {}): Promise<DatabaseHandle> {
   const url = setting("DATABASE_URL");
   if (url) return openPostgres(url);
@@ -61,6 +78,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     const db = drizzle({ client: pglite, schema });
     await migrate(db, { migrationsFolder });
     const statistics = await keepStatistics(pglite);
+    ownedDatabases().add(db as unknown as Database);
     return {
       db: db as unknown as Database,
       kind: "embedded",
@@ -77,7 +95,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   }
 }
 
-type Global = typeof globalThis & { __preheatDatabase?: Promise<DatabaseHandle> };
+type Global = typeof globalThis & { __preheatDatabase?: Promise<DatabaseHandle>; __preheatOwnedDatabases?: WeakSet<Database> };
 
 /** The process-wide database, opened once per process (and never by two processes on one PGlite directory). */
 export function getDatabaseHandle(): Promise<DatabaseHandle> {

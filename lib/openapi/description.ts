@@ -38,7 +38,8 @@ otherwise a new one. Server logs name it: quote it when reporting a problem.
 
 ## Rate limits
 Each API key has a budget of requests per minute (the operator's \`PREHEAT_RATE_LIMIT_PER_MINUTE\`, 600 by default), counted
-in the database, so it holds however many servers answer; the dashboard's signed-in account has one too, and requests
+where every server sees it (the PostgreSQL database; on the embedded one, which one server owns, that server), so it
+holds however many servers answer; the dashboard's signed-in account has one too, and requests
 without a valid key draw on their client address's. Every answer carries \`RateLimit-Limit\` (the budget),
 \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until it refills). Past the budget the answer is **429**
 \`rate_limited\` with \`Retry-After\` (seconds). Password sign-ins (10 failures per address, 50 per client in 15 minutes)

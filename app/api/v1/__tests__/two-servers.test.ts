@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +31,32 @@ describe("RateLimit headers", () => {
     }
     const [first, second] = [await api("GET", "/v1/me", { key }), await api("GET", "/v1/me", { key })];
     expect(Number(second.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+  });
+});
+
+describe("one server on the embedded database", () => {
+  let server: ProductionServer;
+  let key: string;
+
+  beforeAll(async () => {
+    const env = { PREHEAT_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "preheat-budget-")) };
+    // Before the server starts, the CLI opens the database itself.
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    delete cliEnv.DATABASE_URL;
+    const created = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "keys", "create", "--email", "budget@example.com", "--scopes", "all"], { cwd: root, env: cliEnv });
+    key = created.stdout.trim();
+    server = await startProductionServer(await freePort(), { ...env, PREHEAT_RATE_LIMIT_PER_MINUTE: "10", PREHEAT_EMBEDDED_WORKER: "false" });
+  }, 240_000);
+
+  afterAll(() => server?.stop());
+
+  it("counts a key's requests to every route against one budget (kept in the server's memory)", async () => {
+    const paths = ["/v1/me", "/v1/sites", "/v1/runs", "/v1/sites?limit=1"];
+    const answers: Response[] = [];
+    for (let i = 0; i < 12; i++) answers.push(await fetch(`${server.baseUrl}${paths[i % paths.length]}`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(10).fill(200), 429, 429]);
+    expect(answers.map((answer) => Number(answer.headers.get("ratelimit-remaining")))).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+    expect(await answers[11]!.json()).toMatchObject({ code: "rate_limited" });
   });
 });
 
