@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
-import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { boosts, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
@@ -13,17 +13,6 @@ import { emptySummary, summarisePops, summariseRegions, summariseRuns } from "./
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
 
-async function _completedCalls(db: Database, runIds: number[]): Promise<Map<number, number>> {
-  if (!runIds.length) return new Map();
-  const rows = await db
-    .select({ runId: runBatches.runId, done: sql<string>`sum(${runBatches.totalCalls})` })
-    .from(runBatches)
-    .where(and(inArray(runBatches.runId, runIds), eq(runBatches.purpose, "warm")))
-    .groupBy(runBatches.runId);
-  return new Map(rows.map((r) => [r.runId, Number(r.done)]));
-}
-
-/** The common part of every run shape, with its summary and progress. */
 /** The columns a run's list entry shows: lists read these only (a run's samples and URLs can weigh kilobytes). */
 const listedColumns = {
   id: runs.id,
@@ -38,6 +27,7 @@ const listedColumns = {
 };
 type ListedRun = Pick<RunRow, keyof typeof listedColumns>;
 
+/** The common part of every run shape, with its summary and progress. */
 async function runViews<Row extends ListedRun>(db: Database, rows: Row[]) {
   // Finished runs carry their final figures; only the others are summed from their batches.
   const summaries = await summariseRuns(
