@@ -10,7 +10,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { td, th } from "@/components/runs/run-cells";
+import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { describeSchedule } from "./cron";
 
 const LIMIT = 100;
@@ -51,21 +51,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
               <caption className="sr-only">Boosts of this site</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>
-                    Boost
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Schedule
-                  </th>
-                  <th scope="col" className={th}>
-                    Next run
-                  </th>
-                  <th scope="col" className={th}>
-                    Last run
-                  </th>
+                  <ColumnHeads labels={["Boost", "Status", "Schedule", "Next run", "Last run"]} />
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

@@ -11,7 +11,7 @@ import type { RunResult } from "@/lib/runs/schemas";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS, type NotCachedReason } from "@/lib/warm/not-cached";
 import { isActive, milliseconds } from "./format";
 import { Pager } from "./pager";
-import { td, tdNum, th, thNum } from "./run-cells";
+import { ColumnHeads, td, tdNum } from "./run-cells";
 
 type ResultPage = { data: RunResult[]; total: number; limit: number; offset: number; truncated: boolean };
 const LIMIT = 25;
@@ -88,27 +88,7 @@ export function ColdCallsCard({ run }: { run: RunDetail }) {
             <table className="min-w-full divide-y divide-slate-200" data-testid="cold-calls">
               <thead>
                 <tr>
-                  <th scope="col" className={th}>
-                    URL
-                  </th>
-                  <th scope="col" className={th}>
-                    Reason
-                  </th>
-                  <th scope="col" className={th}>
-                    Variant
-                  </th>
-                  <th scope="col" className={thNum}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Cache
-                  </th>
-                  <th scope="col" className={th}>
-                    PoP
-                  </th>
-                  <th scope="col" className={thNum}>
-                    Time
-                  </th>
+                  <ColumnHeads labels={["URL", "Reason", "Variant", "Status", "Cache", "PoP", "Time"]} numeric={["Status", "Time"]} />
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

@@ -1,7 +1,7 @@
 import type { RunDetail } from "@/components/dashboard/types";
 import { Card, EmptyState } from "@/components/ui/card";
 import { count, milliseconds, percent, ratio } from "./format";
-import { td, tdNum, th, thNum } from "./run-cells";
+import { ColumnHeads, td, tdNum } from "./run-cells";
 
 /** Calls per point of presence, with hits and the average time of hits against misses: the proof that a warm page is faster. */
 export function PopsCard({ run }: { run: RunDetail }) {
@@ -15,24 +15,7 @@ export function PopsCard({ run }: { run: RunDetail }) {
           <table className="min-w-full divide-y divide-slate-200" data-testid="pops-breakdown">
             <thead>
               <tr>
-                <th scope="col" className={th}>
-                  PoP
-                </th>
-                <th scope="col" className={thNum}>
-                  Calls
-                </th>
-                <th scope="col" className={thNum}>
-                  Hits
-                </th>
-                <th scope="col" className={thNum}>
-                  Hit ratio
-                </th>
-                <th scope="col" className={thNum}>
-                  Avg. hit
-                </th>
-                <th scope="col" className={thNum}>
-                  Avg. miss
-                </th>
+                <ColumnHeads labels={["PoP", "Calls", "Hits", "Hit ratio", "Avg. hit", "Avg. miss"]} numeric={["Calls", "Hits", "Hit ratio", "Avg. hit", "Avg. miss"]} />
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

@@ -3,10 +3,23 @@ import type { RunListItem } from "@/components/dashboard/types";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { isActive, plannedOrDone } from "./format";
 
-export const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const thNum = `${th} text-right`;
 export const td = "px-3 py-2 align-top text-sm text-slate-700 whitespace-nowrap";
 export const tdNum = `${td} text-right tabular-nums`;
-export const thNum = `${th} text-right`;
+
+/** A table's column headings, in order; the `numeric` ones align right, over their figures. */
+export function ColumnHeads({ labels, numeric = [] }: { labels: readonly string[]; numeric?: readonly string[] }) {
+  return (
+    <>
+      {labels.map((label) => (
+        <th key={label} scope="col" className={numeric.includes(label) ? thNum : th}>
+          {label}
+        </th>
+      ))}
+    </>
+  );
+}
 
 export function RunLink({ id }: { id: number }) {
   return (

@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { cacheHitRatio, duration, milliseconds, percent, successRate } from "./format";
-import { CallsCell, RunLink, td, tdNum, th, thNum } from "./run-cells";
+import { CallsCell, ColumnHeads, RunLink, td, tdNum } from "./run-cells";
 import { RunsTableCard } from "./runs-table-card";
 
 export const runsQueryKey = (boostId: number) => ["runs", { boostId }] as const;
@@ -21,34 +21,7 @@ export function RunHistory({ boostId }: { boostId: number }) {
       noun="runs"
       caption="Runs of this boost, newest first"
       empty={<EmptyState title="No runs yet">Use “Run now”, or give the boost a schedule.</EmptyState>}
-      head={
-        <>
-          <th scope="col" className={th}>
-            Run
-          </th>
-          <th scope="col" className={th}>
-            Status
-          </th>
-          <th scope="col" className={th}>
-            Started
-          </th>
-          <th scope="col" className={th}>
-            Calls
-          </th>
-          <th scope="col" className={thNum}>
-            Success
-          </th>
-          <th scope="col" className={thNum}>
-            Cache hits
-          </th>
-          <th scope="col" className={thNum}>
-            Avg. time
-          </th>
-          <th scope="col" className={thNum}>
-            Duration
-          </th>
-        </>
-      }
+      head={<ColumnHeads labels={["Run", "Status", "Started", "Calls", "Success", "Cache hits", "Avg. time", "Duration"]} numeric={["Success", "Cache hits", "Avg. time", "Duration"]} />}
       row={(run) => (
         <tr key={run.id}>
           <td className={td}>

@@ -15,7 +15,7 @@ import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
 import { EGRESS_LABELS } from "./region-choices";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
-import { td, tdNum, th, thNum } from "./run-cells";
+import { ColumnHeads, td, tdNum } from "./run-cells";
 
 const regionName = (code: string) => REGIONS.find((region) => region.code === code)?.name ?? code;
 
@@ -165,27 +165,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
               <table className="min-w-full divide-y divide-slate-200">
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>
-                      Region
-                    </th>
-                    <th scope="col" className={th}>
-                      Left through
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Calls
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Success
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Cache hits
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Bypass
-                    </th>
-                    <th scope="col" className={thNum}>
-                      Avg. time
-                    </th>
+                    <ColumnHeads labels={["Region", "Left through", "Calls", "Success", "Cache hits", "Bypass", "Avg. time"]} numeric={["Calls", "Success", "Cache hits", "Bypass", "Avg. time"]} />
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

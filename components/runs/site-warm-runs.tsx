@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { cacheHitRatio, percent, successRate } from "./format";
-import { CallsCell, RunLink, td, tdNum, th, thNum } from "./run-cells";
+import { CallsCell, ColumnHeads, RunLink, td, tdNum } from "./run-cells";
 import { RunsTableCard } from "./runs-table-card";
 
 export const warmRunsQueryKey = (siteId: number) => ["warm-runs", { siteId }] as const;
@@ -21,34 +21,7 @@ export function SiteWarmRuns({ siteId }: { siteId: number }) {
       noun="warm runs"
       caption="On-demand warm runs, newest first"
       empty={<EmptyState title="No warm run yet">“Warm now” warms a list of URLs once, without a boost.</EmptyState>}
-      head={
-        <>
-          <th scope="col" className={th}>
-            Run
-          </th>
-          <th scope="col" className={th}>
-            Status
-          </th>
-          <th scope="col" className={th}>
-            Queued
-          </th>
-          <th scope="col" className={thNum}>
-            URLs
-          </th>
-          <th scope="col" className={th}>
-            Regions
-          </th>
-          <th scope="col" className={th}>
-            Calls
-          </th>
-          <th scope="col" className={thNum}>
-            Success
-          </th>
-          <th scope="col" className={thNum}>
-            Cache hits
-          </th>
-        </>
-      }
+      head={<ColumnHeads labels={["Run", "Status", "Queued", "URLs", "Regions", "Calls", "Success", "Cache hits"]} numeric={["URLs", "Success", "Cache hits"]} />}
       row={(run) => (
         <tr key={run.id}>
           <td className={td}>
