@@ -1,5 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { id, timestamps } from "./columns";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, timestamps } from "./columns";
 import { sitemaps } from "./sitemaps";
 import { sites } from "./sites";
 
@@ -28,6 +28,10 @@ export const boosts = pgTable(
     schedule: text("schedule"),
     nextRunAt: timestamp("next_run_at", { withTimezone: true }),
     callLimit: integer("call_limit"),
+    /** The order URLs are warmed in: `sitemap` (as listed), `priority` (the sitemap's <priority>, highest first), `lastmod` (newest first). */
+    order: text("order").$type<"sitemap" | "priority" | "lastmod">().notNull().default("sitemap"),
+    /** Warm only the URLs that are new, or whose lastmod changed, since the boost's last completed run. */
+    onlyChanged: boolean("only_changed").notNull().default(false),
     ...timestamps,
   },
   (t) => [index("boosts_site_idx").on(t.siteId), index("boosts_next_run_idx").on(t.nextRunAt)],
@@ -45,4 +49,21 @@ export const boostSitemaps = pgTable(
       .references(() => sitemaps.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.boostId, t.sitemapId] })],
+);
+
+/** A boost's secret trigger URL (deploy hook): only the token's hash is kept, as for API keys. */
+export const boostHooks = pgTable(
+  "boost_hooks",
+  {
+    id: id(),
+    boostId: integer("boost_id")
+      .notNull()
+      .references(() => boosts.id, { onDelete: "cascade" }),
+    name: text("name"),
+    prefix: text("prefix").notNull(),
+    hash: text("hash").notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("boost_hooks_hash_key").on(t.hash), index("boost_hooks_boost_idx").on(t.boostId)],
 );

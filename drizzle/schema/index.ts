@@ -9,3 +9,4 @@ export * from "./auth";
 export * from "./site-slots";
 export * from "./workers";
 export * from "./api-limits";
+export * from "./webhooks";

@@ -53,7 +53,10 @@ export const runs = pgTable(
     index("runs_boost_idx").on(t.boostId, t.id),
     index("runs_status_idx").on(t.status),
     // The exclusion rules, enforced by the database so that two racing requests cannot both win.
-    uniqueIndex("runs_one_active_per_boost").on(t.boostId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'boost'`),
+    // A boost has at most one run warming and one waiting: a deploy hook's follow-up waits, pending,
+    // while the run before it warms (lib/boosts/hooks.ts); any other trigger is refused while either exists.
+    uniqueIndex("runs_one_pending_per_boost").on(t.boostId).where(sql`${t.status} = 'pending' and ${t.kind} = 'boost'`),
+    uniqueIndex("runs_one_running_per_boost").on(t.boostId).where(sql`${t.status} = 'running' and ${t.kind} = 'boost'`),
     uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm'`),
   ],
 );
@@ -138,4 +141,21 @@ export const runResults = pgTable(
     verifiedCacheStatus: text("verified_cache_status"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.batchSeq, t.callIndex] }), index("run_results_run_reason_idx").on(t.runId, t.reason)],
+);
+
+/**
+ * The URLs a boost run found in its sitemaps when it was planned, with their lastmod: once the run
+ * is done, the next run with `only_changed` warms only what is new or changed since. A boost keeps
+ * the snapshots of its last done run and of the run being planned; older ones are deleted.
+ */
+export const runUrlStates = pgTable(
+  "run_url_states",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    lastmod: timestamp("lastmod", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.url] })],
 );

@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
 
@@ -42,6 +42,8 @@ export const sitemapUrls = pgTable(
     generation: integer("generation").notNull().default(0),
     url: text("url").notNull(),
     lastmod: timestamp("lastmod", { withTimezone: true }),
+    /** The sitemap's <priority> (0.0 to 1.0), when it gives one: `order: priority` warms the highest first. */
+    priority: real("priority"),
   },
   (t) => [uniqueIndex("sitemap_urls_sitemap_generation_url_key").on(t.sitemapId, t.generation, t.url)],
 );

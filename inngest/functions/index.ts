@@ -1,5 +1,5 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { deliverEmailFunction, planRunFunction, warmBatchFunction } from "./runs";
+import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, warmBatchFunction } from "./runs";
 import { scheduleTickFunction } from "./schedule-tick";
 
-export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, scheduleTickFunction];
+export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, deliverWebhookFunction, scheduleTickFunction];

@@ -1,7 +1,11 @@
 import { jobFunction } from "./job-function";
 
-export const planRunFunction = jobFunction("run.plan", "plan-run", { siteConcurrency: 1 });
+export const planRunFunction = jobFunction("run.plan", "plan-run", { key: "event.data.siteId", limit: 1 });
 /** One batch at a time per site: each batch already makes PREHEAT_SITE_CONCURRENCY calls at once. */
-export const warmBatchFunction = jobFunction("run.batch", "warm-batch", { siteConcurrency: 1 });
+export const warmBatchFunction = jobFunction("run.batch", "warm-batch", { key: "event.data.siteId", limit: 1 });
 
-export const deliverEmailFunction = jobFunction("email.deliver", "deliver-email", { siteConcurrency: 4 });
+/** An e-mail is sent by one attempt at a time. */
+export const deliverEmailFunction = jobFunction("email.deliver", "deliver-email", { key: "event.data.emailId", limit: 1 });
+
+/** A webhook's receiver gets at most four deliveries at once. */
+export const deliverWebhookFunction = jobFunction("webhook.deliver", "deliver-webhook", { key: "event.data.webhookId", limit: 4 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
@@ -16,6 +16,12 @@ export async function findUserByEmail(db: Database, email: string) {
     .from(users)
     .where(eq(users.email, normaliseEmail(email)));
   return user;
+}
+
+/** Who hears about an account by e-mail (run reports, a disabled webhook): its first user. */
+export async function accountOwner(db: Database, accountId: number) {
+  const [owner] = await db.select().from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.id)).limit(1);
+  return owner;
 }
 
 /** Every user owns an account; the first user of an e-mail address creates it. */

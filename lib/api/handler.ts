@@ -150,3 +150,19 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run);
     });
 }
+
+/**
+ * Runs an operation whose credential is a secret token in its path (a deploy hook, `auth: "token"`):
+ * it draws on the client address's budget, like any request without a key, and the domain verb
+ * decides whether the token is valid.
+ */
+export function withPathToken<P extends z.ZodType | undefined>(spec: OperationSpec<P>, operation: (args: { db: Database; params: Input<P> }) => Promise<Response>) {
+  return (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, spec, async (meter) => {
+      const db = await getDb();
+      const refusal = await meter.spend(db, budgetSubject(request, undefined));
+      if (refusal) return refusal;
+      const { params } = await parseRequest<P, undefined, undefined>(spec, request, route);
+      return operation({ db, params });
+    });
+}

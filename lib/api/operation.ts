@@ -3,7 +3,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import type { ErrorCode } from "./error-codes";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs";
+export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs" | "Webhooks" | "Hooks";
 
 /**
  * One `/v1` operation, declared once: the handler wrapper (lib/api/handler.ts) authenticates,
@@ -23,6 +23,8 @@ export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefine
   params?: P;
   query?: Q;
   body?: B;
+  /** `token`: no API key; a secret token in the path is the credential (deploy hooks). */
+  auth?: "key" | "token";
   /** false for operations about the API key itself (GET /v1/me): the dashboard session has none. */
   session?: boolean;
   /** Creates or starts something: an `Idempotency-Key` makes a retry replay the first answer (lib/api/idempotency.ts). */
@@ -46,8 +48,8 @@ export function defineOperation<P extends z.ZodType | undefined = undefined, Q e
 
 /** Every code the operation can answer, in the order of the checks that send them. */
 export function errorCodesOf(op: OperationSpec): ErrorCode[] {
-  const codes: ErrorCode[] = ["invalid_api_key"];
-  if (op.session !== false) codes.push("session_expired");
+  const codes: ErrorCode[] = op.auth === "token" ? [] : ["invalid_api_key"];
+  if (op.session !== false && op.auth !== "token") codes.push("session_expired");
   if (op.scope) codes.push("insufficient_scope");
   codes.push("rate_limited");
   if (op.body) codes.push("invalid_json", "payload_too_large");

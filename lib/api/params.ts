@@ -6,3 +6,7 @@ export const siteSitemapParams = z.object({ siteId: idString, sitemapId: idStrin
 export const siteBoostParams = z.object({ siteId: idString, boostId: idString });
 export const boostParams = z.object({ boostId: idString });
 export const runParams = z.object({ runId: idString });
+export const webhookParams = z.object({ webhookId: idString });
+export const boostHookParams = z.object({ boostId: idString, hookId: idString });
+/** A deploy hook's token: what createBoostHook returned in its URL. */
+export const hookTokenParams = z.object({ token: z.string().min(1).max(200).meta({ description: "The secret token of the hook's URL." }) });

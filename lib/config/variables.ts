@@ -173,6 +173,13 @@ export const VARIABLES = {
     defaultText: "per job (15 s; 30 s for e-mails)",
     description: "First retry delay of a failed job; later ones back off exponentially (4 retries at most, 5 for e-mails).",
   }),
+  PREHEAT_WEBHOOK_RETRY_BASE_SECONDS: withDefault(positiveInteger, 60, {
+    description:
+      "First retry delay of a webhook delivery that failed (no 2xx answer); each later one doubles it, with jitter, until about a day has passed (10 retries at the default, 17 to 34 hours). Tests shorten it.",
+  }),
+  PREHEAT_WEBHOOK_DISABLE_AFTER: withDefault(positiveInteger, 15, {
+    description: "Consecutive failed delivery attempts, over any of its events, after which a webhook is disabled and its account's owner is told by e-mail. A success resets the count.",
+  }),
   PREHEAT_JOBS_POLL_SECONDS: withDefault(numeric({ min: 0.5 }), 1, {
     description: "How often an idle worker looks for jobs.",
   }),
@@ -225,6 +232,16 @@ export const VARIABLES = {
       "curl `--connect-to` style overrides (empty host or port = any), e.g. `shop.test:80:127.0.0.1:8080`; the addresses named here are trusted by the address guard, redirects elsewhere are still checked.",
   }),
   ...regionProxies,
+
+  // The CLI's integrator commands (warm, boosts run, runs get), which reach a Preheat over its API.
+  PREHEAT_API_URL: optional(httpUrl({ trimSlashes: true }), {
+    description: "Base address of the Preheat whose API the CLI's integrator commands call, without `/v1` (e.g. `https://preheat.example.com`); only they read it.",
+  }),
+  PREHEAT_API_KEY: optional(token(), {
+    secret: true,
+    description:
+      "The API key (`phk_…`) the CLI's integrator commands send as `Authorization: Bearer`; `warm` and `boosts run` need the scopes `boosts:write` and `runs:read` (and `sites:read` to name a site by its domain).",
+  }),
 
   // Observability.
   PREHEAT_LOG_LEVEL: withDefault(oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const), "info", {

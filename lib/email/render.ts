@@ -3,6 +3,7 @@ import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
+import { WebhookDisabledEmail, webhookDisabledProps, webhookDisabledSubject } from "./templates/webhook-disabled";
 import { SignUpConfirmationEmail, SignUpExistingEmail, signUpConfirmationProps, signUpConfirmationSubject, signUpExistingProps, signUpExistingSubject } from "./templates/sign-up";
 
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -16,6 +17,7 @@ export const templates = {
   "sign-in-link": template({ props: signInLinkProps, subject: signInLinkSubject, component: SignInLinkEmail }),
   "sign-up-confirmation": template({ props: signUpConfirmationProps, subject: signUpConfirmationSubject, component: SignUpConfirmationEmail }),
   "sign-up-existing": template({ props: signUpExistingProps, subject: signUpExistingSubject, component: SignUpExistingEmail }),
+  "webhook-disabled": template({ props: webhookDisabledProps, subject: webhookDisabledSubject, component: WebhookDisabledEmail }),
 } as const;
 
 export type TemplateName = keyof typeof templates;

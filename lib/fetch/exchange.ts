@@ -17,6 +17,9 @@ export type ExchangeSettings = {
   maxRedirects: number;
   /** A proxy to leave through (an operator's, e.g. a region's); none: the guarded direct agent. */
   proxy?: string;
+  /** GET unless told; a POST (webhook deliveries) sends `body` and is given maxRedirects 0 by its callers. */
+  method?: "GET" | "POST";
+  body?: string;
 };
 
 /** What takes the final body. `fail` gets every error after `start`: a cap, the timeout, a broken transfer. */
@@ -120,7 +123,10 @@ export function exchange(input: string | URL, settings: ExchangeSettings, receiv
       onResponseStart(c, status, headers) {
         const location = headers.location;
         if (REDIRECT_STATUSES.has(status) && typeof location === "string") {
-          if (redirects >= maxRedirects) return stop(c, new FetchError("too_many_redirects", `${input} redirected more than ${maxRedirects} times`));
+          if (redirects >= maxRedirects) {
+            const why = maxRedirects ? `redirected more than ${maxRedirects} times` : `answered ${status} (a redirect, which is not followed)`;
+            return stop(c, new FetchError("too_many_redirects", `${input} ${why}`));
+          }
           try {
             next = redirectTarget(location, url);
           } catch (error) {
@@ -156,7 +162,8 @@ export function exchange(input: string | URL, settings: ExchangeSettings, receiv
     try {
       // A copy through a proxy: undici's ProxyAgent writes `host` into the headers it is given.
       const headers = proxy ? { ...settings.headers } : settings.headers;
-      dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
+      const { method = "GET", body: requestBody } = settings;
+      dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers, body: requestBody, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
     } catch (error) {
       finish(describeFailure(error, url.toString(), timeoutMs));
     }

@@ -59,6 +59,21 @@ export function guardedCount(input: string | URL, options: GuardedRequestOptions
   });
 }
 
+/**
+ * A POST of a small body (a webhook delivery) as PreheatBot: redirects are not followed (a 3xx is
+ * a failure), and the answer's body is read to its end and discarded.
+ */
+export function guardedPost(input: string | URL, body: string, options: Omit<GuardedRequestOptions, "maxRedirects" | "proxy"> = {}): Promise<FinalResponse> {
+  const headers = { "user-agent": botUserAgent(), ...options.headers };
+  const settings = { ...settingsOf({ ...options, maxRedirects: 0, maxBytes: options.maxBytes ?? 64 * 1024 }, headers), method: "POST" as const, body };
+  return new Promise((resolve, reject) => {
+    exchange(input, settings, {
+      start: (response) => ({ data: () => {}, end: () => resolve(response), fail: reject }),
+      fail: reject,
+    });
+  });
+}
+
 export type GuardedResponse = FinalResponse & {
   /** The decoded (decompressed) body, capped at maxBytes. */
   body: Readable;

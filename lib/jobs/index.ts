@@ -15,11 +15,31 @@ export const jobDefinitions = {
    */
   "run.batch": { payload: z.object({ runId: id, siteId: id, region: regionCodeOutput }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   /** Sends one report e-mail; its failures are retried and never touch the run. */
-  "email.deliver": { payload: z.object({ emailId: id, siteId: id }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
+  "email.deliver": { payload: z.object({ emailId: id, siteId: id.optional() }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
+  /** Delivers one webhook event; its retries span about a day (webhookRetryPolicy), its attempts are kept. */
+  "webhook.deliver": { payload: z.object({ messageId: id, webhookId: id }), retryLimit: 10, retryDelaySeconds: 60, expireInSeconds: 120 },
 } as const;
 
 export type JobName = keyof typeof jobDefinitions;
+
+/** A day's worth of retries: pg-boss waits base × 2^n × (1 to 2) before retry n + 1, so n retries take about 1.5 × base × (2^n − 1). */
+const WEBHOOK_RETRY_SPAN_SECONDS = 86_400;
+
+/**
+ * How often and how soon a failed job is tried again. Webhook deliveries start from
+ * PREHEAT_WEBHOOK_RETRY_BASE_SECONDS and retry for about a day; other jobs from their definition,
+ * or PREHEAT_JOB_RETRY_DELAY_SECONDS (tests, operators).
+ */
+export function jobRetryPolicy(name: JobName): { retryLimit: number; retryDelaySeconds: number } {
+  if (name === "webhook.deliver") {
+    const base = setting("PREHEAT_WEBHOOK_RETRY_BASE_SECONDS");
+    const retries = Math.ceil(Math.log2(WEBHOOK_RETRY_SPAN_SECONDS / (1.5 * base) + 1));
+    return { retryLimit: Math.min(Math.max(retries, 1), 16), retryDelaySeconds: base };
+  }
+  const definition = jobDefinitions[name];
+  return { retryLimit: definition.retryLimit, retryDelaySeconds: setting("PREHEAT_JOB_RETRY_DELAY_SECONDS") ?? definition.retryDelaySeconds };
+}
 
 /** How long a job may run before it counts as lost: PREHEAT_JOB_EXPIRE_SECONDS (tests, operators), or the job's own. */
 export function jobExpireSeconds(name: JobName): number {
@@ -30,7 +50,17 @@ export type JobPayload<N extends JobName> = z.output<(typeof jobDefinitions)[N][
 /** One job per record at a time: the key pg-boss deduplicates on, and Inngest's idempotency key. */
 export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): string {
   const record =
-    "sitemapId" in payload ? payload.sitemapId : "region" in payload ? `${payload.runId}:${payload.region}` : "runId" in payload ? payload.runId : "emailId" in payload ? payload.emailId : "tick";
+    "messageId" in payload
+      ? payload.messageId
+      : "sitemapId" in payload
+        ? payload.sitemapId
+        : "region" in payload
+          ? `${payload.runId}:${payload.region}`
+          : "runId" in payload
+            ? payload.runId
+            : "emailId" in payload
+              ? payload.emailId
+              : "tick";
   return `${name}:${record}`;
 }
 

@@ -15,8 +15,10 @@ const TAGS: { name: OperationTag; description: string }[] = [
   { name: "Sites", description: "Domains and their ownership validation." },
   { name: "Sitemaps", description: "XML sitemaps, sitemap indexes and RSS/Atom feeds of a site." },
   { name: "Boosts", description: "Warming campaigns, on demand or on a cron schedule (UTC)." },
+  { name: "Hooks", description: "Deploy hooks: secret URLs that start a boost, for CI, a CMS or a purge." },
   { name: "Warm", description: "On-demand warming of a list of URLs." },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
+  { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
 ];
 
 const SCOPE_MEANINGS: Record<Scope, string> = {
@@ -25,6 +27,8 @@ const SCOPE_MEANINGS: Record<Scope, string> = {
   "boosts:read": "List and read boosts, their estimates and the site's warm runs.",
   "boosts:write": "Create, update, trigger and delete boosts; queue on-demand warms.",
   "runs:read": "List and read runs and their results.",
+  "webhooks:read": "List and read webhooks and their deliveries.",
+  "webhooks:write": "Create, update, test and delete webhooks.",
 };
 
 const header = (description: string, schema: Record<string, unknown> = { type: "integer" }) => ({ description, schema });
@@ -82,9 +86,11 @@ function routeOf(op: OperationSpec): RouteConfig {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: [op.description, op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key."].filter(Boolean).join("\n\n"),
+    description: [op.description, op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key."]
+      .filter(Boolean)
+      .join("\n\n"),
     // The scope is named in x-required-scope: OpenAPI reserves the requirement's list for OAuth scopes.
-    security: [{ bearerAuth: [] }],
+    security: op.auth === "token" ? [] : [{ bearerAuth: [] }],
     ...(op.idempotent ? { parameters: [idempotencyKeyParameter] } : {}),
     request: {
       ...(op.params ? { params: op.params as z.ZodObject } : {}),

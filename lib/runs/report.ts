@@ -1,5 +1,6 @@
-import { asc, eq } from "drizzle-orm";
-import { boosts, runs, sites, users } from "@/drizzle/schema";
+import { eq } from "drizzle-orm";
+import { boosts, runs, sites } from "@/drizzle/schema";
+import { accountOwner } from "@/lib/accounts/users";
 import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
@@ -21,7 +22,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
     .where(eq(runs.id, runId));
   if (!found || !ENDED.includes(found.run.status) || !found.boost.reportEmailEnabled) return;
   const { run, boost, site } = found;
-  const [owner] = await db.select().from(users).where(eq(users.accountId, site.accountId)).orderBy(asc(users.id)).limit(1);
+  const owner = await accountOwner(db, site.accountId);
   if (!owner) return;
   const [summaries, popsBreakdown] = await Promise.all([summariseRuns(db, [run.id]), summarisePops(db, run.id)]);
   const summary = summaries.get(run.id);

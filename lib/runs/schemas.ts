@@ -178,6 +178,8 @@ export const runDetailSchema = z
   })
   .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });
 
+export type RunDetail = z.infer<typeof runDetailSchema>;
+
 export const warmRunSchema = z
   .object({
     ...runFields,

@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { setting } from "@/lib/config";
-import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey } from "@/lib/jobs";
+import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey, jobRetryPolicy } from "@/lib/jobs";
 import { REGIONS, type RegionCode } from "@/lib/regions";
 import { PLANS_AT_ONCE } from "@/lib/runs/plan";
 import { handOverAllRuns } from "@/lib/runs/warm-loop";
@@ -41,16 +41,15 @@ function runsPerFetch(): number {
 export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
 
 async function createQueues(boss: PgBoss) {
-  // Overrides for tests and operators: how soon a lost job is retried, and the first retry's delay.
-  const retryDelayOverride = setting("PREHEAT_JOB_RETRY_DELAY_SECONDS");
-  for (const [name, definition] of Object.entries(jobDefinitions) as [JobName, (typeof jobDefinitions)[JobName]][]) {
+  for (const name of Object.keys(jobDefinitions) as JobName[]) {
+    const { retryLimit, retryDelaySeconds } = jobRetryPolicy(name);
     const names = name === "run.batch" ? REGIONS.map((r) => regionQueue(r.code)) : [queueName(name)];
     for (const queueName of names) {
       const queue = {
         name: queueName,
         policy: "stately" as const, // one queued and one active job per record
-        retryLimit: definition.retryLimit,
-        retryDelay: retryDelayOverride ?? definition.retryDelaySeconds,
+        retryLimit,
+        retryDelay: retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: jobExpireSeconds(name),
       };

@@ -7,6 +7,7 @@ import { runBatch } from "./jobs/run-batch";
 import { runPlan } from "./jobs/run-plan";
 import { scheduleTick } from "./jobs/schedule-tick";
 import { sitemapProcess } from "./jobs/sitemap-process";
+import { webhookDeliver } from "./jobs/webhook-deliver";
 
 /** The handlers both drivers call, each idempotent so that a retry never double-counts. */
 export const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
@@ -15,6 +16,7 @@ export const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "run.batch": runBatch,
   "email.deliver": emailDeliver,
   "schedule.tick": scheduleTick,
+  "webhook.deliver": webhookDeliver,
 };
 
 export function handledJobs(): JobName[] {

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type PgBoss from "pg-boss";
-import { runs, sitemaps } from "@/drizzle/schema";
+import { runs, sitemaps, webhookMessages } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobKey, sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
@@ -41,6 +41,9 @@ export async function requeueRecords(db: Database) {
     const payload = { runId: r.id, siteId: r.siteId };
     if (!live.has(jobKey("run.plan", payload))) sends.push(sendJob("run.plan", payload));
   }
+  // Webhook events not delivered yet, whose job (or its wait for a retry) was lost.
+  const undelivered = await db.select({ messageId: webhookMessages.id, webhookId: webhookMessages.webhookId }).from(webhookMessages).where(eq(webhookMessages.status, "pending"));
+  for (const payload of undelivered) if (!live.has(jobKey("webhook.deliver", payload))) sends.push(sendJob("webhook.deliver", payload));
   // Running ones were warming when their worker stopped (their hand-over job could not be queued
   // any more): each region with batches left gets its job back; a run with none left gets one job,
   // which ends it.

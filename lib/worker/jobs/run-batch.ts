@@ -1,6 +1,6 @@
 import { sendJob } from "@/lib/jobs";
 import { finishRun } from "@/lib/runs/finish";
-import { reportRunEnd } from "@/lib/runs/report";
+import { afterRunEnd } from "@/lib/runs/ended";
 import { warmNextBatch } from "@/lib/runs/warm-loop";
 import type { JobHandler } from "../job-handler";
 
@@ -8,9 +8,9 @@ import type { JobHandler } from "../job-handler";
 export const runBatch: JobHandler<"run.batch"> = async (payload, { db }) => {
   const next = await warmNextBatch(db, payload.runId, payload.region);
   if (next === "more") await sendJob("run.batch", payload);
-  // Ended (here, by another region's job, or before a crash) or paused: the boost's report, once
-  // (the outbox dedupes per run). A warm this job just ended has none: no need to look.
-  const ended = next === "finished" ? await finishRun(db, payload.runId) : false;
-  if (next !== "more" && ended !== "warm") await reportRunEnd(db, payload.runId);
+  // Ended (here, by another region's job, or before a crash) or paused: its report, events and
+  // follow-up, once each however often this is reached.
+  if (next === "finished") await finishRun(db, payload.runId);
+  if (next !== "more") await afterRunEnd(db, payload.runId);
   return { next };
 };

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq } from "drizzle-orm";
+import { webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
+import type { Page } from "@/lib/api/pagination";
+import { iso } from "@/lib/api/schemas";
+import type { AccountContext } from "@/lib/context";
+import { notFound } from "@/lib/errors";
+import { deliverTest } from "./deliver";
+import { messageIdOf } from "./message-id";
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookPayload } from "./schemas";
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect & { messageCreatedAt: Date | null };
+
+export function toWebhook(row: WebhookRow): WebhookPayload {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as WebhookPayload["events"],
+    description: row.description,
+    format: row.format,
+    enabled: row.enabled,
+    disabled_reason: row.disabledReason,
+    consecutive_failures: row.consecutiveFailures,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The Standard Webhooks secret format: `whsec_` and 24 random bytes in base64. */
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+/** Creates a webhook; its secret is in this answer only (the API shows it once). */
+export async function createWebhook(ctx: AccountContext, input: CreateWebhookInput): Promise<WebhookPayload & { secret: string }> {
+  const [row] = await ctx.db
+    .insert(webhooks)
+    .values({ accountId: ctx.accountId, url: input.url, events: input.events, description: input.description ?? null, format: input.format, secret: newSecret() })
+    .returning();
+  return { ...toWebhook(row!), secret: row!.secret };
+}
+
+export async function listWebhooks(ctx: AccountContext, page: Page) {
+  const where = eq(webhooks.accountId, ctx.accountId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(webhooks).where(where).orderBy(desc(webhooks.id)).limit(page.limit).offset(page.offset),
+    ctx.db.select({ n: count() }).from(webhooks).where(where),
+  ]);
+  return { data: rows.map(toWebhook), total: total?.n ?? 0, ...page };
+}
+
+export async function getWebhookRow(ctx: AccountContext, webhookId: number): Promise<WebhookRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)));
+  if (!row) throw notFound(`Webhook ${webhookId}`);
+  return row;
+}
+
+/** Only the supplied fields; enabling again starts the failure count afresh. */
+export async function updateWebhook(ctx: AccountContext, webhookId: number, input: UpdateWebhookInput): Promise<WebhookPayload> {
+  await getWebhookRow(ctx, webhookId);
+  const reenabled = input.enabled === true ? { consecutiveFailures: 0, disabledReason: null } : {};
+  const disabled = input.enabled === false ? { disabledReason: null } : {};
+  const [row] = await ctx.db
+    .update(webhooks)
+    .set({ ...input, ...reenabled, ...disabled, updatedAt: new Date() })
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
+    .returning();
+  return toWebhook(row!);
+}
+
+export async function deleteWebhook(ctx: AccountContext, webhookId: number): Promise<void> {
+  const deleted = await ctx.db
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
+    .returning({ id: webhooks.id });
+  if (!deleted.length) throw notFound(`Webhook ${webhookId}`);
+}
+
+export function toDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    message_id: row.messageId && row.messageCreatedAt ? messageIdOf({ id: row.messageId, createdAt: row.messageCreatedAt }) : null,
+    event: row.event,
+    attempt: row.attempt,
+    status_code: row.statusCode,
+    duration_ms: row.durationMs,
+    error: row.error,
+    created_at: iso(row.createdAt)!,
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof toDelivery>;
+
+/** The webhook's delivery attempts, newest first. */
+export async function listDeliveries(ctx: AccountContext, webhookId: number, page: Page) {
+  await getWebhookRow(ctx, webhookId);
+  const where = eq(webhookDeliveries.webhookId, webhookId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select({ delivery: webhookDeliveries, messageCreatedAt: webhookMessages.createdAt })
+      .from(webhookDeliveries)
+      .leftJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
+      .where(where)
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    ctx.db.select({ n: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { data: rows.map((r) => toDelivery({ ...r.delivery, messageCreatedAt: r.messageCreatedAt })), total: total?.n ?? 0, ...page };
+}
+
+/** One signed test delivery now; the answer is that delivery, whatever the receiver said. */
+export async function testWebhook(ctx: AccountContext, webhookId: number) {
+  const webhook = await getWebhookRow(ctx, webhookId);
+  return toDelivery({ ...(await deliverTest(ctx.db, webhook)), messageCreatedAt: null });
+}
