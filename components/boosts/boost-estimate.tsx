@@ -17,6 +17,8 @@ type Draft = {
   variations: unknown;
   content_types: string[] | null;
   call_limit: number | null;
+  only_changed?: boolean;
+  boost_id?: number;
 };
 
 /** `value`, once it has stopped changing for `ms`. */

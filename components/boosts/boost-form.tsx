@@ -9,11 +9,12 @@ import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
-import { Field, TextInput } from "@/components/ui/field";
+import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { checkCron } from "@/lib/boosts/schedule";
 import { REGIONS } from "@/lib/regions";
+import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/runs/url-order";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BoostEstimateCard } from "./boost-estimate";
 import { ScheduleEditor } from "./schedule-editor";
@@ -34,6 +35,8 @@ type FormState = {
   exclude_ext: string;
   content_types: string[];
   call_limit: string;
+  order: UrlOrder;
+  only_changed: boolean;
   ignore_errors: boolean;
   verify: boolean;
   report_email_enabled: boolean;
@@ -52,6 +55,8 @@ const EMPTY: FormState = {
   exclude_ext: "",
   content_types: [],
   call_limit: "",
+  order: "sitemap",
+  only_changed: false,
   ignore_errors: false,
   verify: false,
   report_email_enabled: true,
@@ -71,6 +76,8 @@ function fromBoost(boost: Boost): FormState {
     exclude_ext: (boost.exclude_ext ?? []).join(", "),
     content_types: boost.content_types ?? [],
     call_limit: boost.call_limit === null ? "" : String(boost.call_limit),
+    order: boost.order,
+    only_changed: boost.only_changed,
     ignore_errors: boost.ignore_errors,
     verify: boost.verify,
     report_email_enabled: boost.report_email_enabled,
@@ -94,6 +101,9 @@ function toBody(state: FormState) {
     name: state.name.trim(),
     source_type: state.source_type,
     ...(state.source_type === "sitemap" ? { sitemap_ids: [...state.sitemap_ids].sort((a, b) => a - b) } : { source_url: state.source_url.trim() }),
+    // A CSV file gives no priority nor lastmod: its boosts take neither (undefined is left out of the JSON).
+    order: state.source_type === "sitemap" ? state.order : undefined,
+    only_changed: state.source_type === "sitemap" ? state.only_changed : undefined,
     region: inOrder(
       REGIONS.map((r) => r.code),
       state.region,
@@ -112,10 +122,10 @@ function toBody(state: FormState) {
 
 type Body = ReturnType<typeof toBody>;
 
-/** The part of the body the estimate reads: what decides the calls. */
-function estimateDraft(state: FormState) {
-  const { name: _name, schedule: _schedule, ignore_errors: _ignore, verify: _verify, report_email_enabled: _report, ...draft } = toBody(state);
-  return draft;
+/** The part of the body the estimate reads: what decides the calls (the order decides none), and the boost being edited (only_changed compares with its last run). */
+function estimateDraft(state: FormState, boostId: number | undefined) {
+  const { name: _name, schedule: _schedule, ignore_errors: _ignore, verify: _verify, report_email_enabled: _report, order: _order, ...draft } = toBody(state);
+  return boostId === undefined ? draft : { ...draft, boost_id: boostId };
 }
 
 /** The estimate is asked for once the fields it reads have no obvious mistake. */
@@ -332,6 +342,31 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
               <Check key={type} label={type} name="content_types" checked={state.content_types.includes(type)} onChange={(on) => set("content_types", toggle(state.content_types, type, on))} />
             ))}
           </CheckboxGroup>
+
+          {state.source_type === "sitemap" ? (
+            <>
+              <Field
+                label="Order"
+                hint="The order a run warms the URLs in; a call limit keeps the first ones. URLs without a priority count as 0.5; those without a lastmod come last."
+                error={problem("order")}
+              >
+                {(props) => (
+                  <select {...props} name="order" value={state.order} onChange={(e) => set("order", e.target.value as UrlOrder)} className={`${inputClass} sm:max-w-xs`}>
+                    {URL_ORDERS.map((order) => (
+                      <option key={order} value={order}>
+                        {URL_ORDER_LABELS[order]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <div>
+                <Check label="Only changed URLs" name="only_changed" checked={state.only_changed} onChange={(on) => set("only_changed", on)} />
+                <p className="ml-6 text-xs text-slate-500">Warm only the URLs that are new, or whose lastmod changed, since the boost’s last completed run. The first run warms every URL.</p>
+                {problem("only_changed") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("only_changed")}</p> : null}
+              </div>
+            </>
+          ) : null}
         </div>
       </Card>
 
@@ -373,7 +408,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
         </div>
       </Card>
 
-      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state)} ready={estimateReady(state)} />
+      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state, boost?.id)} ready={estimateReady(state)} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />

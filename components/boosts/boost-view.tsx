@@ -16,6 +16,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/regions";
+import { URL_ORDER_LABELS } from "@/lib/runs/url-order";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";
 
@@ -194,6 +195,12 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
           <Detail label="Excluded extensions">{boost.exclude_ext?.length ? boost.exclude_ext.join(", ") : none("none")}</Detail>
           <Detail label="Content types">{boost.content_types?.length ? boost.content_types.join(", ") : none("all")}</Detail>
           <Detail label="Call limit">{boost.call_limit === null ? none("no limit") : boost.call_limit.toLocaleString("en")}</Detail>
+          {boost.source_type === "sitemap" ? (
+            <>
+              <Detail label="Order">{URL_ORDER_LABELS[boost.order]}</Detail>
+              <Detail label="Only changed URLs">{boost.only_changed ? "yes: new URLs and changed lastmods since the last completed run" : "no: every URL"}</Detail>
+            </>
+          ) : null}
           <Detail label="Schedule">
             {boost.schedule ? (
               <>

@@ -24,6 +24,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls: selection.total,
       calls_by_region: countCallsByRegion(selection.urls.length, plan, selection.callLimit),
       quota_remaining: quota.remaining,
+      unchanged_urls: selection.unchanged,
       notes: selection.notes,
     };
   } catch (error) {
@@ -34,6 +35,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls: 0,
       calls_by_region: countCallsByRegion(0, plan),
       quota_remaining: quota.remaining,
+      unchanged_urls: 0,
       notes: [`the CSV file could not be read: ${describeSourceError(error)}`],
     };
   }
@@ -45,9 +47,14 @@ export async function estimateBoost(ctx: AccountContext, boostId: number): Promi
   return estimate(ctx.db, ctx.accountId, await boostSourceOf(ctx.db, boost), site, { regions: boost.regions, variations: boost.variations });
 }
 
-/** The estimate of a boost being edited on the dashboard, before it is saved: sitemaps of other sites count for nothing. */
+/**
+ * The estimate of a boost being edited on the dashboard, before it is saved: sitemaps of other
+ * sites count for nothing, and only a boost of this site (the one being edited) is a baseline for
+ * `only_changed`. The order changes no figure.
+ */
 export async function estimateBoostDraft(ctx: AccountContext, siteId: number, draft: BoostDraft): Promise<BoostEstimate> {
   const site = await getSite(ctx, siteId);
+  const edited = draft.boost_id === undefined ? null : await getBoostRow(ctx.db, ctx.accountId, draft.boost_id, site.id);
   const asked = draft.sitemap_ids ?? [];
   const own = asked.length
     ? await ctx.db
@@ -56,6 +63,7 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
         .where(and(eq(sitemaps.siteId, site.id), inArray(sitemaps.id, asked)))
     : [];
   const source: BoostSource = {
+    boostId: edited?.id ?? null,
     sourceType: draft.source_type,
     sourceUrl: draft.source_url ?? null,
     sitemapIds: own.map((s) => s.id),
@@ -63,6 +71,8 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     excludeExt: draft.exclude_ext ?? null,
     contentTypes: draft.content_types ?? null,
     callLimit: draft.call_limit ?? null,
+    order: "sitemap",
+    onlyChanged: draft.only_changed ?? false,
   };
   return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idNumber, timestamp } from "@/lib/api/schemas";
 import { regionCodeOutput, regionListSchema } from "@/lib/regions";
+import { URL_ORDERS } from "@/lib/runs/url-order";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { checkCron } from "./schedule";
 
@@ -75,6 +76,18 @@ const schedule = z
   .meta({ description: "5-field cron expression, interpreted in UTC; null for no schedule.", example: "0 3 * * *" });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
+const order = z.enum(URL_ORDERS).meta({
+  description:
+    "The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.",
+});
+const onlyChanged = z.boolean().meta({
+  description:
+    "Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted.",
+});
+/** Why a CSV boost refuses `order` and `only_changed` (on create here, on update in the service). */
+export const CSV_ORDER_PROBLEM = "must be sitemap for a CSV boost: a CSV file gives no priority or lastmod, so its URLs are warmed in the file's order";
+export const CSV_ONLY_CHANGED_PROBLEM = "applies to sitemap boosts only: a CSV file gives no lastmod to compare";
+
 /** Shared by boosts and warms. */
 export const verify = z.boolean().meta({
   description:
@@ -115,8 +128,15 @@ const sources = {
       .max(500)
       .transform(uniq)
       .meta({ description: "This site's sitemaps to warm (1 to 500)." }),
+    order: order.optional(),
+    only_changed: onlyChanged.optional(),
   },
-  csv: { source_type: z.literal("csv"), source_url: z.string({ error: requiredFor("csv") }).pipe(sourceUrl) },
+  csv: {
+    source_type: z.literal("csv"),
+    source_url: z.string({ error: requiredFor("csv") }).pipe(sourceUrl),
+    order: z.literal("sitemap", { error: CSV_ORDER_PROBLEM }).optional().meta({ description: "The file's order: a CSV file gives no priority or lastmod." }),
+    only_changed: z.literal(false, { error: CSV_ONLY_CHANGED_PROBLEM }).optional().meta({ description: "A CSV file gives no lastmod to compare: always false." }),
+  },
 };
 
 const { source_type: _type, sitemap_ids: _ids, source_url: _url, ...commonFields } = boostFields;
@@ -138,6 +158,7 @@ export const createSiteBoostBody = createBodyOf({}, "CreateSiteBoostRequest").me
 /** A boost being edited, for its live estimate: what decides the calls, nothing else required. */
 export const boostDraftBody = z
   .object({
+    boost_id: idNumber.optional().meta({ description: "The boost being edited, whose last done run `only_changed` compares with; omitted for a new boost." }),
     source_type: boostFields.source_type,
     region: boostFields.region,
     sitemap_ids: boostFields.sitemap_ids,
@@ -147,8 +168,12 @@ export const boostDraftBody = z
     variations: boostFields.variations,
     content_types: boostFields.content_types,
     call_limit: boostFields.call_limit,
+    only_changed: onlyChanged.optional(),
   })
-  .superRefine(requireSource);
+  .superRefine(requireSource)
+  .superRefine((value, ctx) => {
+    if (value.source_type === "csv" && value.only_changed) ctx.addIssue({ code: "custom", path: ["only_changed"], message: CSV_ONLY_CHANGED_PROBLEM });
+  });
 
 export type BoostDraft = z.output<typeof boostDraftBody>;
 
@@ -168,6 +193,8 @@ export const updateBoostBody = z
     content_types: contentTypes.nullable().optional(),
     schedule: schedule.nullable().optional(),
     call_limit: callLimit.nullable().optional(),
+    order: order.optional(),
+    only_changed: onlyChanged.optional(),
     ignore_errors: z.boolean().optional(),
     verify: verify.optional(),
     report_email_enabled: z.boolean().optional(),
@@ -199,6 +226,8 @@ export const boostSchema = z
     schedule: z.string().nullable(),
     next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),
     call_limit: z.number().int().nullable(),
+    order: z.enum(URL_ORDERS).meta({ description: "The order runs warm the URLs in (see the create request)." }),
+    only_changed: z.boolean().meta({ description: "Whether runs warm only the URLs new or changed since the last done run (see the create request)." }),
     unvalidated_limits: unvalidatedLimitsSchema.nullable(),
     created_at: timestamp,
     updated_at: timestamp,
@@ -215,7 +244,11 @@ export const boostEstimateSchema = z
     }),
     calls_by_region: z.record(z.string(), z.number().int()).meta({ description: "Region code → its calls, in the boost's region order." }),
     quota_remaining: z.number().int().meta({ description: "Calls left in the account's monthly quota now: a run needing more fails." }),
-    notes: z.array(z.string()).meta({ description: "Why URLs or calls were left out (filters, caps, sitemaps not processed yet, a CSV file that cannot be read)." }),
+    unchanged_urls: z
+      .number()
+      .int()
+      .meta({ description: "URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off." }),
+    notes: z.array(z.string()).meta({ description: "Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read)." }),
   })
   .meta({
     id: "BoostEstimate",

@@ -10,7 +10,7 @@ import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { nextRunAt } from "./schedule";
-import type { BoostPayload, CreateBoostInput, UpdateBoostInput } from "./schemas";
+import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "./schemas";
 
 export type BoostRow = typeof boosts.$inferSelect;
 /** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */
@@ -36,6 +36,8 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     schedule: row.schedule,
     next_run_at: iso(row.nextRunAt),
     call_limit: row.callLimit,
+    order: row.order,
+    only_changed: row.onlyChanged,
     unvalidated_limits: unvalidatedLimits(row.siteValidated),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -87,6 +89,8 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         schedule: input.schedule ?? null,
         nextRunAt: nextRunAt(input.schedule),
         callLimit: input.call_limit ?? null,
+        order: input.order ?? "sitemap",
+        onlyChanged: input.only_changed ?? false,
       })
       .returning();
     if (sitemapIds.length) await tx.insert(boostSitemaps).values(sitemapIds.map((sitemapId) => ({ boostId: boost!.id, sitemapId })));
@@ -138,6 +142,8 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
   const current = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
   if (input.sitemap_ids && current.sourceType !== "sitemap") throw new InvalidError("sitemap_ids: only applies to boosts with source_type sitemap.");
   if (input.source_url && current.sourceType !== "csv") throw new InvalidError("source_url: only applies to boosts with source_type csv.");
+  if (current.sourceType === "csv" && input.order && input.order !== "sitemap") throw new InvalidError(`order: ${CSV_ORDER_PROBLEM}.`, [{ field: "order", message: CSV_ORDER_PROBLEM }]);
+  if (current.sourceType === "csv" && input.only_changed) throw new InvalidError(`only_changed: ${CSV_ONLY_CHANGED_PROBLEM}.`, [{ field: "only_changed", message: CSV_ONLY_CHANGED_PROBLEM }]);
   if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
 
   await ctx.db.transaction(async (tx) => {
@@ -152,6 +158,8 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.source_url !== undefined) changes.sourceUrl = input.source_url;
     if (input.content_types !== undefined) changes.contentTypes = input.content_types;
     if (input.call_limit !== undefined) changes.callLimit = input.call_limit;
+    if (input.order !== undefined) changes.order = input.order;
+    if (input.only_changed !== undefined) changes.onlyChanged = input.only_changed;
     if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
     if (input.verify !== undefined) changes.verify = input.verify;
     if (input.report_email_enabled !== undefined) changes.reportEmailEnabled = input.report_email_enabled;

@@ -3,14 +3,17 @@ import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, si
 import { getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
+import { plural } from "@/lib/format";
 import { describeSourceError, fetchCsvUrls, isSourceError, isTransient } from "@/lib/sources";
-import { normaliseUrl } from "@/lib/sources/site-urls";
+import { mergedDetails, normaliseUrl } from "@/lib/sources/site-urls";
 import type { RegionCode } from "@/lib/regions";
 import { refreshStaleSitemaps } from "@/lib/sitemaps/freshness";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { type CallPlan, countCalls, regionCalls } from "./calls";
 import { recordset } from "./recordset";
+import { changedSince, type ListedUrl, orderUrls, type UrlOrder } from "./url-order";
+import { latestBaseline, storeSnapshot } from "./url-snapshots";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
@@ -26,6 +29,8 @@ type Boost = typeof boosts.$inferSelect;
 
 /** What a boost (saved, or a draft being edited) warms from, and how it filters: all planning and the estimate need of it. */
 export type BoostSource = {
+  /** The saved boost (whose last done run `onlyChanged` compares with); null for a new one. */
+  boostId: number | null;
   sourceType: "sitemap" | "csv";
   sourceUrl: string | null;
   sitemapIds: number[];
@@ -33,30 +38,49 @@ export type BoostSource = {
   excludeExt: string[] | null;
   contentTypes: string[] | null;
   callLimit: number | null;
+  order: UrlOrder;
+  onlyChanged: boolean;
 };
 
 export async function boostSourceOf(db: Database, boost: Boost): Promise<BoostSource> {
   const links = boost.sourceType === "csv" ? [] : await db.select({ id: boostSitemaps.sitemapId }).from(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
-  return { ...boost, sourceType: boost.sourceType as BoostSource["sourceType"], sitemapIds: links.map((l) => l.id) };
+  return { ...boost, boostId: boost.id, sourceType: boost.sourceType as BoostSource["sourceType"], sitemapIds: links.map((l) => l.id) };
 }
 
-async function boostUrls(db: Database, boost: BoostSource, domain: string, refresh: boolean): Promise<{ urls: string[]; note?: string }> {
+/** The sitemaps' URLs in their order (sitemap, then position), each once, with its newest lastmod and highest priority. */
+function listedOnce(rows: ListedUrl[]): ListedUrl[] {
+  const byUrl = new Map<string, ListedUrl>();
+  for (const row of rows) {
+    const known = byUrl.get(row.url);
+    byUrl.set(row.url, known ? { url: row.url, ...mergedDetails(known, row) } : row);
+  }
+  return [...byUrl.values()];
+}
+
+/**
+ * A boost that picks its URLs by lastmod or priority, or leaves out the unchanged, must see the
+ * sitemaps as they are now: each is read again (a conditional GET) before every run. Otherwise,
+ * only those read longer ago than the operator's maximum age.
+ */
+const refreshAgeSeconds = (boost: BoostSource) => (boost.onlyChanged || boost.order !== "sitemap" ? 0 : undefined);
+
+async function boostUrls(db: Database, boost: BoostSource, domain: string, refresh: boolean): Promise<{ urls: ListedUrl[]; note?: string }> {
   if (boost.sourceType === "csv") {
     const csv = await fetchCsvUrls(boost.sourceUrl!, domain);
     const skipped = csv.invalid + csv.offDomain;
-    return { urls: [...csv.urls.keys()], note: skipped ? `${skipped} CSV rows skipped (invalid or outside ${domain})` : undefined };
+    return { urls: Array.from(csv.urls, ([url, details]) => ({ url, ...details })), note: skipped ? `${skipped} CSV rows skipped (invalid or outside ${domain})` : undefined };
   }
   const ids = boost.sitemapIds;
   if (!ids.length) return { urls: [], note: "the boost has no sitemaps left" };
   // The run warms what the sitemaps list now: those read too long ago are read again first.
-  const stale = refresh ? await refreshStaleSitemaps(db, ids) : [];
+  const stale = refresh ? await refreshStaleSitemaps(db, ids, refreshAgeSeconds(boost)) : [];
   const rows = await db
-    .select({ url: sitemapUrls.url })
+    .select({ url: sitemapUrls.url, lastmod: sitemapUrls.lastmod, priority: sitemapUrls.priority })
     .from(sitemapUrls)
     .innerJoin(sitemaps, and(eq(sitemaps.id, sitemapUrls.sitemapId), eq(sitemaps.urlsGeneration, sitemapUrls.generation)))
     .where(inArray(sitemapUrls.sitemapId, ids))
     .orderBy(asc(sitemapUrls.id));
-  const urls = [...new Set(rows.map((r) => r.url))];
+  const urls = listedOnce(rows);
   if (!urls.length) {
     const states = await db.select({ status: sitemaps.status }).from(sitemaps).where(inArray(sitemaps.id, ids));
     const unready = states.filter((s) => s.status !== "done").length;
@@ -189,23 +213,40 @@ async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, Pla
   return outcomes;
 }
 
-/** What a boost's run warms: its URLs after every filter and cap, the call limit that applies, and why calls were left out. */
-export type BoostSelection = { urls: string[]; callLimit: number | null; total: number; notes: string[] };
+/**
+ * What a boost's run warms: its URLs in order after every filter and cap, the call limit that
+ * applies, and why calls were left out. `unchanged`: URLs `only_changed` left out. `listed`: a
+ * sitemap boost's URLs after its filters, `only_changed` aside: the run's snapshot.
+ */
+export type BoostSelection = { urls: string[]; callLimit: number | null; total: number; notes: string[]; unchanged: number; listed: ListedUrl[] | null };
+
+/** `only_changed`: the URLs new or changed since the boost's last done run (every one before there is such a run). */
+async function changedOnly(db: Database, boost: BoostSource, listed: ListedUrl[]): Promise<{ kept: ListedUrl[]; unchanged: number; note?: string }> {
+  if (!boost.onlyChanged || boost.sourceType !== "sitemap") return { kept: listed, unchanged: 0 };
+  const baseline = boost.boostId === null ? null : await latestBaseline(db, boost.boostId);
+  if (!baseline) return { kept: listed, unchanged: 0, note: "every URL counts as changed: the boost has no completed run to compare with yet" };
+  const { kept, unchanged } = changedSince(listed, baseline);
+  return { kept, unchanged, note: `${plural(unchanged, "URL")} left out as unchanged since run ${baseline.runId}` };
+}
 
 /**
  * The one reading of a boost's source into a run's URLs and calls: the sitemaps' lists (read again
  * first when stale and `refresh`) or the CSV file, then url_root, exclude_ext and content_types,
- * the caps of a site not validated, and the call limit. Planning and the estimate both use it.
+ * only_changed, the order, the caps of a site not validated, and the call limit (the order comes
+ * before the caps: they keep the first URLs). Planning and the estimate both use it.
  */
 export async function selectBoostCalls(db: Database, boost: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
   const notes: string[] = [];
   const source = await boostUrls(db, boost, site.domain, refresh);
   if (source.note) notes.push(source.note);
-  let urls = source.urls.filter((u) => {
-    const url = normaliseUrl(u);
+  const listed = source.urls.filter((u) => {
+    const url = normaliseUrl(u.url);
     return url && keepsUrl(url, { urlRoot: boost.urlRoot, excludeExt: boost.excludeExt, contentTypes: boost.contentTypes });
   });
-  if (urls.length < source.urls.length) notes.push(`${source.urls.length - urls.length} URLs left out by url_root, exclude_ext or content_types`);
+  if (listed.length < source.urls.length) notes.push(`${source.urls.length - listed.length} URLs left out by url_root, exclude_ext or content_types`);
+  const changed = await changedOnly(db, boost, listed);
+  if (changed.note) notes.push(changed.note);
+  let urls = orderUrls(changed.kept, boost.order).map((u) => u.url);
   if (!site.validated && urls.length > UNVALIDATED_LIMITS.urlsPerRun) {
     urls = urls.slice(0, UNVALIDATED_LIMITS.urlsPerRun);
     notes.push(`the site is not validated, so only its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs are warmed`);
@@ -218,15 +259,37 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
   } else if (callLimit !== null && uncapped > callLimit) {
     notes.push(`stopped at the call limit of ${callLimit}`);
   }
-  return { urls, callLimit, total: countCalls(urls.length, plan, callLimit), notes };
+  return { urls, callLimit, total: countCalls(urls.length, plan, callLimit), notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null };
+}
+
+/** A sitemap boost's run keeps what it found, for the next `only_changed` run to compare with. */
+async function keepSnapshot(db: Database, run: Run, selection: BoostSelection): Promise<void> {
+  if (run.boostId && selection.listed) await storeSnapshot(db, { id: run.id, boostId: run.boostId }, selection.listed);
+}
+
+/** Another run of the boost is warming: a follow-up waits for it (lib/boosts/hooks.ts), and is planned when it ends. */
+async function warmingBefore(db: Database, run: Run): Promise<boolean> {
+  if (!run.boostId) return false;
+  const [warming] = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.boostId, run.boostId), eq(runs.status, "running")))
+    .limit(1);
+  return Boolean(warming);
 }
 
 async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
-  const selection = boost
+  if (await warmingBefore(db, run)) return SKIPPED;
+  const selection: BoostSelection = boost
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
-    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [] };
+    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null };
   const { urls, callLimit, total, notes } = selection;
-  if (!total) return end(db, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
+  if (!total) {
+    return db.transaction(async (tx) => {
+      await keepSnapshot(tx, run, selection);
+      return end(tx, run, "done", `Nothing to warm: ${notes.join("; ") || "no URLs"}.`);
+    });
+  }
 
   if (boost) {
     // Warm runs reserved their calls when queued; a boost run learns its size only now.
@@ -244,6 +307,7 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
       await writer.add(row);
     }
     await writer.flush();
+    await keepSnapshot(tx, run, selection);
     await tx
       .update(runs)
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })

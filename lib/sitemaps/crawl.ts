@@ -6,7 +6,7 @@ import { recordset } from "@/lib/runs/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { isOnDomain } from "@/lib/sites/domain-name";
 import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";
-import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl } from "@/lib/sources/site-urls";
+import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl, type UrlDetails } from "@/lib/sources/site-urls";
 import type { UrlEntry, XmlUrlSource } from "@/lib/sources/xml-urls";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
@@ -53,16 +53,17 @@ export type Crawl = {
 };
 
 /** Stores one chunk of a document's URLs in `generation`; answers how many were new to it. */
-async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, Date | null>): Promise<number> {
+async function storeChunk(db: Database, sitemapId: number, generation: number, chunk: Map<string, UrlDetails>): Promise<number> {
   if (!chunk.size) return 0;
-  const rows = JSON.stringify([...chunk].map(([url, lastmod]) => ({ url, lastmod })));
-  // A URL listed in two documents keeps its newest lastmod.
+  const rows = JSON.stringify([...chunk].map(([url, { lastmod, priority }]) => ({ url, lastmod, priority })));
+  // A URL listed in two documents keeps its newest lastmod and its highest priority (greatest ignores nulls).
   const [result] = rowsOf<{ inserted: number }>(
     await db.execute(sql`
     with written as (
-      insert into ${sitemapUrls} (sitemap_id, generation, url, lastmod)
-      select ${sitemapId}, ${generation}, v.url, v.lastmod from ${recordset(rows, "url text, lastmod timestamptz")}
-      on conflict (sitemap_id, generation, url) do update set lastmod = greatest(${sitemapUrls.lastmod}, excluded.lastmod)
+      insert into ${sitemapUrls} (sitemap_id, generation, url, lastmod, priority)
+      select ${sitemapId}, ${generation}, v.url, v.lastmod, v.priority from ${recordset(rows, "url text, lastmod timestamptz, priority real")}
+      on conflict (sitemap_id, generation, url) do update
+        set lastmod = greatest(${sitemapUrls.lastmod}, excluded.lastmod), priority = greatest(${sitemapUrls.priority}, excluded.priority)
       returning (xmax = 0) as inserted
     )
     select count(*) filter (where inserted)::int as inserted from written`),
@@ -87,7 +88,7 @@ async function storeEntries(db: Database, sitemapId: number, generation: number,
   let added = 0;
   for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
     const tally = emptyTally();
-    for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, entry.lastmod, domain);
+    for (const entry of entries.slice(i, i + INSERT_CHUNK)) tallyUrl(tally, entry.loc, domain, { lastmod: entry.lastmod, priority: entry.priority ?? null });
     addUp(document, tally);
     const room = Math.max(0, MAX_URLS_PER_SITEMAP - state.stored - state.storing);
     if (tally.urls.size > room) state.capped = true;

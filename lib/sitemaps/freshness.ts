@@ -16,21 +16,18 @@ export function sitemapMaxAgeSeconds(): number {
 }
 
 /**
- * Reads again, with a conditional GET, each of these sitemaps last read more than the maximum age
- * ago, so that a run warms what they list now. One that cannot be read keeps its last good list;
- * the answer says which, for the run's message. A sitemap being read by another job is left to it.
+ * Reads again, with a conditional GET, each of these sitemaps last read more than `maxAgeSeconds`
+ * ago (the operator's maximum age unless told), so that a run warms what they list now. One that
+ * cannot be read keeps its last good list; the answer says which, for the run's message. A sitemap
+ * being read by another job is left to it.
  */
-export async function refreshStaleSitemaps(db: Database, ids: number[]): Promise<string[]> {
+export async function refreshStaleSitemaps(db: Database, ids: number[], maxAgeSeconds = sitemapMaxAgeSeconds()): Promise<string[]> {
   if (!ids.length) return [];
   const stale = await db
     .update(sitemaps)
     .set({ status: "processing" })
     .where(
-      and(
-        inArray(sitemaps.id, ids),
-        inArray(sitemaps.status, SETTLED),
-        sql`(${sitemaps.lastProcessedAt} is null or ${sitemaps.lastProcessedAt} < now() - make_interval(secs => ${sitemapMaxAgeSeconds()}))`,
-      ),
+      and(inArray(sitemaps.id, ids), inArray(sitemaps.status, SETTLED), sql`(${sitemaps.lastProcessedAt} is null or ${sitemaps.lastProcessedAt} < now() - make_interval(secs => ${maxAgeSeconds}))`),
     )
     .returning({ id: sitemaps.id, url: sitemaps.url, lastChangedAt: sitemaps.lastChangedAt });
   const notes: string[] = [];

@@ -93,7 +93,7 @@ export async function fetchCsvUrls(url: string, domain: string, limits = SOURCE_
   try {
     const { urls, rows } = await readCsvUrls(body, MAX_CSV_ROWS, { charset });
     const tally = emptyTally();
-    for (const value of urls) tallyUrl(tally, value, null, domain);
+    for (const value of urls) tallyUrl(tally, value, domain);
     tally.invalid += rows - urls.length;
     return { ...tally, rows };
   } finally {

@@ -3,7 +3,10 @@ import { isOnDomain } from "@/lib/sites/domain-name";
 /** The sitemaps protocol's limit, and what browsers, CDNs and Postgres's btree indexes all take. */
 export const MAX_URL_LENGTH = 2048;
 
-export type UrlTally = { urls: Map<string, Date | null>; invalid: number; offDomain: number; duplicates: number; tooLong: number };
+/** What a source says of a URL besides its address: its `<lastmod>` and `<priority>` when it gives them. */
+export type UrlDetails = { lastmod: Date | null; priority: number | null };
+
+export type UrlTally = { urls: Map<string, UrlDetails>; invalid: number; offDomain: number; duplicates: number; tooLong: number };
 
 export function emptyTally(): UrlTally {
   return { urls: new Map(), invalid: 0, offDomain: 0, duplicates: 0, tooLong: 0 };
@@ -33,22 +36,24 @@ function siteUrl(value: string, domain: string): { url: string } | { skipped: "i
   return text.length > MAX_URL_LENGTH ? { skipped: "tooLong" } : { url: text };
 }
 
-/**
- * Adds a source's URL to the tally when it is valid, on the site's domain and not too long (the
- * others are counted by reason); a URL listed twice keeps its newest lastmod.
- */
-export function tallyUrl(tally: UrlTally, value: string, lastmod: Date | null, domain: string): void {
+const NO_DETAILS: UrlDetails = { lastmod: null, priority: null };
+
+/** A URL listed twice (in one source or in several) keeps its newest lastmod and its highest priority. */
+export function mergedDetails(known: UrlDetails, other: UrlDetails): UrlDetails {
+  return {
+    lastmod: other.lastmod && (!known.lastmod || other.lastmod > known.lastmod) ? other.lastmod : known.lastmod,
+    priority: other.priority !== null && (known.priority === null || other.priority > known.priority) ? other.priority : known.priority,
+  };
+}
+
+/** Adds a source's URL to the tally when it is valid, on the site's domain and not too long (the others are counted by reason). */
+export function tallyUrl(tally: UrlTally, value: string, domain: string, details: UrlDetails = NO_DETAILS): void {
   const result = siteUrl(value, domain);
   if ("skipped" in result) {
     tally[result.skipped]++;
     return;
   }
-  const key = result.url;
-  if (tally.urls.has(key)) {
-    tally.duplicates++;
-    const known = tally.urls.get(key);
-    if (lastmod && (!known || lastmod > known)) tally.urls.set(key, lastmod);
-    return;
-  }
-  tally.urls.set(key, lastmod);
+  const known = tally.urls.get(result.url);
+  if (known) tally.duplicates++;
+  tally.urls.set(result.url, known ? mergedDetails(known, details) : details);
 }

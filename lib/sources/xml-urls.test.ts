@@ -36,6 +36,18 @@ describe("readXmlUrls", () => {
     ]);
   });
 
+  it("reads <priority> from 0.0 to 1.0 and ignores any other value", async () => {
+    const urls = ["0.8", " 1.0 ", "0", "", "1.5", "-0.1", "high"].map((priority, i) => `<url><loc>https://example.com/${i}</loc><priority>${priority}</priority></url>`);
+    const source = await read(`<urlset>${urls.join("")}<url><loc>https://example.com/none</loc><lastmod>2026-01-02</lastmod></url></urlset>`);
+    expect(source.entries).toStrictEqual([
+      { loc: "https://example.com/0", lastmod: null, priority: 0.8 },
+      { loc: "https://example.com/1", lastmod: null, priority: 1 },
+      { loc: "https://example.com/2", lastmod: null, priority: 0 },
+      ...[3, 4, 5, 6].map((i) => ({ loc: `https://example.com/${i}`, lastmod: null })),
+      { loc: "https://example.com/none", lastmod: new Date("2026-01-02") },
+    ]);
+  });
+
   it("hands a urlset's entries over a thousand at a time while reading, never holding them all; an index's children are returned", async () => {
     const urls = Array.from({ length: 2500 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`).join("");
     const batches: number[] = [];

@@ -3,7 +3,8 @@ import { SaxesParser } from "saxes";
 import { decodedText } from "./encoding";
 
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
-export type UrlEntry = { loc: string; lastmod: Date | null };
+/** `priority`: the sitemap's <priority> (0.0 to 1.0), only when the entry gives a valid one. */
+export type UrlEntry = { loc: string; lastmod: Date | null; priority?: number };
 /**
  * `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines
  * (children, as an index's). `count`: the entries read, those handed to `onEntries` included (then not in
@@ -44,6 +45,12 @@ function parseLastmod(value: string): Date | null {
   return value.trim() && !Number.isNaN(date.getTime()) ? date : null;
 }
 
+/** The sitemaps protocol's <priority> is 0.0 to 1.0: anything else is ignored, as if not given. */
+function parsePriority(value: string): number | undefined {
+  const priority = Number(value);
+  return value && priority >= 0 && priority <= 1 ? priority : undefined;
+}
+
 /**
  * Reads the URLs of a sitemap, sitemap index, RSS or Atom feed from a stream, without ever holding
  * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
@@ -55,8 +62,8 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   let entries: UrlEntry[] = [];
   let count = 0;
   let kind: XmlSourceKind | undefined;
-  let current: { loc: string | null; lastmod: string | null } | undefined;
-  let field: "loc" | "lastmod" | undefined;
+  let current: { loc: string | null; lastmod: string | null; priority: string | null } | undefined;
+  let field: "loc" | "lastmod" | "priority" | undefined;
   let text = "";
   let failure: Error | undefined;
   let closing = false;
@@ -81,7 +88,7 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     stack.push(name);
     if (!kind) return;
     const shape = ENTRY_ELEMENT[kind];
-    if (name === shape.entry) current = { loc: null, lastmod: null };
+    if (name === shape.entry) current = { loc: null, lastmod: null, priority: null };
     if (!current || parent !== shape.entry) return;
     if (kind === "atom" && name === "link") {
       const rel = attributes.rel ?? "alternate";
@@ -91,6 +98,9 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
       text = "";
     } else if (name === "lastmod" || name === "updated") {
       field = "lastmod";
+      text = "";
+    } else if (name === "priority") {
+      field = "priority";
       text = "";
     }
   });
@@ -112,7 +122,9 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
         if (count >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
         else {
           count++;
-          entries.push({ loc: current.loc, lastmod: current.lastmod ? parseLastmod(current.lastmod) : null });
+          const lastmod = current.lastmod ? parseLastmod(current.lastmod) : null;
+          const priority = current.priority ? parsePriority(current.priority) : undefined;
+          entries.push(priority === undefined ? { loc: current.loc, lastmod } : { loc: current.loc, lastmod, priority });
         }
       }
       current = undefined;

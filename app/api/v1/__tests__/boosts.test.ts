@@ -71,6 +71,8 @@ describe("creating a boost", () => {
       schedule: null,
       next_run_at: null,
       call_limit: null,
+      order: "sitemap",
+      only_changed: false,
       unvalidated_limits: { max_urls_per_run: 10, max_calls_per_run: 100, max_runs_per_day: 24, message: expect.stringMatching(/^The site is not validated yet/) },
       created_at: iso,
       updated_at: iso,

@@ -1,0 +1,48 @@
+import type { UrlDetails } from "@/lib/sources/site-urls";
+
+/** The orders a boost's URLs can be warmed in (no imports of the database: the dashboard's form takes them too). */
+export const URL_ORDERS = ["sitemap", "priority", "lastmod"] as const;
+export type UrlOrder = (typeof URL_ORDERS)[number];
+
+/** Each order in a few words, for the dashboard. */
+export const URL_ORDER_LABELS: Record<UrlOrder, string> = {
+  sitemap: "As the sitemaps list them",
+  priority: "Highest <priority> first",
+  lastmod: "Newest <lastmod> first",
+};
+
+/** A URL as the boost's sitemaps list it now. */
+export type ListedUrl = { url: string } & UrlDetails;
+
+/** The sitemaps protocol's default for a URL without <priority>. */
+export const DEFAULT_PRIORITY = 0.5;
+
+const byPriority = (a: ListedUrl, b: ListedUrl) => (b.priority ?? DEFAULT_PRIORITY) - (a.priority ?? DEFAULT_PRIORITY);
+
+/** Newest first; a URL without lastmod comes after every one with it. */
+const byLastmod = (a: ListedUrl, b: ListedUrl) => {
+  if (a.lastmod === null || b.lastmod === null) return (a.lastmod === null ? 1 : 0) - (b.lastmod === null ? 1 : 0);
+  return b.lastmod.getTime() - a.lastmod.getTime();
+};
+
+/** The URLs in the order a run warms them; ties keep the sitemaps' order (the sort is stable). */
+export function orderUrls(urls: ListedUrl[], order: UrlOrder): ListedUrl[] {
+  if (order === "sitemap") return urls;
+  return [...urls].sort(order === "priority" ? byPriority : byLastmod);
+}
+
+/** What a boost's last done run found in its sitemaps: url → lastmod (ms since the epoch, null when none was given). */
+export type Baseline = { runId: number; lastmods: Map<string, number | null> };
+
+/** New since the baseline, or listed with another lastmod (a lastmod that appears or disappears counts as a change). */
+export function isChanged(url: ListedUrl, baseline: Baseline): boolean {
+  const before = baseline.lastmods.get(url.url);
+  if (before === undefined) return true;
+  return before !== (url.lastmod?.getTime() ?? null);
+}
+
+/** The URLs `only_changed` keeps, and how many it left out. */
+export function changedSince(urls: ListedUrl[], baseline: Baseline): { kept: ListedUrl[]; unchanged: number } {
+  const kept = urls.filter((url) => isChanged(url, baseline));
+  return { kept, unchanged: urls.length - kept.length };
+}
