@@ -5,8 +5,11 @@ import { parseScopeList, type Scope } from "@/lib/auth/scopes";
 import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import { INTEGRATOR_USAGE } from "./integrator";
 
-export const USAGE = `Usage: npm run --silent cli -- <command>
+export const USAGE = `Usage: npm run --silent cli -- <command>     (installed as a package: preheat <command>)
+
+Operator commands, on this Preheat's own database:
 
   keys create --email <address> --scopes <comma list | all> [--name <name>] [--expires <ISO date | 30d>]
       Creates the account and user if needed; prints only the key on stdout.
@@ -18,7 +21,9 @@ export const USAGE = `Usage: npm run --silent cli -- <command>
 
 The CLI works whether or not the server runs: it hands the command to a running server that owns
 the embedded database, or opens the database itself. PREHEAT_DATA_DIR (default .data) and
-DATABASE_URL choose the database, as for the server.`;
+DATABASE_URL choose the database, as for the server.
+
+${INTEGRATOR_USAGE}`;
 
 export type CommandResult = { code: number; stdout: string; stderr: string };
 

@@ -1,11 +1,12 @@
 import { checkConfig, setting } from "@/lib/config";
-import { dataDirectory, controlSocketPath } from "@/lib/db/paths";
-import { openDatabase } from "@/lib/db";
-import { DatabaseLockedError } from "@/lib/db/embedded-lock";
-import { type CommandResult, runCommand, USAGE } from "./commands";
-import { sendCommand } from "./control-socket";
+import type { CommandResult } from "./commands";
+import { isIntegratorCommand, runIntegratorCommand } from "./integrator";
+
+// The database modules are loaded by the operator commands only: the integrator commands run on
+// machines (a CI runner, an installed `preheat`) that have no database.
 
 async function runLocally(argv: string[]): Promise<CommandResult> {
+  const [{ openDatabase }, { runCommand }] = await Promise.all([import("@/lib/db"), import("./commands")]);
   const handle = await openDatabase();
   try {
     return await runCommand(handle.db, argv);
@@ -16,6 +17,7 @@ async function runLocally(argv: string[]): Promise<CommandResult> {
 
 async function execute(argv: string[]): Promise<CommandResult> {
   if (setting("DATABASE_URL")) return runLocally(argv);
+  const [{ controlSocketPath, dataDirectory }, { DatabaseLockedError }, { sendCommand }] = await Promise.all([import("@/lib/db/paths"), import("@/lib/db/embedded-lock"), import("./control-socket")]);
   const socket = controlSocketPath(dataDirectory());
   // A server may be starting (it holds the lock before it listens): ask again for a few seconds.
   for (let attempt = 0; ; attempt++) {
@@ -31,15 +33,24 @@ async function execute(argv: string[]): Promise<CommandResult> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (isIntegratorCommand(argv[0])) {
+    // Integrator commands read PREHEAT_API_URL and PREHEAT_API_KEY only: the rest of a CI runner's
+    // environment (its own DATABASE_URL…) belongs to other programs, and checking it would refuse a good command.
+    return runIntegratorCommand(argv).catch((error: Error) => {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 1;
+    });
+  }
+  if (!argv.length || ["help", "--help", "-h"].includes(argv[0]!)) {
+    const { USAGE } = await import("./commands");
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length ? 0 : 2;
+  }
   try {
     checkConfig();
   } catch (error) {
     process.stderr.write(`Error: ${(error as Error).message}\n`);
     return 1;
-  }
-  if (!argv.length || ["help", "--help", "-h"].includes(argv[0]!)) {
-    process.stdout.write(`${USAGE}\n`);
-    return argv.length ? 0 : 2;
   }
   try {
     const result = await execute(argv);
