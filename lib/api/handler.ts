@@ -15,6 +15,8 @@ import { REQUEST_ID_HEADER } from "./request-id";
 import { errorResponse } from "./responses";
 
 export const INVALID_KEY_MESSAGE = "Invalid or expired API key.";
+/** The refusal of a key without the operation's scope, through the API and the MCP server alike. */
+export const missingScopeMessage = (scope: string) => `This API key lacks the ${scope} scope required by this operation.`;
 export const SESSION_EXPIRED_MESSAGE = "Your session has ended: sign in again.";
 /**
  * The dashboard calls the same operations with its session cookie and this header. A cookie alone
@@ -140,7 +142,7 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       if (refusal) return refusal;
       if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
-        return errorResponse(403, "insufficient_scope", `This API key lacks the ${spec.scope} scope required by this operation.`, { required_scope: spec.scope });
+        return errorResponse(403, "insufficient_scope", missingScopeMessage(spec.scope), { required_scope: spec.scope });
       }
       const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
       if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);

@@ -1,0 +1,52 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { answer, budgetSubject, INVALID_KEY_MESSAGE } from "@/lib/api/handler";
+import { MAX_BODY_BYTES } from "@/lib/api/input";
+import { answerFromClientBudget } from "@/lib/api/methods";
+import { REQUEST_ID_HEADER } from "@/lib/api/request-id";
+import { errorResponse } from "@/lib/api/responses";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { bearerCredential } from "@/lib/auth/bearer";
+import { getDb } from "@/lib/db";
+import { mcpServerFor } from "./server";
+
+export const MCP_PATH = "/mcp";
+
+/** A stateless server keeps no stream to open (GET) and no session to end (DELETE): the SDK's examples answer them so. */
+function methodNotAllowed(): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }, { status: 405, headers: { allow: "POST" } });
+}
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP, stateless, with JSON answers (a fresh
+ * server and transport for each request, so any server process can answer any request). The bearer
+ * key is authenticated and draws on its rate-limit budget as on `/v1`, and the request is logged
+ * like theirs; its scopes bound the tools (./server.ts).
+ */
+export function handleMcpRequest(request: Request): Promise<Response> {
+  if (request.method !== "POST") return answerFromClientBudget(request, methodNotAllowed);
+  return answer(request, { path: MCP_PATH }, async (meter) => {
+    const db = await getDb();
+    const key = bearerCredential(request.headers.get("authorization"));
+    const principal = key ? await authenticateApiKey(db, key) : undefined;
+    if (principal) meter.caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
+    const subject = budgetSubject(request, principal);
+    const refusal = await meter.spend(db, subject);
+    if (refusal) return refusal;
+    if (!principal) return errorResponse(401, "invalid_api_key", INVALID_KEY_MESSAGE, undefined, { "www-authenticate": "Bearer" });
+    let toolCalls = 0;
+    const server = mcpServerFor({
+      ctx: { db, accountId: principal.accountId },
+      principal,
+      requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined,
+      // The request paid for its first tool call; a JSON-RPC batch pays for each further one, so that batching does not multiply the budget.
+      spend: async () => (++toolCalls > 1 ? meter.spend(db, subject) : undefined),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await server.close();
+    }
+  });
+}
