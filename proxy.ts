@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 import { REQUEST_ID_HEADER, requestIdFor } from "@/lib/api/request-id";
 
-const DASHBOARD_PAGES = ["/sites", "/boosts", "/runs", "/keys", "/outbox", "/account"];
+const DASHBOARD_PAGES = ["/sites", "/boosts", "/runs", "/keys", "/webhooks", "/outbox", "/account"];
 
 /**
  * Every API answer carries X-Request-Id (the caller's own when it is a sensible one), and the
@@ -28,5 +28,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/sites/:path*", "/boosts/:path*", "/runs/:path*", "/keys/:path*", "/outbox/:path*", "/account/:path*", "/v1/:path*", "/api/:path*"],
+  matcher: ["/sites/:path*", "/boosts/:path*", "/runs/:path*", "/keys/:path*", "/webhooks/:path*", "/outbox/:path*", "/account/:path*", "/v1/:path*", "/api/:path*", "/mcp"],
 };

@@ -5,6 +5,7 @@ import { SignOutButton } from "./sign-out-button";
 const dashboardLinks = [
   { href: "/sites", label: "Sites" },
   { href: "/keys", label: "API keys" },
+  { href: "/webhooks", label: "Webhooks" },
   { href: "/outbox", label: "Outbox" },
   { href: "/account", label: "Account" },
   { href: "/docs/api", label: "API reference" },

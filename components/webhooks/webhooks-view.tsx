@@ -1,0 +1,99 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { api } from "@/components/dashboard/api";
+import type { Page } from "@/components/dashboard/types";
+import { ColumnHeads, td, tdNum } from "@/components/runs/run-cells";
+import { Pager } from "@/components/runs/pager";
+import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { NewWebhookForm } from "./new-webhook-form";
+import { SecretNotice } from "./secret-notice";
+import { type CreatedWebhook, type Webhook, webhooksQueryKey } from "./types";
+import { WebhookState } from "./webhook-state";
+
+const LIMIT = 20;
+
+function WebhookRow({ webhook }: { webhook: Webhook }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => api(`/webhooks/${webhook.id}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksQueryKey }),
+  });
+  return (
+    <tr data-testid="webhook-row">
+      <td className={`${td} min-w-[14rem] max-w-md whitespace-normal`}>
+        <Link href={`/webhooks/${webhook.id}`} className="break-all font-medium text-brand-700 hover:underline">
+          {webhook.url}
+        </Link>
+        {webhook.description ? <p className="text-xs text-slate-500">{webhook.description}</p> : null}
+      </td>
+      <td className={`${td} whitespace-normal text-xs`}>{webhook.events.join(", ")}</td>
+      <td className={td}>{webhook.format === "slack" ? "Slack" : "Standard"}</td>
+      <td className={`${td} max-w-xs whitespace-normal`}>
+        <WebhookState webhook={webhook} />
+      </td>
+      <td className={tdNum}>{webhook.consecutive_failures}</td>
+      <td className={`${td} text-right`}>
+        <ConfirmButton label="Delete" confirmLabel="Delete webhook" question="Delete it and its deliveries?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <ErrorNote error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+/** The account's webhooks: add one (its secret shown once), see which ones Preheat disabled and why, delete. */
+export function WebhooksView() {
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const [offset, setOffset] = useState(0);
+  const webhooks = useQuery({
+    queryKey: [...webhooksQueryKey, { offset }],
+    queryFn: () => api<Page<Webhook>>(`/webhooks?limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Webhooks"
+        subtitle="Preheat POSTs an event to each webhook when a run ends, fails or pauses, and when a sitemap is read or fails. A webhook whose endpoint keeps failing is disabled, and you are told by e-mail."
+      />
+      {created ? <SecretNotice webhook={created} onDone={() => setCreated(null)} /> : null}
+      <Card title="New webhook">
+        <NewWebhookForm onCreated={setCreated} />
+      </Card>
+      <Card title="Your webhooks">
+        {webhooks.isPending ? (
+          <Loading label="Loading webhooks…" />
+        ) : webhooks.isError ? (
+          <ErrorNote error={webhooks.error} />
+        ) : webhooks.data.total === 0 ? (
+          <EmptyState title="No webhooks yet">Add one above to hear about runs and sitemaps as they happen.</EmptyState>
+        ) : (
+          <>
+            <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+              <table className="min-w-full divide-y divide-slate-200">
+                <caption className="sr-only">Webhooks of this account</caption>
+                <thead>
+                  <tr>
+                    <ColumnHeads labels={["URL", "Events", "Format", "State", "Failures"]} numeric={["Failures"]} />
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {webhooks.data.data.map((webhook) => (
+                    <WebhookRow key={webhook.id} webhook={webhook} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager offset={offset} limit={LIMIT} total={webhooks.data.total} onChange={setOffset} noun="webhooks" />
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}
