@@ -346,6 +346,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/boosts/{boostId}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the boost's deploy hooks (without their URLs)
+         * @description Scope: `boosts:read`.
+         */
+        get: operations["listBoostHooks"];
+        put?: never;
+        /**
+         * Create a deploy hook: a secret URL that starts the boost (shown once)
+         * @description Scope: `boosts:write`.
+         */
+        post: operations["createBoostHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/boosts/{boostId}/hooks/{hookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a deploy hook: its URL answers 404 from now on
+         * @description Scope: `boosts:write`.
+         */
+        delete: operations["deleteBoostHook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hooks/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the hook's boost (for CI, a CMS or a purge); calls during a run are coalesced
+         * @description With no run of the boost pending or running, starts one (`coalesced: false`). Otherwise the call is coalesced (`coalesced: true`): a pending run covers it; while a run is warming, one follow-up run waits and starts when it ends, however many calls arrive meanwhile. A body, if any, is ignored. 404 for an unknown or revoked hook; 429 `too_many_runs` for a site not validated past its daily runs. Requests are limited per client address like any request without a key.
+         *
+         *     No key: the secret token in the path is the credential.
+         */
+        post: operations["triggerHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{siteId}/warm": {
         parameters: {
             query?: never;
@@ -450,6 +516,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhooks
+         * @description Scope: `webhooks:read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook (its signing secret is shown once)
+         * @description Each event the webhook subscribes to is POSTed to `url` once (deduplicated per event), retried with exponential back-off for about a day while the receiver does not answer 2xx (the first retry after `PREHEAT_WEBHOOK_RETRY_BASE_SECONDS`, 60 s by default). After `PREHEAT_WEBHOOK_DISABLE_AFTER` (15 by default) consecutive failed attempts the webhook is disabled and the account's owner is told by e-mail.
+         *
+         *     Scope: `webhooks:write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Scope: `webhooks:read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook and its deliveries
+         * @description Scope: `webhooks:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook (only the supplied fields), or enable it again
+         * @description Scope: `webhooks:write`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's delivery attempts, newest first
+         * @description Scope: `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed `webhook.test` event now, and answer how the receiver took it
+         * @description One attempt, not retried; it is recorded among the deliveries and counts like any other attempt. Answers 200 whatever the receiver answered: read `status_code` and `error`.
+         *
+         *     Scope: `webhooks:write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -486,7 +648,7 @@ export interface components {
          * @description A permission carried by an API key.
          * @enum {string}
          */
-        Scope: "sites:read" | "sites:write" | "boosts:read" | "boosts:write" | "runs:read";
+        Scope: "sites:read" | "sites:write" | "boosts:read" | "boosts:write" | "runs:read" | "webhooks:read" | "webhooks:write";
         /** @description A region the caller can warm from, and how its calls leave now. */
         Region: {
             /** @enum {string} */
@@ -695,6 +857,13 @@ export interface components {
              */
             next_run_at: string | null;
             call_limit: number | null;
+            /**
+             * @description The order runs warm the URLs in (see the create request).
+             * @enum {string}
+             */
+            order: "sitemap" | "priority" | "lastmod";
+            /** @description Whether runs warm only the URLs new or changed since the last done run (see the create request). */
+            only_changed: boolean;
             unvalidated_limits: components["schemas"]["UnvalidatedLimits"];
             /**
              * Format: date-time
@@ -762,6 +931,13 @@ export interface components {
             source_type: "sitemap";
             /** @description This site's sitemaps to warm (1 to 500). */
             sitemap_ids: number[];
+            /**
+             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @enum {string}
+             */
+            order?: "sitemap" | "priority" | "lastmod";
+            /** @description Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted. */
+            only_changed?: boolean;
         };
         /** @description Each combination of user agent and language is one call per URL and region. */
         Variations: {
@@ -802,6 +978,16 @@ export interface components {
              */
             source_type: "csv";
             source_url: string;
+            /**
+             * @description The file's order: a CSV file gives no priority or lastmod.
+             * @enum {string}
+             */
+            order?: "sitemap";
+            /**
+             * @description A CSV file gives no lastmod to compare: always false.
+             * @enum {boolean}
+             */
+            only_changed?: false;
         };
         /** @description Only the fields supplied change; `schedule: null` and `call_limit: null` clear them. */
         UpdateBoostRequest: {
@@ -828,6 +1014,13 @@ export interface components {
             schedule?: string | null;
             /** @description Maximum number of calls per run; null for no limit. */
             call_limit?: number | null;
+            /**
+             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @enum {string}
+             */
+            order?: "sitemap" | "priority" | "lastmod";
+            /** @description Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted. */
+            only_changed?: boolean;
             ignore_errors?: boolean;
             /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
             verify?: boolean;
@@ -845,7 +1038,9 @@ export interface components {
             };
             /** @description Calls left in the account's monthly quota now: a run needing more fails. */
             quota_remaining: number;
-            /** @description Why URLs or calls were left out (filters, caps, sitemaps not processed yet, a CSV file that cannot be read). */
+            /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
+            unchanged_urls: number;
+            /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read). */
             notes: string[];
         };
         /** @description Processed asynchronously; poll GET /v1/runs/{run_id}. */
@@ -895,6 +1090,13 @@ export interface components {
             source_type: "sitemap";
             /** @description This site's sitemaps to warm (1 to 500). */
             sitemap_ids: number[];
+            /**
+             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @enum {string}
+             */
+            order?: "sitemap" | "priority" | "lastmod";
+            /** @description Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted. */
+            only_changed?: boolean;
         };
         /** @description A boost warming the URLs of a CSV file. */
         CreateSiteBoostRequestFromCsv: {
@@ -927,6 +1129,75 @@ export interface components {
              */
             source_type: "csv";
             source_url: string;
+            /**
+             * @description The file's order: a CSV file gives no priority or lastmod.
+             * @enum {string}
+             */
+            order?: "sitemap";
+            /**
+             * @description A CSV file gives no lastmod to compare: always false.
+             * @enum {boolean}
+             */
+            only_changed?: false;
+        };
+        BoostHookPage: {
+            data: components["schemas"]["BoostHook"][];
+            /** @description Items in all pages. */
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        BoostHook: {
+            id: number;
+            boost_id: number;
+            name: string | null;
+            /** @description The token's first characters, to tell hooks apart; not enough to call one. */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        CreatedBoostHook: {
+            id: number;
+            boost_id: number;
+            name: string | null;
+            /** @description The token's first characters, to tell hooks apart; not enough to call one. */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The trigger URL (`…/v1/hooks/{token}`), shown only in this answer: a `POST` to it, with no other credential, starts the boost. Keep it secret like a key. */
+            url: string;
+        };
+        CreateBoostHookRequest: {
+            /** @description What calls it, e.g. `Production deploy`. */
+            name?: string | null;
+        };
+        HookTriggered: {
+            /** @description The run that will warm for this call: a new run, the boost's pending run, or its follow-up. */
+            run_id: number;
+            /** @description That run's status now (`pending` or `running`). */
+            status: string;
+            /** @description `false`: this call started a run. `true`: a run of the boost was pending or running, so this call joined it: a pending run covers it; a running one gets one follow-up run, which starts when it ends, however many calls arrive meanwhile. */
+            coalesced: boolean;
         };
         /** @description Poll GET /v1/runs/{run_id}. */
         WarmQueued: {
@@ -1190,6 +1461,128 @@ export interface components {
          * @enum {string}
          */
         NotCachedReason: "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
+        WebhookPage: {
+            data: components["schemas"]["Webhook"][];
+            /** @description Items in all pages. */
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            description: string | null;
+            /** @enum {string} */
+            format: "standard" | "slack";
+            enabled: boolean;
+            /** @description Why Preheat disabled it (consecutive failed deliveries); null otherwise. */
+            disabled_reason: string | null;
+            /** @description Failed delivery attempts since the last success. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description `run.completed` (a run ended `done`), `run.failed`, `run.paused` (auto-paused), each with the run as GET /v1/runs/{runId} returns it; `sitemap.processed` and `sitemap.failed` (a read ended in `error`), each with the sitemap as GET /v1/sites/{siteId}/sitemaps/{sitemapId} returns it.
+         * @enum {string}
+         */
+        WebhookEvent: "run.completed" | "run.failed" | "run.paused" | "sitemap.processed" | "sitemap.failed";
+        CreatedWebhook: {
+            id: number;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            description: string | null;
+            /** @enum {string} */
+            format: "standard" | "slack";
+            enabled: boolean;
+            /** @description Why Preheat disabled it (consecutive failed deliveries); null otherwise. */
+            disabled_reason: string | null;
+            /** @description Failed delivery attempts since the last success. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`), shown only in this answer: verify each delivery's `webhook-signature` with it. */
+            secret: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * @description Where deliveries are POSTed. Like every outbound request, it must resolve to a public Internet address.
+             * @example https://hooks.example.com/preheat
+             */
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            description?: string | null;
+            /**
+             * @description `standard` (default): a JSON body `{type, timestamp, data}` signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`). `slack`: `url` is a Slack incoming-webhook URL, and each event is posted as a short message with a link to the dashboard.
+             * @default standard
+             * @enum {string}
+             */
+            format: "standard" | "slack";
+        };
+        UpdateWebhookRequest: {
+            /**
+             * @description Where deliveries are POSTed. Like every outbound request, it must resolve to a public Internet address.
+             * @example https://hooks.example.com/preheat
+             */
+            url?: string;
+            events?: components["schemas"]["WebhookEvent"][];
+            description?: string | null;
+            /**
+             * @description `standard` (default): a JSON body `{type, timestamp, data}` signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`). `slack`: `url` is a Slack incoming-webhook URL, and each event is posted as a short message with a link to the dashboard.
+             * @enum {string}
+             */
+            format?: "standard" | "slack";
+            /** @description `true` enables a webhook again (its failure count starts afresh); `false` stops its deliveries. */
+            enabled?: boolean;
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Items in all pages. */
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description The event's `webhook-id` (the same on every attempt); null for a test delivery. */
+            message_id: string | null;
+            /** @description The event type, or `webhook.test`. */
+            event: string;
+            /** @description 1 for the first attempt, then 2, 3, … for the retries. */
+            attempt: number;
+            /** @description The receiver's HTTP status; null when no answer came (timeout, refused address, network error). */
+            status_code: number | null;
+            duration_ms: number;
+            /** @description Why the attempt failed; null when the receiver answered 2xx. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4962,6 +5355,573 @@ export interface operations {
             };
         };
     };
+    listBoostHooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                boostId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoostHookPage"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBoostHook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                boostId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBoostHookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the replay of an earlier request's answer (same Idempotency-Key). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedBoostHook"];
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being handled: retry in a moment. */
+            409: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `idempotency_conflict`: This Idempotency-Key was already used with another request (another operation, path or body). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBoostHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                boostId: number;
+                hookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content. */
+            204: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    triggerHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of the hook's URL. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookTriggered"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs`: A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     warmSite: {
         parameters: {
             query?: never;
@@ -5589,6 +6549,1012 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunResultPage"];
                     "text/csv": string;
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the replay of an earlier request's answer (same Idempotency-Key). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being handled: retry in a moment. */
+            409: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `idempotency_conflict`: This Idempotency-Key was already used with another request (another operation, path or body). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content. */
+            204: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */

@@ -15,10 +15,12 @@ const INVALID_KEY = { error: "Invalid or expired API key.", code: "invalid_api_k
 const MISSING_ID = 2_000_000_000;
 const CSV_BOOST = { name: "From CSV", source_type: "csv", source_url: "https://files.example.org/urls.csv", region: ["fr"] };
 
+/** The operations a key opens; a deploy hook's token opens its own (deploy hooks in webhooks.test.ts). */
+const keyed = operations.filter((op) => op.auth !== "token");
 const nameOf = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
 const cases = (ops: Operation[]) => ops.map((op) => [nameOf(op), op] as const);
 const hasPathId = (op: Operation) => op.path.includes("{");
-const allScopes = [...new Set(operations.flatMap((op) => (op.scope ? [op.scope] : [])))].sort();
+const allScopes = [...new Set(keyed.flatMap((op) => (op.scope ? [op.scope] : [])))].sort();
 
 let ownerEmail: string;
 let owner: string; // every scope
@@ -42,6 +44,9 @@ const bodies: Record<string, () => unknown> = {
   "POST /v1/sites/{siteId}/boosts": () => CSV_BOOST,
   "PATCH /v1/sites/{siteId}/boosts/{boostId}": () => ({ name: "Renamed" }),
   "POST /v1/sites/{siteId}/warm": () => ({ urls: [`https://${domain}/`] }),
+  "POST /v1/webhooks": () => ({ url: "https://hooks.example.org/preheat", events: ["run.completed"] }),
+  "PATCH /v1/webhooks/{webhookId}": () => ({ description: "Renamed" }),
+  "POST /v1/boosts/{boostId}/hooks": () => ({ name: "Deploy" }),
 };
 
 /** Calls `op` with the owner's resources in its path (or `pathIds`), under `/v1` or another prefix. */
@@ -124,7 +129,9 @@ beforeAll(async () => {
   const sitemap = await addSitemap(owner, site.id, `http://${domain}/sitemap.xml`);
   const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key: owner, body: CSV_BOOST });
   const run = await api("POST", `/v1/boosts/${boost.body.id}/run`, { key: owner });
-  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id };
+  const webhook = await api("POST", "/v1/webhooks", { key: owner, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
+  const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key: owner, body: {} });
+  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id, webhookId: webhook.body.id, hookId: hook.body.id };
   await waitForSitemap(site.id, sitemap.id); // its status stops changing: answers can be compared
   ownerBefore = await ownerState();
 
@@ -141,7 +148,7 @@ describe("requests without a valid key", () => {
   ];
 
   describe.each(credentials)("with %s", (_name, credential) => {
-    it.each(cases(operations))("%s answers 401", async (_name, op) => {
+    it.each(cases(keyed))("%s answers 401", async (_name, op) => {
       const response = await call(op, credential());
       expect(response.status).toBe(401);
       expect(response.body).toEqual(INVALID_KEY);
@@ -174,7 +181,7 @@ describe("requests without a valid key", () => {
 });
 
 describe("a key without the operation's scope", () => {
-  const scoped = operations.filter((op) => op.scope);
+  const scoped = keyed.filter((op) => op.scope);
 
   it.each(cases(scoped))("%s answers 403 naming the scope it needs", async (_name, op) => {
     const response = await call(op, { key: withoutScope[op.scope!] });
@@ -196,13 +203,13 @@ describe("a key without the operation's scope", () => {
 });
 
 describe("another account's resources", () => {
-  const withIds = operations.filter(hasPathId);
+  const withIds = keyed.filter(hasPathId);
 
   it.each(cases(withIds))("%s answers 404, exactly as for a resource that does not exist", async (_name, op) => {
     const response = await call(op, { key: stranger });
     expect(response.status).toBe(404);
     expect(response.body.error).toEqual(expect.any(String));
-    const missing = await call(op, { key: stranger }, { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID });
+    const missing = await call(op, { key: stranger }, { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID, webhookId: MISSING_ID, hookId: MISSING_ID });
     expect(missing.status).toBe(404);
     expect(response.body).toEqual(missing.body);
   });
@@ -274,13 +281,13 @@ describe("GET /v1/me", () => {
 });
 
 describe("the /api/v1 prefix", () => {
-  it.each(cases(operations))("%s refuses a missing key the same way", async (_name, op) => {
+  it.each(cases(keyed))("%s refuses a missing key the same way", async (_name, op) => {
     const response = await call(op, {}, ids, "/api");
     expect(response.status).toBe(401);
     expect(response.body).toEqual(INVALID_KEY);
   });
 
-  it.each(cases(operations.filter((op) => op.method === "get")))("%s answers the same as under /v1", async (_name, op) => {
+  it.each(cases(keyed.filter((op) => op.method === "get")))("%s answers the same as under /v1", async (_name, op) => {
     const short = await call(op, { key: owner });
     const long = await call(op, { key: owner }, ids, "/api");
     expect(short.status).toBe(200);

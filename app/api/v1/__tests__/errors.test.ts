@@ -34,6 +34,9 @@ const validBodies: Record<string, () => Record<string, unknown>> = {
   "POST /v1/sites/{siteId}/boosts": () => ({ name: "Weekly", source_type: "csv", source_url: CSV_URL, region: ["us"] }),
   "PATCH /v1/sites/{siteId}/boosts/{boostId}": () => ({ ignore_errors: true }),
   "POST /v1/sites/{siteId}/warm": () => ({ urls: [`https://${site.domain}/`] }),
+  "POST /v1/webhooks": () => ({ url: "https://hooks.example.org/preheat", events: ["run.completed"] }),
+  "PATCH /v1/webhooks/{webhookId}": () => ({ description: `Renamed ${uniqueName()}` }),
+  "POST /v1/boosts/{boostId}/hooks": () => ({ name: "Deploy" }),
 };
 
 function validBody(op: Operation) {
@@ -114,7 +117,9 @@ beforeAll(async () => {
   // A run on a site of its own, so that this site and its boost stay free for warms and updates.
   const other = await createValidatedSite(key);
   const run = await api("POST", `/v1/sites/${other.id}/warm`, { key, body: { urls: [`https://${other.domain}/`] } });
-  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id };
+  const webhook = await api("POST", "/v1/webhooks", { key, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
+  const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key, body: {} });
+  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id, webhookId: webhook.body.id, hookId: hook.body.id };
   baseline = await accountState();
 });
 
@@ -234,8 +239,9 @@ describe("ids in paths that are not positive integers", () => {
     ["the real id with .0", (real) => `${real}.0`, [422]],
     ["the real id with letters after it", (real) => `${real}abc`, [422]],
   ];
+  // A deploy hook's token is no id: any string is one, and an unknown one answers 404.
   const cases = operations
-    .filter((op) => op.path.includes("{"))
+    .filter((op) => op.path.includes("{") && op.auth !== "token")
     .flatMap((op) => [...op.path.matchAll(/\{(\w+)\}/g)].map((match) => [nameOf(op), match[1]!, op] as const))
     .flatMap(([name, param, op]) => badIds.map(([label, value, statuses]) => [name, param, label, op, value, statuses] as const));
 

@@ -54,6 +54,8 @@ export default async function setup(project: TestProject) {
     // The suite shares a few keys and one client address; two-servers.test.ts checks the budget on its own servers.
     PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000",
     PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
+    // A webhook's receiver that answered 500 hears again within seconds, not a minute.
+    PREHEAT_WEBHOOK_RETRY_BASE_SECONDS: "1",
   };
   const port = await freePort();
   const server = await startProductionServer(port, env, { logFile: serverLog });
