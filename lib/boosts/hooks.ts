@@ -54,7 +54,7 @@ export async function deleteHook(ctx: AccountContext, boostId: number, hookId: n
     .delete(boostHooks)
     .where(and(eq(boostHooks.id, hookId), eq(boostHooks.boostId, boost.id)))
     .returning({ id: boostHooks.id });
-  if (!deleted.length) throw notFound(`Hook ${hookId}`);
+  if (!deleted.length) throw notFound("Hook");
 }
 
 export type HookTrigger = { run: RunRow; coalesced: boolean };

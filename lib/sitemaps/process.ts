@@ -5,6 +5,7 @@ import { plural } from "@/lib/format";
 import { describeSourceError, isSourceError, isTransient } from "@/lib/sources";
 import { MAX_URL_LENGTH } from "@/lib/sources/site-urls";
 import { SourceFormatError } from "@/lib/sources/xml-urls";
+import { announceSitemapEnd } from "@/lib/webhooks/events";
 import { type Crawl, crawl, MAX_URLS_PER_SITEMAP, type Resumed } from "./crawl";
 
 /** Attempts of one processing (job retries and restarts after a crash together) before it ends in `error`. */
@@ -106,6 +107,13 @@ async function listChanged(db: Database, sitemapId: number, previous: number, ne
  * before as a single document is asked for with its validators: a 304 keeps its list.
  */
 export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean; conditional?: boolean } = { final: true }): Promise<ProcessOutcome> {
+  const outcome = await readSitemap(db, sitemapId, attempt);
+  // Every read that ends (the job's, or one a run's planning makes) is news for the account's webhooks.
+  if (outcome.status !== "retry") await announceSitemapEnd(db, sitemapId);
+  return outcome;
+}
+
+async function readSitemap(db: Database, sitemapId: number, attempt: { final: boolean; conditional?: boolean }): Promise<ProcessOutcome> {
   const [row] = await db.select({ sitemap: sitemaps, domain: sites.domain }).from(sitemaps).innerJoin(sites, eq(sites.id, sitemaps.siteId)).where(eq(sitemaps.id, sitemapId));
   if (!row) return { status: "done", message: "The sitemap was deleted." };
   const attempts = row.sitemap.processingAttempts + 1;

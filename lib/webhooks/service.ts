@@ -55,7 +55,7 @@ export async function getWebhookRow(ctx: AccountContext, webhookId: number): Pro
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)));
-  if (!row) throw notFound(`Webhook ${webhookId}`);
+  if (!row) throw notFound("Webhook");
   return row;
 }
 
@@ -77,7 +77,7 @@ export async function deleteWebhook(ctx: AccountContext, webhookId: number): Pro
     .delete(webhooks)
     .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
     .returning({ id: webhooks.id });
-  if (!deleted.length) throw notFound(`Webhook ${webhookId}`);
+  if (!deleted.length) throw notFound("Webhook");
 }
 
 export function toDelivery(row: DeliveryRow) {

@@ -1,5 +1,4 @@
 import { processSitemap } from "@/lib/sitemaps/process";
-import { announceSitemapEnd } from "@/lib/webhooks/events";
 import { type JobHandler, RetryLaterError } from "../job-handler";
 
 /** Reads a sitemap (index children, gzip, feeds) into its URL list; a transient failure is retried later. */
@@ -7,6 +6,5 @@ export const sitemapProcess: JobHandler<"sitemap.process"> = async ({ sitemapId 
   // Conditional: a sitemap read before and unchanged since costs a 304.
   const outcome = await processSitemap(db, sitemapId, { final, conditional: true });
   if (outcome.status === "retry") throw new RetryLaterError(outcome.message);
-  await announceSitemapEnd(db, sitemapId);
   return outcome;
 };
