@@ -1,5 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runEnded } from "@/lib/testing/run-end";
 import { runs, runUrlStates, sites } from "@/drizzle/schema";
 import { estimateBoost } from "@/lib/boosts/estimate";
 import { createSiteBoostBody } from "@/lib/boosts/schemas";
@@ -12,7 +13,6 @@ import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite, updateSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
-import { getRun } from "./service";
 
 /** A URL of a served sitemap: its path, and the <lastmod> and <priority> it is listed with. */
 type Listed = { path: string; lastmod?: string; priority?: string };
@@ -59,15 +59,7 @@ async function siteListing(domain: string, urls: Listed[]) {
   return { site, sitemapId: sitemap.id };
 }
 
-async function ended(runId: number, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(ctx, runId);
-    if (["done", "failed", "paused"].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const ended = (runId: number, timeoutMs?: number) => runEnded(ctx, runId, timeoutMs);
 
 /** Runs the boost to its end; answers the run and the paths the origin saw, in order. */
 async function runOnce(boostId: number, host: string) {

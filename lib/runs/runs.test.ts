@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runEnded } from "@/lib/testing/run-end";
 import { startConnectProxy } from "@/lib/testing/connect-proxy";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { boosts, emailOutbox, runs, sites } from "@/drizzle/schema";
@@ -75,15 +76,7 @@ async function siteWithSitemap(domain: string, behaviour: Behaviour, validated =
   return { site, sitemapId: sitemap.id };
 }
 
-async function ended(runId: number, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(ctx, runId);
-    if (["done", "failed", "paused"].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const ended = (runId: number, timeoutMs?: number) => runEnded(ctx, runId, timeoutMs);
 
 describe("boost runs", () => {
   it("make exactly URL × user agent × language × region requests, with the right headers", async () => {
