@@ -175,7 +175,7 @@ export const VARIABLES = {
   }),
   PREHEAT_WEBHOOK_RETRY_BASE_SECONDS: withDefault(positiveInteger, 60, {
     description:
-      "First retry delay of a webhook delivery that failed (no 2xx answer); each later one doubles it, with jitter, until about a day has passed (10 retries at the default, 17 to 34 hours). Tests shorten it.",
+      "First retry delay of a webhook delivery that failed (no 2xx answer); each later one doubles it, with jitter, until about a day has passed (10 retries at the default, 17 to 34 hours). Tests shorten it. With Inngest instead of the workers, Inngest's own back-off applies (at most 20 retries).",
   }),
   PREHEAT_WEBHOOK_DISABLE_AFTER: withDefault(positiveInteger, 15, {
     description: "Consecutive failed delivery attempts, over any of its events, after which a webhook is disabled and its account's owner is told by e-mail. A success resets the count.",
