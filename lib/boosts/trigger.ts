@@ -3,7 +3,13 @@ import { isUniqueViolation } from "@/lib/db";
 import { ConflictError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
+import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { getBoostRow, hasActiveRun } from "./service";
+
+/** What the API and the MCP server answer for a queued boost run. */
+export function toRunQueued(run: { id: number; siteValidated: boolean }) {
+  return { run_id: run.id, status: "pending" as const, unvalidated_limits: unvalidatedLimits(run.siteValidated) };
+}
 
 const runInProgress = () => new ConflictError("A run of this boost is already pending or running.", undefined, "run_in_progress");
 

@@ -5,7 +5,6 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { missingScopeMessage } from "@/lib/api/handler";
 import { parseBody, validationFailed } from "@/lib/api/input";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
-import type { Scope } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { ForbiddenError } from "@/lib/errors";
 import { version } from "@/package.json";

@@ -4,13 +4,12 @@ import type { OperationSpec } from "@/lib/api/operation";
 import * as boostOperations from "@/lib/api/operations/boosts";
 import * as runOperations from "@/lib/api/operations/runs";
 import * as siteOperations from "@/lib/api/operations/sites";
-import { triggerBoostRun } from "@/lib/boosts/trigger";
+import { toRunQueued, triggerBoostRun } from "@/lib/boosts/trigger";
 import type { AccountContext } from "@/lib/context";
 import { listRunResults } from "@/lib/runs/results";
 import { getRun, listRuns } from "@/lib/runs/service";
-import { queueWarm } from "@/lib/runs/warm-runs";
+import { queueWarm, toWarmQueued } from "@/lib/runs/warm-runs";
 import { getSite, listSites, toSite } from "@/lib/sites/service";
-import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 
 type Inputs = z.ZodObject | undefined;
 
@@ -57,19 +56,13 @@ export const tools: McpTool[] = [
     description:
       "Queue an on-demand warm of up to 5,000 URLs of a validated site, from the given regions and with the given user agents and languages. Answers the run's id: read the run with get_run.",
     operation: runOperations.warmSite,
-    answer: async (ctx, { params, body }) => {
-      const { run, urlCount } = await queueWarm(ctx, params.siteId, body);
-      return { run_id: run.id, url_count: urlCount, status: "pending" };
-    },
+    answer: async (ctx, { params, body }) => toWarmQueued(await queueWarm(ctx, params.siteId, body)),
   }),
   defineTool({
     name: "trigger_boost",
     description: "Start a run of a boost now (refused while one is pending or running). Answers the run's id: read the run with get_run.",
     operation: boostOperations.runBoost,
-    answer: async (ctx, { params }) => {
-      const run = await triggerBoostRun(ctx, params.boostId);
-      return { run_id: run.id, status: "pending", unvalidated_limits: unvalidatedLimits(run.siteValidated) };
-    },
+    answer: async (ctx, { params }) => toRunQueued(await triggerBoostRun(ctx, params.boostId)),
   }),
   defineTool({
     name: "get_run",

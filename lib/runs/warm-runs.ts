@@ -26,6 +26,11 @@ function siteUrls(urls: string[], domain: string): string[] {
   return [...accepted];
 }
 
+/** What the API and the MCP server answer for a queued warm. */
+export function toWarmQueued({ run, urlCount }: { run: { id: number }; urlCount: number }) {
+  return { run_id: run.id, url_count: urlCount, status: "pending" as const };
+}
+
 /** Queues an on-demand warm of the given URLs for a validated site. */
 export async function queueWarm(ctx: AccountContext, siteId: number, input: WarmInput) {
   const site = await getSite(ctx, siteId);
