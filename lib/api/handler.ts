@@ -80,6 +80,20 @@ export function budgetSubject(request: Request, principal: ApiKeyPrincipal | und
   return principal.keyId ? `key:${principal.keyId}` : `account:${principal.accountId}`;
 }
 
+/**
+ * Who makes the request: authenticates its bearer key (or the dashboard session), names the caller
+ * on its log line and takes a point of its budget. The principal, or the answer to send instead: 429
+ * once the budget is spent, then 401 without valid credentials. The API and the MCP server both admit so.
+ */
+export async function admit(request: Request, db: Database, meter: Meter, viaSession = false): Promise<{ principal: ApiKeyPrincipal } | { refusal: Response }> {
+  const principal = await authenticate(request, db, viaSession);
+  if (principal) meter.caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
+  const refusal = await meter.spend(db, budgetSubject(request, principal));
+  if (refusal) return { refusal };
+  if (!principal) return { refusal: errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE) };
+  return { principal };
+}
+
 /** The same answer with more headers (a Response's own may be immutable). */
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   const merged = new Headers(response.headers);
@@ -135,12 +149,9 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
   return (request: Request, route: RouteContext): Promise<Response> =>
     answer(request, spec, async (meter) => {
       const db = await getDb();
-      const viaSession = viaDashboardSession(request, spec.session !== false);
-      const principal = await authenticate(request, db, viaSession);
-      if (principal) meter.caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
-      const refusal = await meter.spend(db, budgetSubject(request, principal));
-      if (refusal) return refusal;
-      if (!principal) return errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE);
+      const admitted = await admit(request, db, meter, viaDashboardSession(request, spec.session !== false));
+      if ("refusal" in admitted) return admitted.refusal;
+      const { principal } = admitted;
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, "insufficient_scope", missingScopeMessage(spec.scope), { required_scope: spec.scope });
       }

@@ -1,11 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { answer, budgetSubject, INVALID_KEY_MESSAGE } from "@/lib/api/handler";
+import { admit, answer, budgetSubject } from "@/lib/api/handler";
 import { MAX_BODY_BYTES } from "@/lib/api/input";
 import { answerFromClientBudget } from "@/lib/api/methods";
 import { REQUEST_ID_HEADER } from "@/lib/api/request-id";
-import { errorResponse } from "@/lib/api/responses";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { bearerCredential } from "@/lib/auth/bearer";
 import { getDb } from "@/lib/db";
 import { mcpServerFor } from "./server";
 
@@ -26,13 +23,13 @@ export function handleMcpRequest(request: Request): Promise<Response> {
   if (request.method !== "POST") return answerFromClientBudget(request, methodNotAllowed);
   return answer(request, { path: MCP_PATH }, async (meter) => {
     const db = await getDb();
-    const key = bearerCredential(request.headers.get("authorization"));
-    const principal = key ? await authenticateApiKey(db, key) : undefined;
-    if (principal) meter.caller = { accountId: principal.accountId, keyPrefix: principal.prefix };
+    const admitted = await admit(request, db, meter);
+    if ("refusal" in admitted) {
+      if (admitted.refusal.status === 401) admitted.refusal.headers.set("www-authenticate", "Bearer");
+      return admitted.refusal;
+    }
+    const { principal } = admitted;
     const subject = budgetSubject(request, principal);
-    const refusal = await meter.spend(db, subject);
-    if (refusal) return refusal;
-    if (!principal) return errorResponse(401, "invalid_api_key", INVALID_KEY_MESSAGE, undefined, { "www-authenticate": "Bearer" });
     let toolCalls = 0;
     const server = mcpServerFor({
       ctx: { db, accountId: principal.accountId },
