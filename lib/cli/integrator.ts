@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, setting } from "@/lib/config";
 import type { components } from "@/lib/openapi/client/schema";
 import { isActiveRun } from "@/lib/runs/status";
+import { sameSite } from "@/lib/sites/domain-name";
 import { type ApiClient, ApiError, apiClient, sleep } from "./api-client";
 import { type Output, progressReporter } from "./progress";
 
@@ -170,7 +171,6 @@ const hostOf = (site: string) =>
     .replace(/^https?:\/\//i, "")
     .replace(/\/.*$/, "")
     .toLowerCase();
-const withoutWww = (host: string) => host.replace(/^www\./, "");
 
 /** The site's id: given, or found by its domain in the account's sites (`www.` variants match when no site has the exact domain). */
 export async function siteIdOf(client: ApiClient, site: string): Promise<number> {
@@ -182,7 +182,7 @@ export async function siteIdOf(client: ApiClient, site: string): Promise<number>
     const page = await client.get<SitePage>(`/sites?limit=${limit}&offset=${offset}`);
     const exact = page.data.find((candidate) => candidate.domain === wanted);
     if (exact) return exact.id;
-    variants.push(...page.data.filter((candidate) => withoutWww(candidate.domain) === withoutWww(wanted)).map((candidate) => candidate.id));
+    variants.push(...page.data.filter((candidate) => sameSite(candidate.domain, wanted)).map((candidate) => candidate.id));
     if (!page.data.length || offset + limit >= page.total) break;
   }
   if (variants.length === 1) return variants[0]!;

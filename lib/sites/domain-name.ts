@@ -34,10 +34,15 @@ function withoutWww(host: string): string {
   return host.startsWith("www.") ? host.slice(4) : host;
 }
 
+/** Two hosts of one site: equal, or `www.` variants of each other. */
+export function sameSite(host: string, other: string): boolean {
+  return withoutWww(host) === withoutWww(other);
+}
+
 /** True when `url` is an http(s) URL on the site's domain; `www.` variants of the same domain count. */
 export function isOnDomain(url: URL, domain: string): boolean {
   if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  return withoutWww(url.host) === withoutWww(domain);
+  return sameSite(url.host, domain);
 }
 
 /** Parses an absolute http(s) URL on the site's domain, or explains why it is not one. */
