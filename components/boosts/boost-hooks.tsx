@@ -126,10 +126,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
             <caption className="sr-only">Deploy hooks of this boost</caption>
             <thead>
               <tr>
-                <ColumnHeads labels={["Name", "Last used", "Created"]} />
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <ColumnHeads labels={["Name", "Last used", "Created"]} actions />
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

@@ -9,7 +9,8 @@ export const td = "px-3 py-2 align-top text-sm text-slate-700 whitespace-nowrap"
 export const tdNum = `${td} text-right tabular-nums`;
 
 /** A table's column headings, in order; the `numeric` ones align right, over their figures. */
-export function ColumnHeads({ labels, numeric = [] }: { labels: readonly string[]; numeric?: readonly string[] }) {
+/** `actions`: a last column of row buttons, named for screen readers only. */
+export function ColumnHeads({ labels, numeric = [], actions = false }: { labels: readonly string[]; numeric?: readonly string[]; actions?: boolean }) {
   return (
     <>
       {labels.map((label) => (
@@ -17,6 +18,11 @@ export function ColumnHeads({ labels, numeric = [] }: { labels: readonly string[
           {label}
         </th>
       ))}
+      {actions && (
+        <th scope="col">
+          <span className="sr-only">Actions</span>
+        </th>
+      )}
     </>
   );
 }

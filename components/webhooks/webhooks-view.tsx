@@ -77,10 +77,7 @@ export function WebhooksView() {
                 <caption className="sr-only">Webhooks of this account</caption>
                 <thead>
                   <tr>
-                    <ColumnHeads labels={["URL", "Events", "Format", "State", "Failures"]} numeric={["Failures"]} />
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
+                    <ColumnHeads labels={["URL", "Events", "Format", "State", "Failures"]} numeric={["Failures"]} actions />
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
