@@ -61,7 +61,6 @@ export async function getWebhookRow(ctx: AccountContext, webhookId: number): Pro
 
 /** Only the supplied fields; enabling again starts the failure count afresh. */
 export async function updateWebhook(ctx: AccountContext, webhookId: number, input: UpdateWebhookInput): Promise<WebhookPayload> {
-  await getWebhookRow(ctx, webhookId);
   const reenabled = input.enabled === true ? { consecutiveFailures: 0, disabledReason: null } : {};
   const disabled = input.enabled === false ? { disabledReason: null } : {};
   const [row] = await ctx.db
@@ -69,7 +68,8 @@ export async function updateWebhook(ctx: AccountContext, webhookId: number, inpu
     .set({ ...input, ...reenabled, ...disabled, updatedAt: new Date() })
     .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
     .returning();
-  return toWebhook(row!);
+  if (!row) throw notFound("Webhook");
+  return toWebhook(row);
 }
 
 export async function deleteWebhook(ctx: AccountContext, webhookId: number): Promise<void> {
