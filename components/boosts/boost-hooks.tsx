@@ -9,7 +9,7 @@ import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import type { boostHookSchema, createdBoostHookSchema } from "@/lib/boosts/hook-schemas";
@@ -24,25 +24,17 @@ const hooksQueryKey = (boostId: number) => ["boost-hooks", boostId] as const;
 
 function NewHookNotice({ url, onDone }: { url: string; onDone: () => void }) {
   return (
-    <div role="status" className="mb-4 rounded-lg border border-green-300 bg-green-50 p-4">
-      <p className="text-sm font-semibold text-green-900">Your new deploy hook</p>
-      <p className="mt-1 text-sm text-green-800">Copy its URL now: it is shown only once, and anyone who has it can start this boost.</p>
-      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
-        <input
-          readOnly
-          aria-label="New deploy hook URL"
-          value={url}
-          onFocus={(e) => e.target.select()}
-          className="min-w-0 flex-1 rounded-md border border-green-300 bg-white px-3 py-2 font-mono text-sm"
-        />
-        <CopyButton value={url} />
-        <Button variant="ghost" onClick={onDone}>
-          Done
-        </Button>
-      </div>
+    <ShownOnce
+      className="mb-4"
+      title="Your new deploy hook"
+      warning="Copy its URL now: it is shown only once, and anyone who has it can start this boost."
+      label="New deploy hook URL"
+      value={url}
+      onDone={onDone}
+    >
       <p className="mt-3 text-sm text-green-800">Call it from your deploy script or CI:</p>
       <pre className="mt-1 overflow-x-auto rounded-md bg-white px-3 py-2 font-mono text-xs text-slate-800">curl -X POST {url}</pre>
-    </div>
+    </ShownOnce>
   );
 }
 

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -67,19 +67,7 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
 }
 
 function NewKeyNotice({ value, onDone }: { value: string; onDone: () => void }) {
-  return (
-    <div role="status" className="rounded-lg border border-green-300 bg-green-50 p-4">
-      <p className="text-sm font-semibold text-green-900">Your new API key</p>
-      <p className="mt-1 text-sm text-green-800">Copy it now: it is shown only once, and Preheat keeps only a hash of it.</p>
-      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
-        <input readOnly aria-label="New API key" value={value} onFocus={(e) => e.target.select()} className="flex-1 rounded-md border border-green-300 bg-white px-3 py-2 font-mono text-sm" />
-        <CopyButton value={value} />
-        <Button variant="ghost" onClick={onDone}>
-          Done
-        </Button>
-      </div>
-    </div>
-  );
+  return <ShownOnce title="Your new API key" warning="Copy it now: it is shown only once, and Preheat keeps only a hash of it." label="New API key" value={value} onDone={onDone} />;
 }
 
 function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
