@@ -10,16 +10,13 @@ import { planVerifications } from "./verify";
 
 type Run = typeof runs.$inferSelect;
 
-/** What finishing did: ended a boost run (whose report may be due), ended a warm, or nothing. */
-export type Finished = "boost" | "warm" | false;
-
 /**
  * Ends a run whose batches are all warmed: its final status and message, and the boost's status.
  * Idempotent: a run that is no longer running, or still has batches to warm (another region's job
- * ends it), is left as it is. Answers what this call ended, if anything. Runs ending within a
+ * ends it), is left as it is. Answers whether this call ended it. Runs ending within a
  * few milliseconds of each other are ended together, with one statement of each kind.
  */
-export function finishRun(db: Database, runId: number): Promise<Finished> {
+export function finishRun(db: Database, runId: number): Promise<boolean> {
   return finishTogether(db, runId);
 }
 
@@ -51,7 +48,7 @@ export async function pendingRegionsOf(db: Database, runIds: number[]): Promise<
   return regions;
 }
 
-async function finishMany(db: Database, ids: readonly number[]): Promise<Finished[]> {
+async function finishMany(db: Database, ids: readonly number[]): Promise<boolean[]> {
   const running = await db
     .select()
     .from(runs)
@@ -103,6 +100,5 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<Finishe
       .update(boosts)
       .set({ status: "active", updatedAt: new Date() })
       .where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
-  const kinds = new Map(ready.map((run) => [run.id, run.kind]));
-  return ids.map((id) => (endedIds.has(id) ? kinds.get(id)! : false));
+  return ids.map((id) => endedIds.has(id));
 }
