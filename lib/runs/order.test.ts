@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEnded } from "@/lib/testing/run-end";
-import { runs, runUrlStates, sites } from "@/drizzle/schema";
+import { runs, runUrlStates, sitemaps, sites } from "@/drizzle/schema";
 import { estimateBoost } from "@/lib/boosts/estimate";
 import { createSiteBoostBody } from "@/lib/boosts/schemas";
 import { createBoost, toBoost, updateBoost } from "@/lib/boosts/service";
@@ -55,7 +55,13 @@ async function siteListing(domain: string, urls: Listed[]) {
   await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
   await updateSite(ctx, site.id, { max_concurrency: 1 });
   const sitemap = await addSitemap(ctx, site.id, { url: `http://${domain}/sitemap.xml` });
-  await processSitemap(handle.db, sitemap.id);
+  // Read by the job addSitemap queued: reading it here as well would race that job, which a run's
+  // planning then finds still reading, and leaves to it.
+  for (;;) {
+    const [row] = await handle.db.select({ status: sitemaps.status }).from(sitemaps).where(eq(sitemaps.id, sitemap.id));
+    if (row?.status === "done") break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return { site, sitemapId: sitemap.id };
 }
 
