@@ -207,8 +207,16 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
         120_000,
       );
       const total = ended.reduce((sum, run) => sum + run.summary.total_calls, 0);
+      const failed = ended.reduce((sum, run) => sum + run.summary.failed_calls, 0);
       expect(total).toBe(runIds.length * PACED_PAGES * 2);
-      expect(pacedPages.get(host)).toBe(total);
+      // Each call counts once. The site answers every call it gets, so the only failures are the
+      // calls the dead worker had handed out and not recorded yet: never sent again, counted as
+      // interrupted whether they had left or not (the site may have seen them: a second call would
+      // count twice). A few recordings' worth at most.
+      const seen = pacedPages.get(host)!;
+      expect(seen).toBeLessThanOrEqual(total);
+      expect(seen).toBeGreaterThanOrEqual(total - failed);
+      expect(failed).toBeLessThan(20);
       expect(pacedMost.get(host)).toBeLessThanOrEqual(3);
     } finally {
       await Promise.all(workers.map((w) => stop(w)));
