@@ -163,7 +163,8 @@ export const VARIABLES = {
     description: "Warming calls one worker process keeps in flight across every run it holds (2,000 measured on 2 cores, `docs/benchmarks.md`); it also holds at most this many run regions at once.",
   }),
   PREHEAT_SITE_SLOT_TTL_SECONDS: withDefault(numeric({ above: 0 }), 10, {
-    description: "How long a worker's share of a site's concurrency lasts without renewal (renewed every second): a dead worker's share goes back to the others after this.",
+    description:
+      "How long a worker's share of a site's concurrency lasts without renewal (renewed every second). A worker whose renewal is late sends nothing new to the site; a dead or stalled worker's share goes back to the others after this plus 30 s, the longest a call it sent may last.",
   }),
   PREHEAT_JOB_EXPIRE_SECONDS: optional(numeric({ integer: true, min: 1, max: 86_399 }), {
     defaultText: "per job (15 min; 2 min for e-mails)",

@@ -3,45 +3,57 @@ import { siteSlots, sites } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { siteConcurrency } from "@/lib/sites/pace";
+import { CALL_TIMEOUT_MS } from "@/lib/warm/call";
 import { WORKER_ID } from "@/lib/warm/workers";
 import { idList, recordset } from "./recordset";
 
-/** How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10): a dead worker's come back after this. */
+/**
+ * How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10). The worker sends
+ * nothing new to the site once its lease has lapsed; the others count its slots as held for as long
+ * again as a call may last (CALL_TIMEOUT_MS), the longest its calls sent before then can still be at
+ * the site. A dead (or stalled) worker's share comes back after both.
+ */
 export function slotTtlSeconds(): number {
   return setting("PREHEAT_SITE_SLOT_TTL_SECONDS");
 }
+const IN_FLIGHT_GRACE_SECONDS = CALL_TIMEOUT_MS / 1000;
 
 /** The advisory-lock space of site slots: one lock per site, taken in site order (no deadlock). */
 const LOCK_SPACE = 7_341_854;
 
 /**
  * This worker's share of a site's limit beside the others warming it: an equal split (the first
- * in worker-id order take the remainder), never more than the others leave free. Until its calls
- * in flight have come back, a worker keeps holding them: the others never count on slots in use.
+ * in worker-id order take the remainder), never more than the others leave free.
  */
-export function shareOf(limit: number, me: string, others: { workerId: string; slots: number }[], inFlight: number): { grant: number; keep: number } {
+export function shareOf(limit: number, me: string, others: { workerId: string; slots: number }[]): number {
   const claimants = [...others.map((o) => o.workerId), me].sort();
   const rank = claimants.indexOf(me);
   const share = Math.floor(limit / claimants.length) + (rank < limit % claimants.length ? 1 : 0);
   const available = limit - others.reduce((sum, o) => sum + o.slots, 0);
-  const grant = Math.max(0, Math.min(share, available));
-  return { grant, keep: Math.max(grant, inFlight) };
+  return Math.max(0, Math.min(share, available));
 }
 
 export type SiteGrant = { siteId: number; slots: number; concurrency: number; requestsPerSecond: number | null };
+
+/**
+ * What the renewal asks of the worker for each site, in the instant its grant is decided: lower the
+ * limit it sends under to `grant` now (a rise waits for the commit) and answer its calls in flight,
+ * which it keeps holding until they are back.
+ */
+export type LowerTo = (siteId: number, grant: number) => number;
 
 /**
  * Renews this worker's slots for the sites it warms and gives back those it left, for every site
  * in one transaction: the site's limit holds for the whole service (every worker process, every
  * run, every region), whatever the number of workers. Answers what this worker may send now.
  */
-export async function renewSlots(db: Database, held: number[], released: number[], inFlight: (siteId: number) => number): Promise<SiteGrant[]> {
+export async function renewSlots(db: Database, held: number[], released: number[], lowerTo: LowerTo): Promise<SiteGrant[]> {
   const all = [...new Set([...held, ...released])].sort((a, b) => a - b);
   if (!all.length) return [];
   // Thousands of sites each second: every list goes as one JSON parameter.
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}::int, v.site) from ${idList(all)} as v(site)`); // in site order (all is sorted): no deadlock
-    await tx.delete(siteSlots).where(and(sql`${siteSlots.siteId} in ${idList(all)}`, sql`${siteSlots.expiresAt} < now()`));
+    await tx.delete(siteSlots).where(and(sql`${siteSlots.siteId} in ${idList(all)}`, sql`${siteSlots.expiresAt} < now() - make_interval(secs => ${IN_FLIGHT_GRACE_SECONDS})`));
     if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), sql`${siteSlots.siteId} in ${idList(released)}`));
     if (!held.length) return [];
     const [rows, siteRows] = await Promise.all([
@@ -60,7 +72,9 @@ export async function renewSlots(db: Database, held: number[], released: number[
     const values: { site_id: number; slots: number }[] = [];
     for (const site of siteRows) {
       const concurrency = siteConcurrency(site);
-      const { grant, keep } = shareOf(concurrency, WORKER_ID, othersBySite.get(site.id) ?? [], inFlight(site.id));
+      const grant = shareOf(concurrency, WORKER_ID, othersBySite.get(site.id) ?? []);
+      // Until its calls in flight are back, the worker keeps holding them: the others never count on slots in use.
+      const keep = Math.max(grant, lowerTo(site.id, grant));
       grants.push({ siteId: site.id, slots: grant, concurrency, requestsPerSecond: site.maxRequestsPerSecond === null ? null : (site.maxRequestsPerSecond * grant) / concurrency });
       values.push({ site_id: site.id, slots: keep });
     }

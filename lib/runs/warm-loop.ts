@@ -9,7 +9,7 @@ import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { callEgress } from "@/lib/warm/workers";
 import { recordset } from "./recordset";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
-import { renewSlots } from "./site-slots";
+import { renewSlots, slotTtlSeconds } from "./site-slots";
 import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type ResultRow, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
 
 /**
@@ -278,14 +278,16 @@ export class WarmLoop {
   }
 
   private async applyGrants(held: number[], released: number[]): Promise<void> {
-    const grants = await renewSlots(this.db, held, released, (siteId) => this.engine.siteInFlight(siteId));
+    // The lease runs from before the renewal's transaction began (its now()): never later than the database's.
+    const leaseUntil = performance.now() + slotTtlSeconds() * 1000;
+    const grants = await renewSlots(this.db, held, released, (siteId, grant) => this.engine.lowerSite(siteId, grant));
     for (const siteId of released) {
       this.slotted.delete(siteId);
       this.engine.dropSite(siteId);
     }
     for (const grant of grants) {
       this.slotted.add(grant.siteId);
-      this.engine.setSite(grant.siteId, grant.slots, grant.requestsPerSecond);
+      this.engine.setSite(grant.siteId, grant.slots, grant.requestsPerSecond, leaseUntil);
     }
     this.engine.pump();
   }

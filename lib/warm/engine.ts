@@ -22,7 +22,8 @@ export interface WarmSource {
   take(): Ticket | undefined;
 }
 
-type SiteGate = { limit: number; requestsPerSecond: number | null; inFlight: number; nextStart: number };
+/** `leaseUntil`: performance.now() ms after which the worker's share of the site may be the others' (lib/runs/site-slots.ts). */
+type SiteGate = { limit: number; requestsPerSecond: number | null; inFlight: number; nextStart: number; leaseUntil: number };
 type AccountQueue = { sources: WarmSource[]; cursor: number };
 
 /**
@@ -53,12 +54,28 @@ export class WarmEngine {
     private readonly send: (call: PlannedCall, region: string) => Promise<CallOutcome> = warmCall,
   ) {}
 
-  /** The site's limits, service-wide for this worker: concurrency and starts per second (null: none). */
-  setSite(siteId: number, limit: number, requestsPerSecond: number | null): void {
+  /**
+   * The site's limits, service-wide for this worker: concurrency and starts per second (null: none),
+   * until `leaseUntil` (performance.now() ms). A worker whose renewal is late (a stalled process)
+   * sends nothing more to the site until it renews: its share may be another worker's by then.
+   */
+  setSite(siteId: number, limit: number, requestsPerSecond: number | null, leaseUntil: number): void {
     const gate = this.sites.get(siteId);
-    if (gate) Object.assign(gate, { limit, requestsPerSecond });
-    else this.sites.set(siteId, { limit, requestsPerSecond, inFlight: 0, nextStart: 0 });
+    if (gate) Object.assign(gate, { limit, requestsPerSecond, leaseUntil });
+    else this.sites.set(siteId, { limit, requestsPerSecond, inFlight: 0, nextStart: 0, leaseUntil });
     this.wakeSite(siteId);
+  }
+
+  /**
+   * Lowers the site's limit here at once (a renewal shrinking this worker's share) and answers the
+   * calls in flight: read in the same instant, so that none leaves between what the renewal records
+   * as held and the new limit.
+   */
+  lowerSite(siteId: number, limit: number): number {
+    const gate = this.sites.get(siteId);
+    if (!gate) return 0;
+    gate.limit = Math.min(gate.limit, limit);
+    return gate.inFlight;
   }
 
   private wakeSite(siteId: number): void {
@@ -77,7 +94,7 @@ export class WarmEngine {
   /** Calls the site may still take now from this worker. */
   siteRoom(siteId: number): number {
     const gate = this.sites.get(siteId);
-    return gate ? Math.max(0, gate.limit - gate.inFlight) : 0;
+    return gate && performance.now() < gate.leaseUntil ? Math.max(0, gate.limit - gate.inFlight) : 0;
   }
 
   add(source: WarmSource): void {
@@ -155,11 +172,13 @@ export class WarmEngine {
   private sendOne(queue: AccountQueue): true | number {
     let earliest = Infinity;
     const now = Date.now();
+    const leaseNow = performance.now();
     for (let tried = 0; tried < queue.sources.length; tried++) {
       const source = queue.sources[queue.cursor % queue.sources.length]!;
       queue.cursor = (queue.cursor + 1) % queue.sources.length;
       const gate = this.sites.get(source.siteId);
-      if (!gate || gate.inFlight >= gate.limit || source.inFlight >= source.window()) continue;
+      // A lapsed lease waits for the next renewal, which wakes the site's accounts.
+      if (!gate || gate.inFlight >= gate.limit || leaseNow >= gate.leaseUntil || source.inFlight >= source.window()) continue;
       const wait = Math.max(source.notBefore(), gate.requestsPerSecond ? gate.nextStart : 0);
       if (wait > now) {
         earliest = Math.min(earliest, wait);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { PlannedCall } from "@/drizzle/schema";
+import type { CallOutcome } from "./call";
+import { type Ticket, WarmEngine, type WarmSource } from "./engine";
+
+const OK: CallOutcome = { ok: true, status: 200, ms: 1, cache: null, error: null, retryAfter: null, reason: null };
+
+/** A source of `calls` calls to site 1; each call stays out until `answer()` lets the oldest back. */
+function world(calls: number) {
+  const pending: (() => void)[] = [];
+  let sent = 0;
+  const engine = new WarmEngine(100, () => new Promise<CallOutcome>((resolve) => pending.push(() => resolve(OK))));
+  const source: WarmSource = {
+    accountId: 1,
+    siteId: 1,
+    inFlight: 0,
+    window: () => 100,
+    notBefore: () => 0,
+    take: (): Ticket | undefined => {
+      if (sent === calls) return undefined;
+      sent++;
+      return { call: { url: `http://a.test/${sent}` } as PlannedCall, region: "fr", settle: () => {} };
+    },
+  };
+  engine.add(source);
+  const answer = async () => {
+    pending.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { engine, sent: () => sent, answer };
+}
+
+describe("WarmEngine and a site's lease", () => {
+  it("sends nothing to a site once this worker's lease has lapsed, until a renewal comes", () => {
+    const { engine, sent } = world(10);
+    engine.setSite(1, 3, null, performance.now() - 1);
+    engine.pump();
+    expect(sent()).toBe(0);
+    expect(engine.siteRoom(1)).toBe(0); // nothing is reserved either
+    engine.setSite(1, 3, null, performance.now() + 10_000);
+    engine.pump();
+    expect(sent()).toBe(3);
+  });
+
+  it("a lowered limit holds from the instant the renewal counts the calls in flight", async () => {
+    const { engine, sent, answer } = world(10);
+    engine.setSite(1, 3, null, performance.now() + 10_000);
+    engine.pump();
+    expect(sent()).toBe(3);
+    expect(engine.lowerSite(1, 1)).toBe(3);
+    await answer();
+    await answer();
+    expect(sent()).toBe(3); // one still out: nothing new past the lowered limit
+    await answer();
+    expect(sent()).toBe(4);
+  });
+});
