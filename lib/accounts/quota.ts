@@ -28,8 +28,7 @@ export async function getQuota(db: Database, accountId: number, now = new Date()
   const [usage] = await db
     .select({ used: sql<string>`coalesce(sum(${runs.plannedCalls}), 0)` })
     .from(runs)
-    .innerJoin(sql`sites`, sql`sites.id = ${runs.siteId}`)
-    .where(and(sql`sites.account_id = ${accountId}`, gte(runs.createdAt, start)));
+    .where(and(eq(runs.accountId, accountId), gte(runs.createdAt, start)));
   const limit = account?.quota ?? defaultMonthlyQuota();
   const used = Number(usage?.used ?? 0);
   return { limit, used, remaining: Math.max(0, limit - used), periodStart: start, periodEnd: end };

@@ -70,6 +70,7 @@ async function seed(db: Database): Promise<Seeded> {
         Array.from({ length: RUNS_PER_ACCOUNT }, (_, r) => ({
           kind: "boost" as const,
           siteId: listed!.id,
+          accountId: user.accountId,
           boostId: boostRows[r % boostRows.length]!.id,
           status: "done",
           regions: ["fr", "de"],

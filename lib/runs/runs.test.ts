@@ -194,7 +194,7 @@ describe("boost runs", () => {
     expect(run.status_message).toMatch(/only its first 10 URLs are warmed; the site is not validated, so a run makes at most 100 calls \(5600 without the cap\)/);
 
     // 23 more runs in the last 24 hours make 24: the 25th is refused, and the schedule skips its tick.
-    await handle.db.insert(runs).values(Array.from({ length: 23 }, () => ({ kind: "boost" as const, siteId: site.id, boostId: boost.id, regions: ["fr"], status: "done" })));
+    await handle.db.insert(runs).values(Array.from({ length: 23 }, () => ({ kind: "boost" as const, siteId: site.id, accountId: ctx.accountId, boostId: boost.id, regions: ["fr"], status: "done" })));
     const refused = await triggerBoostRun(ctx, boost.id).catch((error) => error);
     expect(refused).toBeInstanceOf(TooManyRequestsError);
     expect(refused.message).toMatch(/at most 24 boost runs in 24 hours/);

@@ -51,7 +51,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
       await assertQuotaCovers(tx, ctx.accountId, plannedCalls);
       const [created] = await tx
         .insert(runs)
-        .values({ kind: "warm", siteId: site.id, sourceUrls: urls, regions, variations, plannedCalls, verify: input.verify ?? false })
+        .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, plannedCalls, verify: input.verify ?? false })
         .returning();
       return created!;
     })
