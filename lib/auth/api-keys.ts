@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/drizzle/schema";
-import type { Database } from "@/lib/db";
+import { type Database, ownedByThisProcess } from "@/lib/db";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import type { Scope } from "./scopes";
 
@@ -51,6 +51,11 @@ export async function revokeApiKey(db: Database, id: number, accountId?: number)
     .where(and(eq(apiKeys.id, id), accountId === undefined ? undefined : eq(apiKeys.accountId, accountId)))
     .returning();
   if (!row) throw new NotFoundError(`API key ${id} not found.`);
+  const cache = cachedKeys(db);
+  if (cache) {
+    cache.revocations++;
+    cache.keys.delete(row.hash);
+  }
   return row;
 }
 
@@ -60,20 +65,46 @@ export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | nul
   return "active" as const;
 }
 
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+/** `revocations` counts revocations, so that a lookup that raced one does not remember what it read before it. */
+type KeyCache = { keys: Map<string, ApiKeyRow>; revocations: number };
+type Global = typeof globalThis & { __preheatApiKeyCache?: WeakMap<Database, KeyCache> };
+/** Keys remembered per embedded database; past this many the memory starts afresh. */
+const CACHED_KEYS_MAX = 10_000;
+
+/**
+ * The active keys already seen, by hash, for a database only this process writes (the embedded
+ * one: the dashboard, the API and the operator CLI all revoke through this process, which forgets
+ * the key at once). A request then costs no key lookup. Never for a PostgreSQL server, which other
+ * servers write: a key revoked there must answer 401 here at once. On globalThis, like the set of
+ * owned databases: Next.js bundles this module once per route.
+ */
+function cachedKeys(db: Database): KeyCache | undefined {
+  if (!ownedByThisProcess(db)) return undefined;
+  const g = globalThis as Global;
+  g.__preheatApiKeyCache ??= new WeakMap();
+  let cache = g.__preheatApiKeyCache.get(db);
+  if (!cache) g.__preheatApiKeyCache.set(db, (cache = { keys: new Map(), revocations: 0 }));
+  if (cache.keys.size > CACHED_KEYS_MAX) cache.keys.clear();
+  return cache;
+}
+
 /** The principal behind a bearer token, or undefined when it is unknown, revoked or expired. */
 export async function authenticateApiKey(db: Database, token: string): Promise<ApiKeyPrincipal | undefined> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return undefined;
-  const [row] = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.hash, hashApiKey(token)));
+  const hash = hashApiKey(token);
+  const cache = cachedKeys(db);
+  let row = cache?.keys.get(hash);
+  if (!row) {
+    const revocations = cache?.revocations;
+    [row] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hash));
+    if (cache && row && apiKeyState(row) === "active" && cache.revocations === revocations) cache.keys.set(hash, row);
+  }
   if (!row || apiKeyState(row) !== "active") return undefined;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, row.id));
+    row.lastUsedAt = new Date(now);
+    await db.update(apiKeys).set({ lastUsedAt: row.lastUsedAt }).where(eq(apiKeys.id, row.id));
   }
   return { keyId: row.id, accountId: row.accountId, scopes: row.scopes as Scope[], name: row.name, prefix: row.prefix, expiresAt: row.expiresAt };
 }
