@@ -3,7 +3,10 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, time
 import { boosts, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
-import type { Summary } from "@/lib/runs/schemas";
+import type { PopBreakdown, RegionBreakdown, Summary } from "@/lib/runs/schemas";
+
+/** What GET /v1/runs/{id} shows of a run per region and per PoP. */
+export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[] };
 
 /** A change of pace the engine made on its own: the window it now keeps open, and why. */
 export type Slowdown = { at: string; reason: string; concurrency: number };
@@ -49,6 +52,12 @@ export const runs = pgTable(
      * for runs ended otherwise (planning failed, auto-paused): their figures are summed when read.
      */
     summary: jsonb("summary").$type<Summary>(),
+    /**
+     * A finished run's figures per region and per PoP, kept by its first full read (getRun) once
+     * `summary` is written: they no longer change, and reading a run would otherwise aggregate its
+     * batches again each time.
+     */
+    breakdown: jsonb("breakdown").$type<RunBreakdown>(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sites } from "@/drizzle/schema";
+import { runs, sites } from "@/drizzle/schema";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "./warm-runs";
@@ -73,6 +73,10 @@ describe("why calls were not cached", () => {
     const [cdg] = done.pops_breakdown;
     expect(cdg!.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
     expect(cdg!.average_hit_response_time_ms).toBeLessThan(cdg!.average_miss_response_time_ms!);
+    // A finished run's breakdown is aggregated once and kept: later reads answer the same from it.
+    const [kept] = await world.handle.db.select({ breakdown: runs.breakdown }).from(runs).where(eq(runs.id, run.id));
+    expect(kept!.breakdown).toEqual({ regions: done.regions_breakdown, pops: done.pops_breakdown });
+    expect(await getRun(world.ctx, run.id)).toEqual(done);
 
     // What stayed cold, URL by URL, in call order: every call but the hit.
     const page = { limit: 100, offset: 0 };

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
-import { boosts, runs, sites } from "@/drizzle/schema";
+import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
@@ -84,6 +84,17 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
   return found.run;
 }
 
+/**
+ * The run's figures per region and per PoP. A run whose final summary is written (finishRun) has
+ * final batches too: its breakdown is aggregated once, by the first read, and kept.
+ */
+async function breakdownOf(db: Database, run: RunRow): Promise<RunBreakdown> {
+  if (run.breakdown) return run.breakdown;
+  const [regions, pops] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id)]);
+  if (run.summary) await db.update(runs).set({ breakdown: { regions, pops } }).where(eq(runs.id, run.id));
+  return { regions, pops };
+}
+
 export async function getRun(ctx: AccountContext, runId: number): Promise<z.infer<typeof runDetailSchema>> {
   const [found] = await ctx.db
     .select({ run: runs, boostName: boosts.name })
@@ -91,7 +102,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId)));
   if (!found) throw notFound("Run");
-  const [[view], regionsBreakdown, popsBreakdown] = await Promise.all([runViews(ctx.db, [found.run]), summariseRegions(ctx.db, found.run.id, found.run.regions), summarisePops(ctx.db, found.run.id)]);
+  const [[view], { regions: regionsBreakdown, pops: popsBreakdown }] = await Promise.all([runViews(ctx.db, [found.run]), breakdownOf(ctx.db, found.run)]);
   const { row, common } = view!;
   return {
     type: row.kind,
