@@ -10,3 +10,4 @@ export * from "./site-slots";
 export * from "./workers";
 export * from "./api-limits";
 export * from "./webhooks";
+export * from "./account-usage";

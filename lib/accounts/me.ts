@@ -20,7 +20,10 @@ export const meSchema = z
       .object({
         period: z.literal("month"),
         limit: z.number().int().meta({ description: "Calls per calendar month (UTC)." }),
-        used: z.number().int().meta({ description: "Calls of the runs queued this period (a run's planned calls are reserved when it is queued)." }),
+        used: z
+          .number()
+          .int()
+          .meta({ description: "Calls of the runs created this period: a warm's planned calls are reserved when it is queued, a boost run's when it is planned. Deleting a site gives none back." }),
         remaining: z.number().int(),
         period_start: timestamp,
         period_end: timestamp,

@@ -1,5 +1,5 @@
-import { and, eq, gte, sql } from "drizzle-orm";
-import { accounts, runs } from "@/drizzle/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { accounts, accountUsage } from "@/drizzle/schema";
 import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { QuotaExceededError } from "@/lib/errors";
@@ -18,25 +18,49 @@ export function quotaPeriod(now = new Date()) {
   return { start, end };
 }
 
+/** The account's own monthly figure, or the service default. */
+async function monthlyLimit(db: Database, accountId: number): Promise<number> {
+  const [account] = await db.select({ quota: accounts.monthlyCallQuota }).from(accounts).where(eq(accounts.id, accountId));
+  return account?.quota ?? defaultMonthlyQuota();
+}
+
 /**
  * Calls counted against the quota: every run created in the period counts its planned calls
- * (reserved when it is queued, so two warms cannot both spend the same remainder).
+ * (account_usage: added when a warm is queued, and when a boost run is planned).
  */
 export async function getQuota(db: Database, accountId: number, now = new Date()) {
   const { start, end } = quotaPeriod(now);
-  const [account] = await db.select({ quota: accounts.monthlyCallQuota }).from(accounts).where(eq(accounts.id, accountId));
-  const [usage] = await db
-    .select({ used: sql<string>`coalesce(sum(${runs.plannedCalls}), 0)` })
-    .from(runs)
-    .where(and(eq(runs.accountId, accountId), gte(runs.createdAt, start)));
-  const limit = account?.quota ?? defaultMonthlyQuota();
-  const used = Number(usage?.used ?? 0);
+  const [limit, [usage]] = await Promise.all([
+    monthlyLimit(db, accountId),
+    db
+      .select({ used: accountUsage.plannedCalls })
+      .from(accountUsage)
+      .where(and(eq(accountUsage.accountId, accountId), eq(accountUsage.periodStart, start))),
+  ]);
+  const used = usage?.used ?? 0;
   return { limit, used, remaining: Math.max(0, limit - used), periodStart: start, periodEnd: end };
 }
 
-export async function assertQuotaCovers(db: Database, accountId: number, calls: number) {
-  const quota = await getQuota(db, accountId);
-  if (calls > quota.remaining) {
-    throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`);
+/** Counts `calls` more against the quota of the month `at` falls in (a run's creation). */
+export async function addUsage(db: Database, accountId: number, at: Date, calls: number): Promise<number> {
+  const [row] = await db
+    .insert(accountUsage)
+    .values({ accountId, periodStart: quotaPeriod(at).start, plannedCalls: calls })
+    .onConflictDoUpdate({ target: [accountUsage.accountId, accountUsage.periodStart], set: { plannedCalls: sql`${accountUsage.plannedCalls} + excluded.planned_calls` } })
+    .returning({ used: accountUsage.plannedCalls });
+  return row!.used;
+}
+
+/**
+ * Reserves `calls` of this month's quota inside the caller's transaction, or refuses them. The
+ * count is added first and checked after: its row stays locked until the transaction ends, so two
+ * warms of one account never both spend the same remainder, and a refusal rolls the count back.
+ */
+export async function reserveQuota(tx: Database, accountId: number, calls: number) {
+  const now = new Date();
+  const [limit, used] = await Promise.all([monthlyLimit(tx, accountId), addUsage(tx, accountId, now, calls)]);
+  if (used > limit) {
+    const remaining = Math.max(0, limit - (used - calls));
+    throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${remaining} of ${limit} remain until ${quotaPeriod(now).end.toISOString()}.`);
   }
 }

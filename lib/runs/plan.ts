@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { boostSitemaps, boosts, type PlannedCall, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
-import { getQuota } from "@/lib/accounts/quota";
+import { addUsage, getQuota } from "@/lib/accounts/quota";
 import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/format";
@@ -308,10 +308,13 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
     }
     await writer.flush();
     await keepSnapshot(tx, run, selection);
-    await tx
+    const [started] = await tx
       .update(runs)
       .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
-      .where(and(eq(runs.id, run.id), eq(runs.status, "pending")));
+      .where(and(eq(runs.id, run.id), eq(runs.status, "pending")))
+      .returning({ id: runs.id });
+    // A boost run's calls count against the quota once it knows them (a warm's counted when queued).
+    if (started && boost) await addUsage(tx, run.accountId, run.createdAt, total);
   });
   return { status: "planned", calls: total, message: notes.join("; ") || null, regions: [...planned] };
 }

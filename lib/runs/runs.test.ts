@@ -254,9 +254,13 @@ describe("one worker, every tenant", () => {
   it("a 10-URL warm of another account finishes in under 5 s while a 100,000-call run warms its site", async () => {
     process.env.PREHEAT_MONTHLY_CALL_QUOTA = "1000000";
     try {
-      const { site: big } = await siteWithSitemap("big.test", { pages: 0, delayMs: 50 });
+      // The big run's account is its own: its 100,000 calls count against its quota, not the other tests'.
+      const bigTenant = { db: handle.db, accountId: (await findOrCreateUser(handle.db, "big-tenant@example.com")).user.accountId };
+      behaviours.set("big.test", { pages: 0, delayMs: 50 });
+      const big = await createSite(bigTenant, { domain: "big.test" });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, big.id));
       const languages = ["fr-FR", "en-US", "de-DE", "es-ES", "it-IT"];
-      const { run: bigRun } = await queueWarm(ctx, big.id, {
+      const { run: bigRun } = await queueWarm(bigTenant, big.id, {
         urls: Array.from({ length: 5000 }, (_, i) => `http://big.test/p/${i}`),
         region: ["fr"],
         variations: { user_agents: ["mobile", "desktop", "bot", "ai_crawler"], languages },
@@ -278,7 +282,7 @@ describe("one worker, every tenant", () => {
       }
       expect(done.summary.total_calls).toBe(10);
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect((await getRun(ctx, bigRun.id)).status).toBe("running");
+      expect((await getRun(bigTenant, bigRun.id)).status).toBe("running");
       await handle.db.delete(sites).where(eq(sites.id, big.id)); // the big run stops with its site
     } finally {
       delete process.env.PREHEAT_MONTHLY_CALL_QUOTA;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
-import { assertQuotaCovers } from "@/lib/accounts/quota";
+import { reserveQuota } from "@/lib/accounts/quota";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
@@ -48,7 +48,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
         .where(and(eq(runs.siteId, site.id), eq(runs.kind, "warm"), inArray(runs.status, [...ACTIVE_RUN_STATUSES])))
         .limit(1);
       if (active) throw conflict();
-      await assertQuotaCovers(tx, ctx.accountId, plannedCalls);
+      await reserveQuota(tx, ctx.accountId, plannedCalls);
       const [created] = await tx
         .insert(runs)
         .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, plannedCalls, verify: input.verify ?? false })

@@ -666,7 +666,7 @@ export interface components {
             period: "month";
             /** @description Calls per calendar month (UTC). */
             limit: number;
-            /** @description Calls of the runs queued this period (a run's planned calls are reserved when it is queued). */
+            /** @description Calls of the runs created this period: a warm's planned calls are reserved when it is queued, a boost run's when it is planned. Deleting a site gives none back. */
             used: number;
             remaining: number;
             /**
