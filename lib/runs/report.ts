@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
 import { publicBaseUrl } from "@/lib/server/base-url";
-import { emptySummary, summarisePops, summariseRuns } from "./summary";
+import { breakdownOf, runViews } from "./service";
 
 const ENDED = ["done", "failed", "paused"];
 
@@ -24,8 +24,8 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
   const { run, boost, site } = found;
   const owner = await accountOwner(db, site.accountId);
   if (!owner) return;
-  const [summaries, popsBreakdown] = await Promise.all([summariseRuns(db, [run.id]), summarisePops(db, run.id)]);
-  const summary = summaries.get(run.id);
+  // As GET /v1/runs/{id} shows it: the final summary and breakdown once kept, summed otherwise.
+  const [[view], { pops: popsBreakdown }] = await Promise.all([runViews(db, [run]), breakdownOf(db, run)]);
   const email = await queueRunReport(db, {
     accountId: site.accountId,
     to: owner.email,
@@ -38,7 +38,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       statusMessage: run.statusMessage,
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
-      summary: summary ?? emptySummary(),
+      summary: view!.common.summary,
       popsBreakdown,
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),

@@ -28,7 +28,7 @@ const listedColumns = {
 type ListedRun = Pick<RunRow, keyof typeof listedColumns>;
 
 /** The common part of every run shape, with its summary and progress. */
-async function runViews<Row extends ListedRun>(db: Database, rows: Row[]) {
+export async function runViews<Row extends ListedRun>(db: Database, rows: Row[]) {
   // Finished runs carry their final figures; only the others are summed from their batches.
   const summaries = await summariseRuns(
     db,
@@ -88,7 +88,7 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
  * The run's figures per region and per PoP. A run whose final summary is written (finishRun) has
  * final batches too: its breakdown is aggregated once, by the first read, and kept.
  */
-async function breakdownOf(db: Database, run: RunRow): Promise<RunBreakdown> {
+export async function breakdownOf(db: Database, run: RunRow): Promise<RunBreakdown> {
   if (run.breakdown) return run.breakdown;
   const [regions, pops] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id)]);
   if (run.summary) await db.update(runs).set({ breakdown: { regions, pops } }).where(eq(runs.id, run.id));
