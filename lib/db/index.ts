@@ -87,13 +87,16 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const { reuseStatements } = await import("./pglite-statements");
   const inMemory = dataDir === "memory://";
   const unlock = inMemory ? () => {} : lockEmbeddedDatabase(dataDir);
   try {
     const pglite = await PGlite.create(inMemory ? dataDir : path.join(dataDir, "pgdata"));
-    yieldBeforeEachStatement(pglite);
     const db = drizzle({ client: pglite, schema });
     await migrate(db, { migrationsFolder });
+    // After the migrations: they run once, and change the tables that statements are prepared on.
+    reuseStatements(pglite);
+    yieldBeforeEachStatement(pglite);
     const statistics = await keepStatistics(pglite);
     ownedDatabases().add(db as unknown as Database);
     return {

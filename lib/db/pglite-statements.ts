@@ -1,0 +1,89 @@
+import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+
+type Statement = { name: string; parameterTypes: number[] };
+type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
+
+/** Statements kept prepared at once; past this, the least recently run one is closed. */
+export const PREPARED_STATEMENTS_MAX = 500;
+
+function concat(messages: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
+  let offset = 0;
+  for (const message of messages) {
+    joined.set(message, offset);
+    offset += message.length;
+  }
+  return joined;
+}
+
+/** What PGlite's own query adds to a database error, so that callers see the same error either way. */
+function withQuery(error: unknown, text: string, params: unknown[], options: QueryOptions | undefined): unknown {
+  if (error instanceof Error && "code" in error) Object.assign(error, { query: text, params, queryOptions: options });
+  return error;
+}
+
+/**
+ * Runs every statement of the embedded database as a named prepared statement, prepared the first
+ * time its text is seen. PGlite's own `query` parses, analyses and plans each statement afresh and
+ * talks to the database in six round trips; a prepared one is one round trip, planned once (a
+ * generic plan after five runs, PostgreSQL's own rule). That is what postgres.js does on a PostgreSQL
+ * server too. Measured in docs/benchmarks.md. Statements in a transaction are prepared the same way.
+ */
+export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_MAX): void {
+  const statements = new Map<string, Statement>(); // in order of last use, the oldest first
+  let counter = 0;
+
+  async function prepare(text: string, options: QueryOptions | undefined): Promise<Statement> {
+    const name = `preheat_${++counter}`;
+    const messages: Uint8Array[] = [];
+    if (statements.size >= capacity) {
+      const [oldest, evicted] = statements.entries().next().value!;
+      statements.delete(oldest);
+      messages.push(protocol.serialize.close({ type: "S", name: evicted.name }));
+    }
+    messages.push(protocol.serialize.parse({ name, text, types: options?.paramTypes }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync());
+    const described = await pglite.execProtocol(concat(messages), { syncToFs: false });
+    return { name, parameterTypes: parse.parseDescribeStatementResults(described.messages) };
+  }
+
+  /** Runs `text` as a prepared statement; the caller holds PGlite's query lock. */
+  async function run<T>(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+    try {
+      let statement = statements.get(text);
+      if (statement) statements.delete(text);
+      else statement = await prepare(text, options);
+      statements.set(text, statement);
+      const { parameterTypes } = statement;
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serialize = options?.serializers?.[parameterTypes[i]!] ?? pglite.serializers[parameterTypes[i]!];
+        return serialize ? serialize(value) : String(value);
+      });
+      const message = concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync()]);
+      const { messages } = await pglite.execProtocol(message, { syncToFs: !inTransaction });
+      return parse.parseResults(messages, pglite.parsers, options)[0] as Results<T>;
+    } catch (error) {
+      // A table changed under a prepared statement (a migration): prepared afresh on its next run.
+      if (error instanceof Error && "code" in error && error.code === "0A000" && statements.delete(text) && !inTransaction) return run(text, params, options, inTransaction);
+      throw withQuery(error, text, params, options);
+    }
+  }
+
+  const query = pglite.query.bind(pglite) as Query;
+  pglite.query = (async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+    if (options?.blob) return query<T>(text, params, options);
+    await pglite._checkReady();
+    return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(() => run<T>(text, params, options, false)));
+  }) as PGlite["query"];
+
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      const prepared: Query = async <R>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+        if (tx.closed) throw new Error("Transaction is closed");
+        if (options?.blob) return tx.query<R>(text, params, options);
+        return pglite._runExclusiveQuery(() => run<R>(text, params, options, true));
+      };
+      return callback(new Proxy(tx, { get: (target, property) => (property === "query" ? prepared : Reflect.get(target, property)) }));
+    })) as PGlite["transaction"];
+}
