@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import autocannon, { type Request as LoadRequest, type Result as LoadResult } from "autocannon";
 import { sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
@@ -165,23 +165,25 @@ const LABELS: Record<string, string> = { list: "GET /v1/runs", get: "GET /v1/run
 
 type Measure = { rate: number; p50: number; p99: number; errors: number; timeouts: number; non2xx: number; total: number };
 
-async function drive(baseUrl: string, op: Operation, counter: { n: number }, rate: number | undefined): Promise<Measure> {
-  const result = await autocannon({
-    url: baseUrl,
-    connections: rate ? CONNECTIONS : SATURATION_CONNECTIONS,
-    duration: SECONDS,
-    overallRate: rate,
-    timeout: 10,
-    requests: [
-      {
-        method: op.method,
-        setupRequest: (request) => {
-          const { path, key, body } = op.request(counter.n++);
-          return { ...request, path, body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { "content-type": "application/json" } : {}) } };
-        },
+function requestsOf(op: Operation, counter: { n: number }): (LoadRequest & { setupRequest: (request: LoadRequest) => LoadRequest })[] {
+  return [
+    {
+      method: op.method,
+      setupRequest: (request) => {
+        const { path, key, body } = op.request(counter.n++);
+        return { ...request, path, body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { "content-type": "application/json" } : {}) } };
       },
-    ],
-  });
+    },
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+}
+
+/** As fast as the server answers, over SATURATION_CONNECTIONS connections: the sustained rate. */
+async function saturate(baseUrl: string, op: Operation, counter: { n: number }): Promise<Measure> {
+  const result = await autocannon({ url: baseUrl, connections: SATURATION_CONNECTIONS, duration: SECONDS, timeout: 10, requests: requestsOf(op, counter) });
   return {
     rate: result.requests.total / SECONDS,
     p50: result.latency.p50,
@@ -191,6 +193,49 @@ async function drive(baseUrl: string, op: Operation, counter: { n: number }, rat
     non2xx: result.non2xx,
     total: result.requests.total,
   };
+}
+
+/**
+ * `rate` requests a second, arriving steadily. autocannon's own overallRate lets every connection
+ * send its share of a second at once when the second begins, so all of them burst together and the
+ * latency measured is the time to drain that burst. Here each of CONNECTIONS connections is an
+ * autocannon of its own, with its share of the rate, and they start 1000 / CONNECTIONS ms apart:
+ * a connection's second begins every few milliseconds.
+ */
+async function steady(baseUrl: string, op: Operation, counter: { n: number }, rate: number): Promise<Measure> {
+  const streams = Math.min(CONNECTIONS, rate);
+  const latencies: number[] = [];
+  const runs = Array.from({ length: streams }, (_, i) => {
+    const share = Math.floor(rate / streams) + (i < rate % streams ? 1 : 0);
+    return new Promise<LoadResult>((resolve, reject) => {
+      setTimeout(
+        () => {
+          const instance = autocannon({ url: baseUrl, connections: 1, duration: SECONDS, overallRate: share, timeout: 10, requests: requestsOf(op, counter) }, (error, result) =>
+            error ? reject(error) : resolve(result),
+          );
+          instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+        },
+        (i * 1000) / streams,
+      );
+    });
+  });
+  const results = await Promise.all(runs);
+  latencies.sort((a, b) => a - b);
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const total = sum((r) => r.requests.total);
+  return {
+    rate: total / SECONDS,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    total,
+  };
+}
+
+async function drive(baseUrl: string, op: Operation, counter: { n: number }, rate: number | undefined): Promise<Measure> {
+  return rate ? steady(baseUrl, op, counter, rate) : saturate(baseUrl, op, counter);
 }
 
 function line(label: string, m: Measure): string {

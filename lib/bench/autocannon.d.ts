@@ -1,6 +1,6 @@
 /** The part of autocannon's programmatic API the benches use (the package ships no types). */
 declare module "autocannon" {
-  type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+  export type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
   type Options = {
     url: string;
     connections?: number;
@@ -13,6 +13,9 @@ declare module "autocannon" {
     requests?: (Request & { setupRequest?: (request: Request) => Request })[];
   };
   type Latency = { p50: number; p90: number; p99: number; average: number; max: number };
-  type Result = { requests: { average: number; total: number }; latency: Latency; errors: number; timeouts: number; non2xx: number };
+  export type Result = { requests: { average: number; total: number }; latency: Latency; errors: number; timeouts: number; non2xx: number };
+  /** A run in progress: `response` is emitted once per answer, with its latency in ms. */
+  type Instance = { on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): Instance };
   export default function autocannon(options: Options): Promise<Result>;
+  export default function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
 }
