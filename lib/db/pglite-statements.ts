@@ -1,4 +1,6 @@
-import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { type ExecProtocolResult, type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction, types } from "@electric-sql/pglite";
+
+type BackendMessage = ExecProtocolResult["messages"][number];
 
 type Statement = { name: string; parameterTypes: number[] };
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
@@ -20,6 +22,34 @@ function concat(messages: Uint8Array[]): Uint8Array {
 function withQuery(error: unknown, text: string, params: unknown[], options: QueryOptions | undefined): unknown {
   if (error instanceof Error && "code" in error) Object.assign(error, { query: text, params, queryOptions: options });
   return error;
+}
+
+type Parser = (value: string, typeId: number) => unknown;
+
+/**
+ * What PGlite's parseResults makes of one statement's answer, without what makes it slow: it merges
+ * the caller's parsers into its own 300-odd on every statement (drizzle passes some on each).
+ */
+function resultsOf<T>(messages: BackendMessage[], defaults: Record<number, Parser>, options: QueryOptions | undefined): Results<T> {
+  const result: Results<T> = { rows: [], fields: [], affectedRows: 0 };
+  let parsers: (Parser | undefined)[] = [];
+  for (const message of messages) {
+    if (message instanceof protocol.messages.RowDescriptionMessage) {
+      result.fields = message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+      parsers = result.fields.map(({ dataTypeID }) => options?.parsers?.[dataTypeID] ?? defaults[dataTypeID] ?? types.parsers[dataTypeID]);
+    } else if (message instanceof protocol.messages.DataRowMessage) {
+      const values = message.fields.map((value, i) => (value === null ? null : parsers[i] ? parsers[i](value, result.fields[i]!.dataTypeID) : value));
+      result.rows.push((options?.rowMode === "array" ? values : Object.fromEntries(values.map((value, i) => [result.fields[i]!.name, value]))) as T);
+    } else if (message instanceof protocol.messages.CommandCompleteMessage) {
+      // "SELECT 2", "UPDATE 3", "INSERT 0 5": the count is the last word; "CREATE TABLE" has none.
+      const words = message.text.split(" ");
+      const count = Number.parseInt(words.at(-1)!, 10);
+      result.command = words[0];
+      if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(words[0]!)) result.affectedRows = count;
+      if (!Number.isNaN(count)) result.rowCount = count;
+    }
+  }
+  return result;
 }
 
 /**
@@ -61,7 +91,7 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
       });
       const message = concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync()]);
       const { messages } = await pglite.execProtocol(message, { syncToFs: !inTransaction });
-      return parse.parseResults(messages, pglite.parsers, options)[0] as Results<T>;
+      return resultsOf<T>(messages, pglite.parsers, options);
     } catch (error) {
       // A table changed under a prepared statement (a migration): prepared afresh on its next run.
       if (error instanceof Error && "code" in error && error.code === "0A000" && statements.delete(text) && !inTransaction) return run(text, params, options, inTransaction);
