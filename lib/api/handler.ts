@@ -11,7 +11,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } 
 import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
 import type { OperationSpec } from "./operation";
 import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "./rate-limit";
-import { REQUEST_ID_HEADER } from "./request-id";
+import { REQUEST_ID_HEADER, requestIdFor } from "./request-id";
 import { errorResponse } from "./responses";
 
 export const INVALID_KEY_MESSAGE = "Invalid or expired API key.";
@@ -103,6 +103,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 
 /** What a request records while its answer is worked out: who made it (its log line) and the budget it drew on (its RateLimit-* headers). */
 export type Meter = {
+  /** X-Request-Id: the caller's own when it is a sensible one, otherwise a new one; on its answer and its log line. */
+  requestId: string;
   caller?: Caller;
   /** Takes a point of `subject`'s API budget; the 429 to send instead once it is spent. */
   spend: (db: Database, subject: string) => Promise<Response | undefined>;
@@ -110,12 +112,15 @@ export type Meter = {
 
 /**
  * Answers a request by `work`: every failure becomes a JSON error in one place, the answer carries
- * the RateLimit-* headers of the budget it drew on, and its log line and metrics are recorded.
+ * its X-Request-Id and the RateLimit-* headers of the budget it drew on, and its log line and
+ * metrics are recorded. The request id is given here rather than by the proxy (proxy.ts), which
+ * Next.js would run before every API request: a tenth of an API request's cost (docs/benchmarks.md).
  */
 export async function answer(request: Request, route: { path: string; operationId?: string }, work: (meter: Meter) => Promise<Response>): Promise<Response> {
   const started = performance.now();
   let budget: BudgetState | undefined;
   const meter: Meter = {
+    requestId: requestIdFor(request.headers.get(REQUEST_ID_HEADER)),
     spend: async (db, subject) => {
       const { allowed, ...state } = await takePoint(db, apiBudget(), subject);
       budget = state;
@@ -129,10 +134,10 @@ export async function answer(request: Request, route: { path: string; operationI
   try {
     response = await work(meter);
   } catch (error) {
-    response = toErrorResponse(error, request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+    response = toErrorResponse(error, meter.requestId);
   }
-  if (budget) response = withHeaders(response, rateLimitHeaders(budget));
-  recordRequest(request, response, started, route, meter.caller);
+  response = withHeaders(response, { ...(budget && rateLimitHeaders(budget)), [REQUEST_ID_HEADER]: meter.requestId });
+  recordRequest(request, response, started, route, meter);
   return response;
 }
 

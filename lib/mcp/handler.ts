@@ -2,7 +2,6 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { admit, answer, budgetSubject } from "@/lib/api/handler";
 import { MAX_BODY_BYTES } from "@/lib/api/input";
 import { answerFromClientBudget } from "@/lib/api/methods";
-import { REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { getDb } from "@/lib/db";
 import { mcpServerFor } from "./server";
 
@@ -34,7 +33,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
     const server = mcpServerFor({
       ctx: { db, accountId: principal.accountId },
       principal,
-      requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined,
+      requestId: meter.requestId,
       // The request paid for its first tool call; a JSON-RPC batch pays for each further one, so that batching does not multiply the budget.
       spend: async () => (++toolCalls > 1 ? meter.spend(db, subject) : undefined),
     });

@@ -1,4 +1,3 @@
-import { REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { logRequest } from "./log";
 import { metrics } from "./metrics";
 
@@ -11,14 +10,20 @@ export function routeOf(request: Request): string {
 export type Caller = { accountId: number; keyPrefix?: string };
 
 /** The request's one log line and its metrics, once its answer is ready. */
-export function recordRequest(request: Request, response: Response, started: number, route: { path: string; operationId?: string }, caller?: Caller): void {
+export function recordRequest(
+  request: Request,
+  response: Response,
+  started: number,
+  route: { path: string; operationId?: string },
+  { requestId, caller }: { requestId: string; caller?: Caller },
+): void {
   const durationMs = performance.now() - started;
   const operation = route.operationId ?? route.path;
   const { httpRequests, httpDuration } = metrics();
   httpRequests.inc({ operation, method: request.method, status: String(response.status) });
   httpDuration.observe({ operation }, durationMs / 1000);
   logRequest({
-    request_id: request.headers.get(REQUEST_ID_HEADER) ?? undefined,
+    request_id: requestId,
     method: request.method,
     route: route.path,
     operation: route.operationId,
