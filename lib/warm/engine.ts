@@ -26,6 +26,11 @@ export interface WarmSource {
 type SiteGate = { limit: number; requestsPerSecond: number | null; inFlight: number; nextStart: number; leaseUntil: number };
 type AccountQueue = { sources: WarmSource[]; cursor: number };
 
+/** Calls the site may still take from this worker at `leaseNow` (performance.now() ms): none once its lease has lapsed. */
+function roomOf(gate: SiteGate, leaseNow: number): number {
+  return leaseNow < gate.leaseUntil ? Math.max(0, gate.limit - gate.inFlight) : 0;
+}
+
 /**
  * The worker's scheduler: keeps calls in flight for every source it holds, up to a worker-wide
  * budget, each site within its concurrency and rate, shared fairly: round-robin across accounts,
@@ -94,7 +99,7 @@ export class WarmEngine {
   /** Calls the site may still take now from this worker. */
   siteRoom(siteId: number): number {
     const gate = this.sites.get(siteId);
-    return gate && performance.now() < gate.leaseUntil ? Math.max(0, gate.limit - gate.inFlight) : 0;
+    return gate ? roomOf(gate, performance.now()) : 0;
   }
 
   add(source: WarmSource): void {
@@ -178,7 +183,7 @@ export class WarmEngine {
       queue.cursor = (queue.cursor + 1) % queue.sources.length;
       const gate = this.sites.get(source.siteId);
       // A lapsed lease waits for the next renewal, which wakes the site's accounts.
-      if (!gate || gate.inFlight >= gate.limit || leaseNow >= gate.leaseUntil || source.inFlight >= source.window()) continue;
+      if (!gate || roomOf(gate, leaseNow) === 0 || source.inFlight >= source.window()) continue;
       const wait = Math.max(source.notBefore(), gate.requestsPerSecond ? gate.nextStart : 0);
       if (wait > now) {
         earliest = Math.min(earliest, wait);
