@@ -68,12 +68,15 @@ describe("reuseStatements (the embedded database's prepared statements)", () => 
     await expect(kept!.query("select 1")).rejects.toThrow("Transaction is closed");
   });
 
-  it("prepares a statement afresh when a migration changed its table", async () => {
+  it("prepares a statement afresh when a migration changed its table, and closes the old one", async () => {
     reuseStatements(pglite);
     await pglite.query("insert into items (name) values ($1)", ["a"]);
     const select = "select * from items";
     expect((await pglite.query(select)).rows).toHaveLength(1);
     await pglite.exec("alter table items add column added int default 7");
     expect((await pglite.query<{ added: number }>(select)).rows[0]!.added).toBe(7);
+    // The statement prepared before the change is closed, not left behind.
+    const { rows } = await pglite.query<{ n: number }>("select count(*)::int as n from pg_prepared_statements where statement = $1", [select]);
+    expect(rows).toEqual([{ n: 1 }]);
   });
 });

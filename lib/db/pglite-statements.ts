@@ -61,16 +61,19 @@ function resultsOf<T>(messages: BackendMessage[], defaults: Record<number, Parse
  */
 export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_MAX): void {
   const statements = new Map<string, Statement>(); // in order of last use, the oldest first
+  const closing: string[] = []; // forgotten statements, closed by the next prepare's message
   let counter = 0;
+
+  function forget(text: string): boolean {
+    const statement = statements.get(text);
+    if (statement) closing.push(statement.name);
+    return statements.delete(text);
+  }
 
   async function prepare(text: string, options: QueryOptions | undefined): Promise<Statement> {
     const name = `preheat_${++counter}`;
-    const messages: Uint8Array[] = [];
-    if (statements.size >= capacity) {
-      const [oldest, evicted] = statements.entries().next().value!;
-      statements.delete(oldest);
-      messages.push(protocol.serialize.close({ type: "S", name: evicted.name }));
-    }
+    if (statements.size >= capacity) forget(statements.keys().next().value!);
+    const messages = closing.splice(0).map((closed) => protocol.serialize.close({ type: "S", name: closed }));
     messages.push(protocol.serialize.parse({ name, text, types: options?.paramTypes }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync());
     const described = await pglite.execProtocol(concat(messages), { syncToFs: false });
     return { name, parameterTypes: parse.parseDescribeStatementResults(described.messages) };
@@ -94,7 +97,7 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
       return resultsOf<T>(messages, pglite.parsers, options);
     } catch (error) {
       // A table changed under a prepared statement (a migration): prepared afresh on its next run.
-      if (error instanceof Error && "code" in error && error.code === "0A000" && statements.delete(text) && !inTransaction) return run(text, params, options, inTransaction);
+      if (error instanceof Error && "code" in error && error.code === "0A000" && forget(text) && !inTransaction) return run(text, params, options, inTransaction);
       throw withQuery(error, text, params, options);
     }
   }
