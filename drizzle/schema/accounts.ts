@@ -21,6 +21,8 @@ export const users = pgTable(
     name: text("name"),
     passwordHash: text("password_hash"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    /** Carried by every session cookie; a password change (or "sign out everywhere") bumps it, so every older session ends at once. */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],

@@ -34,7 +34,8 @@ export const signUpRequests = pgTable("sign_up_requests", {
   tokenHash: text("token_hash").primaryKey(),
   email: text("email").notNull(),
   name: text("name"),
-  passwordHash: text("password_hash").notNull(),
+  /** Unused since sign-up takes the address alone (the password is chosen on the confirmation page); kept for links already sent. */
+  passwordHash: text("password_hash"),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });

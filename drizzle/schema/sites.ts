@@ -15,6 +15,12 @@ export const sites = pgTable(
     validatedAt: timestamp("validated_at", { withTimezone: true }),
     /** `html_file` or `meta_tag`: which ownership proof succeeded. */
     validationMethod: text("validation_method"),
+    /** When the ownership proof of a validated site was last looked for again (PREHEAT_OWNERSHIP_RECHECK_DAYS). */
+    ownershipCheckedAt: timestamp("ownership_checked_at", { withTimezone: true }),
+    /** When a recheck first found the proof gone (the owner is e-mailed then); null while the proof holds. Unvalidated 7 days later. */
+    ownershipLostAt: timestamp("ownership_lost_at", { withTimezone: true }),
+    /** Why the last recheck failed, as the validation check words it. */
+    ownershipProblem: text("ownership_problem"),
     /** Warming calls at once, service-wide; null: the service default (PREHEAT_SITE_CONCURRENCY). */
     maxConcurrency: integer("max_concurrency"),
     /** Warming calls started per second, service-wide; null: no rate cap. */
