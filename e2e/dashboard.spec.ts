@@ -79,7 +79,7 @@ test("a site is added, fails validation, then validates with its token file", as
   siteUrl = new URL(page.url()).pathname;
 
   await page.getByRole("button", { name: "Validate now" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("Validation token not found on the site.");
+  await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("Token file: ");
   await shot(page, "site-not-validated");
 
   const metaTag = await page.locator("pre").filter({ hasText: "service-token" }).textContent();

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { setting } from "@/lib/config";
 import { botUserAgent } from "@/lib/fetch/bot";
 import { sitemapMaxAgeSeconds } from "@/lib/sitemaps/freshness";
 
@@ -22,6 +23,7 @@ const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800"
 export default function BotPage() {
   const userAgent = botUserAgent();
   const maxAgeMinutes = Math.round(sitemapMaxAgeSeconds() / 60);
+  const recheckDays = setting("PREHEAT_OWNERSHIP_RECHECK_DAYS");
   return (
     <article className="max-w-3xl space-y-8">
       <header className="space-y-2">
@@ -37,9 +39,10 @@ export default function BotPage() {
       <Section title="What it requests">
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>Ownership checks</strong>: the token file (<code className={code}>/&lt;token&gt;.html</code>), a file that should not exist (to tell a real token file from a page that answers
-            every address), and the home page (for the
-            <code className={code}>&lt;meta name=&quot;service-token&quot;&gt;</code> tag), when the owner asks to validate.
+            <strong>Ownership checks</strong>: the token file (<code className={code}>/&lt;token&gt;.html</code>) together with a randomly named file of the same shape that should not exist, every
+            time (a site that answers 200 for any address, or repeats the address in its page, proves nothing with a file), then the home page (for the
+            <code className={code}>&lt;meta name=&quot;service-token&quot;&gt;</code> tag in its <code className={code}>&lt;head&gt;</code>), when the owner asks to validate, and again every{" "}
+            {recheckDays} days while the site is validated (daily for a week once the proof is missing).
           </li>
           <li>
             <strong>Sitemaps, feeds and CSV files</strong> the owner added, their child sitemaps, and <code className={code}>/robots.txt</code> when the owner points Preheat at it or asks it to find

@@ -16,6 +16,51 @@ function tokenFileHref(token: string): string {
 
 /** Both ownership proofs, each with exactly what to publish, and the check itself. */
 export function ValidationPanel({ site }: { site: Site }) {
+  const recheck = site.ownership_recheck;
+  if (site.validated && !recheck.proof_missing_since) {
+    return (
+      <Card title="Ownership">
+        <p className="text-sm text-slate-700">
+          Validated {site.validation_method ? `with ${methodNames[site.validation_method]}` : ""} on <LocalTime value={site.validated_at} />. Keep the proof in place: Preheat looks for it again from
+          time to time
+          {recheck.next_check_at ? (
+            <>
+              {" "}
+              (next on <LocalTime value={recheck.next_check_at} />)
+            </>
+          ) : null}
+          . If it is gone, you are e-mailed, and the site stops being validated 7 days later unless it is back.
+        </p>
+      </Card>
+    );
+  }
+  if (site.validated) {
+    return (
+      <Card title="Your ownership proof is missing">
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          Since <LocalTime value={recheck.proof_missing_since} />, Preheat cannot find the proof on {site.domain}: {recheck.problem} Publish one of these again, then validate, before{" "}
+          <LocalTime value={recheck.unvalidates_at} />: after that the site is no longer validated and its runs are capped.
+        </p>
+        <ProofInstructions site={site} />
+      </Card>
+    );
+  }
+  return (
+    <Card title="Prove you own this site">
+      {recheck.proof_missing_since ? (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          This site is no longer validated: its ownership proof was missing since <LocalTime value={recheck.proof_missing_since} /> ({recheck.problem})
+        </p>
+      ) : null}
+      <p className="mb-4 text-sm text-slate-600">
+        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks over HTTPS first, then HTTP.
+      </p>
+      <ProofInstructions site={site} />
+    </Card>
+  );
+}
+
+function ProofInstructions({ site }: { site: Site }) {
   const queryClient = useQueryClient();
   const validate = useMutation({
     mutationFn: () => api<{ validated: true; already_validated?: boolean }>(`/sites/${site.id}/validate`, { method: "POST" }),
@@ -23,28 +68,15 @@ export function ValidationPanel({ site }: { site: Site }) {
   });
   const fileName = `${site.validation_token}.html`;
   const metaTag = `<meta name="service-token" content="${site.validation_token}">`;
-
-  if (site.validated) {
-    return (
-      <Card title="Ownership">
-        <p className="text-sm text-slate-700">
-          Validated {site.validation_method ? `with ${methodNames[site.validation_method]}` : ""} on <LocalTime value={site.validated_at} />. You can remove the token now, or keep it: Preheat does not
-          check it again.
-        </p>
-      </Card>
-    );
-  }
-
   return (
-    <Card title="Prove you own this site">
-      <p className="mb-4 text-sm text-slate-600">
-        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks over HTTPS first, then HTTP.
-      </p>
+    <>
       <div className="grid gap-4 md:grid-cols-2">
         <div className="rounded-md border border-slate-200 p-3">
           <h3 className="text-sm font-semibold">1. A file at the site root</h3>
           <p className="mt-1 text-sm text-slate-600">
-            Serve <code className="break-all rounded bg-slate-100 px-1">{`https://${site.domain}/${fileName}`}</code> with status 200.
+            Serve <code className="break-all rounded bg-slate-100 px-1">{`https://${site.domain}/${fileName}`}</code> with status 200 and the token as its only content. Preheat also asks for a file
+            that does not exist: if your site answers 200 for any address and repeats that address in the page (a search or &ldquo;not found&rdquo; page), a file proves nothing there and only the meta
+            tag works.
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <a className={buttonClass("secondary")} href={tokenFileHref(site.validation_token)} download={fileName}>
@@ -74,6 +106,6 @@ export function ValidationPanel({ site }: { site: Site }) {
           </p>
         ) : null}
       </div>
-    </Card>
+    </>
   );
 }

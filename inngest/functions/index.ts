@@ -1,5 +1,5 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, warmBatchFunction } from "./runs";
+import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, recheckOwnershipFunction, warmBatchFunction } from "./runs";
 import { scheduleTickFunction } from "./schedule-tick";
 
-export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, deliverWebhookFunction, scheduleTickFunction];
+export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, deliverWebhookFunction, recheckOwnershipFunction, scheduleTickFunction];

@@ -9,3 +9,6 @@ export const deliverEmailFunction = jobFunction("email.deliver", "deliver-email"
 
 /** A webhook's receiver gets at most four deliveries at once. */
 export const deliverWebhookFunction = jobFunction("webhook.deliver", "deliver-webhook", { key: "event.data.webhookId", limit: 4 });
+
+/** One recheck of a site's ownership proof at a time. */
+export const recheckOwnershipFunction = jobFunction("ownership.recheck", "recheck-ownership", { key: "event.data.siteId", limit: 1 });

@@ -181,6 +181,10 @@ export const VARIABLES = {
   PREHEAT_WEBHOOK_DISABLE_AFTER: withDefault(positiveInteger, 15, {
     description: "Consecutive failed delivery attempts, over any of its events, after which a webhook is disabled and its account's owner is told by e-mail. A success resets the count.",
   }),
+  PREHEAT_OWNERSHIP_RECHECK_DAYS: withDefault(positiveInteger, 30, {
+    description:
+      "Days between two checks that a validated site still carries its ownership proof. A site whose proof is gone is checked daily, its owner is e-mailed, and it is unvalidated 7 days later unless the proof is back.",
+  }),
   PREHEAT_JOBS_POLL_SECONDS: withDefault(numeric({ min: 0.5 }), 1, {
     description: "How often an idle worker looks for jobs.",
   }),

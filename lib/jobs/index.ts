@@ -16,6 +16,8 @@ export const jobDefinitions = {
   "run.batch": { payload: z.object({ runId: id, siteId: id, region: regionCodeOutput }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 900 },
   /** Sends one report e-mail; its failures are retried and never touch the run. */
   "email.deliver": { payload: z.object({ emailId: id, siteId: id.optional() }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
+  /** Looks for a validated site's ownership proof again (lib/sites/recheck.ts), queued by the cron tick. */
+  "ownership.recheck": { payload: z.object({ siteId: id }), retryLimit: 2, retryDelaySeconds: 300, expireInSeconds: 120 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
   /** Delivers one webhook event; its retries span about a day (webhookRetryPolicy), its attempts are kept. */
   "webhook.deliver": { payload: z.object({ messageId: id, webhookId: id }), retryLimit: 10, retryDelaySeconds: 60, expireInSeconds: 120 },
@@ -60,7 +62,9 @@ export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): stri
             ? payload.runId
             : "emailId" in payload
               ? payload.emailId
-              : "tick";
+              : "siteId" in payload
+                ? payload.siteId
+                : "tick";
   return `${name}:${record}`;
 }
 

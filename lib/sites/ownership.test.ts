@@ -20,6 +20,11 @@ describe("headHasTokenMeta", () => {
     `<head></head><body><meta name="service-token" content="${token}"></body>`,
     `<head><!-- <meta name="service-token" content="${token}"> --></head>`,
     `<head><script>document.write('<meta name="service-token" content="${token}">')</script></head>`,
+    // Where a page that repeats what it was asked could put it: after text or an element that starts the body.
+    `<head><title>Search</title></head>You searched for <meta name="service-token" content="${token}">`,
+    `<title>x</title><p>Results for</p><meta name="service-token" content="${token}">`,
+    `<head><template><meta name="service-token" content="${token}"></template></head>`,
+    `<head><noscript><meta name="service-token" content="${token}"></noscript></head>`,
   ])("does not find it in %s", (html) => {
     expect(headHasTokenMeta(html, token)).toBe(false);
   });

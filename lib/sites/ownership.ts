@@ -5,20 +5,40 @@ import { FetchError, guardedFetch } from "@/lib/fetch";
 export type OwnershipProof = { method: "html_file" | "meta_tag"; url: string };
 export type OwnershipCheck = { proof: OwnershipProof } | { problem: string };
 
-export const TOKEN_NOT_FOUND = "Validation token not found on the site.";
 const PAGE_LIMIT = 2 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
-/** True when a `<meta name="service-token" content="{token}">` appears before the body starts. */
+/** Elements that may stand in a `<head>`; any other element, or text, starts the body (the HTML parsing rules). */
+const HEAD_ELEMENTS = new Set(["base", "basefont", "bgsound", "link", "meta", "noscript", "script", "style", "template", "title", "head", "html"]);
+/** Elements whose content is no markup of the page: a tag written inside them is not a tag. */
+const INERT_ELEMENTS = new Set(["noscript", "script", "style", "template", "title"]);
+
+/**
+ * True when a real `<meta name="service-token" content="{token}">` stands in the document's head:
+ * not in the body, not after whatever implicitly starts the body, not inside a comment, a script,
+ * a template or a noscript, where a page that repeats what it was asked could have put it.
+ */
 export function headHasTokenMeta(html: string, token: string): boolean {
   let found = false;
   let inBody = false;
+  let inert = 0;
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        if (name === "body") inBody = true;
-        if (inBody || name !== "meta") return;
-        if (attributes.name?.trim().toLowerCase() === "service-token" && attributes.content?.trim() === token) found = true;
+        if (inBody) return;
+        if (!HEAD_ELEMENTS.has(name)) {
+          inBody = true;
+          return;
+        }
+        if (INERT_ELEMENTS.has(name)) inert++;
+        else if (name === "meta" && inert === 0 && attributes.name?.trim().toLowerCase() === "service-token" && attributes.content?.trim() === token) found = true;
+      },
+      onclosetag(name) {
+        if (INERT_ELEMENTS.has(name) && inert > 0) inert--;
+        if (name === "head") inBody = true;
+      },
+      ontext(text) {
+        if (inert === 0 && text.trim() !== "") inBody = true;
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
@@ -28,33 +48,70 @@ export function headHasTokenMeta(html: string, token: string): boolean {
   return found;
 }
 
-async function fileProof(origin: string, token: string): Promise<boolean> {
-  const file = await guardedFetch(`${origin}/${token}.html`, { timeoutMs: TIMEOUT_MS, maxBytes: PAGE_LIMIT });
-  if (file.status !== 200) return false;
-  if (file.body.toString("utf8").includes(token)) return true;
-  // A site that answers 200 for any path proves nothing: only trust the file if a random one is missing.
-  const control = await guardedFetch(`${origin}/preheat-${randomBytes(8).toString("hex")}.html`, { timeoutMs: TIMEOUT_MS, maxBytes: PAGE_LIMIT });
-  return control.status !== 200;
+/** A file name of the token's shape that no site has: what the site answers for a file that does not exist. */
+function controlName(): { name: string; marker: string } {
+  const marker = randomBytes(16).toString("hex");
+  return { name: `preheat-${marker}.html`, marker };
 }
 
-async function metaProof(origin: string, token: string): Promise<boolean> {
+type MethodOutcome = { proven: true } | { proven: false; why: string };
+
+/**
+ * The token file proves ownership only against a control: a random missing file of the same shape
+ * is always requested too. The file passes when it answers 200 and the control does not, or when it
+ * contains the token and the control, answered 200 too, does not repeat its own name (a site that
+ * serves one page for every path). A site that answers 200 and repeats the address (a soft 404, a
+ * search page, a single-page app) can prove nothing with a file: only the meta tag.
+ */
+async function fileProof(origin: string, token: string): Promise<MethodOutcome> {
+  const control = controlName();
+  const [file, missing] = await Promise.all([
+    guardedFetch(`${origin}/${token}.html`, { timeoutMs: TIMEOUT_MS, maxBytes: PAGE_LIMIT }),
+    guardedFetch(`${origin}/${control.name}`, { timeoutMs: TIMEOUT_MS, maxBytes: PAGE_LIMIT }),
+  ]);
+  if (file.status !== 200) return { proven: false, why: `/${token}.html answered ${file.status}, not 200` };
+  if (missing.status !== 200) return { proven: true };
+  const echoes = missing.body.toString("utf8").includes(control.marker);
+  if (!echoes && file.body.toString("utf8").includes(token)) return { proven: true };
+  if (echoes) {
+    return {
+      proven: false,
+      why: "the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag",
+    };
+  }
+  return {
+    proven: false,
+    why: "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+  };
+}
+
+async function metaProof(origin: string, token: string): Promise<MethodOutcome> {
   const page = await guardedFetch(`${origin}/`, { timeoutMs: TIMEOUT_MS, maxBytes: PAGE_LIMIT, headers: { accept: "text/html" } });
-  return page.status < 400 && headHasTokenMeta(page.body.toString("utf8"), token);
+  if (page.status >= 400) return { proven: false, why: `the homepage answered ${page.status}` };
+  if (headHasTokenMeta(page.body.toString("utf8"), token)) return { proven: true };
+  return { proven: false, why: `the homepage's <head> has no <meta name="service-token" content="${token}">` };
 }
 
-/** Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag. */
+/**
+ * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag. When neither
+ * proves ownership, the problem names each method and why it failed, on the first scheme that answered.
+ */
 export async function checkOwnership(domain: string, token: string): Promise<OwnershipCheck> {
   const unreachable: string[] = [];
+  let firstAnswered: string | undefined;
   for (const scheme of ["https", "http"] as const) {
     const origin = `${scheme}://${domain}`;
     try {
-      if (await fileProof(origin, token)) return { proof: { method: "html_file", url: `${origin}/${token}.html` } };
-      if (await metaProof(origin, token)) return { proof: { method: "meta_tag", url: `${origin}/` } };
+      const file = await fileProof(origin, token);
+      if (file.proven) return { proof: { method: "html_file", url: `${origin}/${token}.html` } };
+      const meta = await metaProof(origin, token);
+      if (meta.proven) return { proof: { method: "meta_tag", url: `${origin}/` } };
+      firstAnswered ??= `Ownership not proven over ${scheme.toUpperCase()}. Token file: ${file.why}. Meta tag: ${meta.why}.`;
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       unreachable.push(`${scheme.toUpperCase()}: ${error.message}`);
     }
   }
   if (unreachable.length === 2) return { problem: `The site could not be reached. ${unreachable.join("; ")}.` };
-  return { problem: TOKEN_NOT_FOUND };
+  return { problem: firstAnswered ?? "Ownership not proven." };
 }

@@ -11,6 +11,22 @@ export const validationMethodSchema = z
   .enum(["html_file", "meta_tag"])
   .meta({ id: "ValidationMethod", description: '`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name="service-token">` in the homepage head.' });
 
+export const ownershipRecheckSchema = z
+  .object({
+    last_checked_at: timestamp.nullable().meta({ description: "When the proof was last looked for, by a recheck or by validating; null before." }),
+    next_check_at: timestamp.nullable().meta({ description: "When the next recheck is due; null while the site is not validated." }),
+    proof_missing_since: timestamp.nullable().meta({ description: "When a recheck first missed the proof; null while it holds. The owner is e-mailed then." }),
+    unvalidates_at: timestamp
+      .nullable()
+      .meta({ description: "When the site stops being validated unless the proof is back (7 days after it went missing); null while the proof holds or once the site is unvalidated." }),
+    problem: z.string().nullable().meta({ description: "What the last recheck that missed the proof found, worded as a failed validation is." }),
+  })
+  .meta({
+    id: "OwnershipRecheck",
+    description:
+      "A validated site's proof is looked for again every 30 days (the operator may set another period). When it is missing, the owner is e-mailed, the site is checked daily and stays validated for 7 days; still missing then, the site is unvalidated and capped like any unvalidated site. Validating again (POST …/validate) ends the notice as soon as the proof is back.",
+  });
+
 export const siteSchema = z
   .object({
     id: z.number().int(),
@@ -19,6 +35,7 @@ export const siteSchema = z
     validation_token: z.string().meta({ description: 'Publish it as /{validation_token}.html or as `<meta name="service-token" content="…">`.' }),
     validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
     validated_at: timestamp.nullable(),
+    ownership_recheck: ownershipRecheckSchema,
     max_concurrency: z
       .number()
       .int()
@@ -29,6 +46,7 @@ export const siteSchema = z
   .meta({ id: "Site" });
 
 export type SitePayload = z.infer<typeof siteSchema>;
+export type OwnershipRecheckPayload = z.infer<typeof ownershipRecheckSchema>;
 
 export const validateSiteResponse = z
   .object({

@@ -8,6 +8,7 @@ import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, notFound } from "@/lib/errors";
 import { normaliseDomain } from "./domain-name";
 import { siteConcurrency, type UpdateSiteInput } from "./pace";
+import { ownershipRecheckOf } from "./recheck";
 import type { SitePayload } from "./schemas";
 
 export type SiteRow = typeof sites.$inferSelect;
@@ -20,6 +21,7 @@ export function toSite(row: SiteRow): SitePayload {
     validation_token: row.validationToken,
     validation_method: (row.validationMethod as SitePayload["validation_method"]) ?? null,
     validated_at: iso(row.validatedAt),
+    ownership_recheck: ownershipRecheckOf(row),
     max_concurrency: siteConcurrency(row),
     max_requests_per_second: row.maxRequestsPerSecond,
     created_at: row.createdAt.toISOString(),

@@ -8,10 +8,13 @@ export type ValidationResult =
   | { validated: true; already_validated?: true; method: "html_file" | "meta_tag"; validated_at: string }
   | { validated: false; error: string; code: "ownership_not_proven" };
 
-/** Looks for the ownership proof now (synchronously) and records which method succeeded. */
+/**
+ * Looks for the ownership proof now (synchronously) and records which method succeeded. A validated
+ * site whose recheck missed its proof is checked again too: found, the notice ends.
+ */
 export async function validateSite(ctx: AccountContext, siteId: number): Promise<ValidationResult> {
   const site = await getSite(ctx, siteId);
-  if (site.validated) {
+  if (site.validated && !site.ownershipLostAt) {
     return {
       validated: true,
       already_validated: true,
@@ -21,7 +24,10 @@ export async function validateSite(ctx: AccountContext, siteId: number): Promise
   }
   const check = await checkOwnership(site.domain, site.validationToken);
   if ("problem" in check) return { validated: false, error: check.problem, code: "ownership_not_proven" };
-  const validatedAt = new Date();
-  await ctx.db.update(sites).set({ validated: true, validatedAt, validationMethod: check.proof.method }).where(eq(sites.id, site.id));
+  const validatedAt = site.validated ? (site.validatedAt ?? site.createdAt) : new Date();
+  await ctx.db
+    .update(sites)
+    .set({ validated: true, validatedAt, validationMethod: check.proof.method, ownershipCheckedAt: new Date(), ownershipLostAt: null, ownershipProblem: null })
+    .where(eq(sites.id, site.id));
   return { validated: true, method: check.proof.method, validated_at: validatedAt.toISOString() };
 }

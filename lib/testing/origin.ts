@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
  * A local origin standing in for customers' sites. Tests describe per host what each path answers
  * (PUT /__origin/hosts/{host}); the service reaches it through PREHEAT_CONNECT_TO.
  */
+/** `{{path}}` in a body is replaced by the path asked for: a page that repeats its address (a soft 404, a search page). */
 export type OriginResponse = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: OriginResponse };
 
@@ -39,7 +40,7 @@ export async function startOrigin(port = 0) {
     const answer = site?.routes[url.pathname] ?? site?.fallback ?? { status: 404, body: "not found" };
     setTimeout(() => {
       res.writeHead(answer.status ?? 200, { "content-type": "text/html; charset=utf-8", ...answer.headers });
-      res.end(answer.body ?? "");
+      res.end((answer.body ?? "").replaceAll("{{path}}", url.pathname));
     }, answer.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

@@ -3,6 +3,7 @@ import { logger } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { type JobContext, type JobHandler, RetryLaterError } from "./job-handler";
 import { emailDeliver } from "./jobs/email-deliver";
+import { ownershipRecheck } from "./jobs/ownership-recheck";
 import { runBatch } from "./jobs/run-batch";
 import { runPlan } from "./jobs/run-plan";
 import { scheduleTick } from "./jobs/schedule-tick";
@@ -15,6 +16,7 @@ export const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "run.plan": runPlan,
   "run.batch": runBatch,
   "email.deliver": emailDeliver,
+  "ownership.recheck": ownershipRecheck,
   "schedule.tick": scheduleTick,
   "webhook.deliver": webhookDeliver,
 };

@@ -75,7 +75,7 @@ export const validateSite = defineOperation({
   tag: "Sites",
   summary: "Validate ownership now",
   description:
-    'Synchronous. Requests the site over HTTPS, then HTTP: first `/{validation_token}.html` (HTTP 200), then a `<meta name="service-token" content="{validation_token}">` in the homepage head. When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`); a malformed `siteId` is a 422 `Error`.',
+    'Synchronous. Requests the site over HTTPS, then HTTP. First the token file `/{validation_token}.html` together with a random file of the same shape that does not exist (the control, requested every time): the file passes when it answers 200 and the control does not, or when it contains the token and the control, answered 200 too, does not repeat its own name. A site that answers 200 for any address and repeats the address in its page (a soft 404, a search page) can prove ownership only with the meta tag. Then a real `<meta name="service-token" content="{validation_token}">` in the homepage `<head>` (not in the body, a comment, a script, a template or a noscript). When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`) whose `error` names each method and why it failed; a malformed `siteId` is a 422 `Error`. A validated site answers `already_validated: true` without a new check, unless a recheck found its proof missing (`ownership_recheck.proof_missing_since`): then the proof is looked for now, and found, the notice ends.',
   scope: "sites:write",
   params: siteParams,
   status: 200,

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Validate ownership now
-         * @description Synchronous. Requests the site over HTTPS, then HTTP: first `/{validation_token}.html` (HTTP 200), then a `<meta name="service-token" content="{validation_token}">` in the homepage head. When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`); a malformed `siteId` is a 422 `Error`.
+         * @description Synchronous. Requests the site over HTTPS, then HTTP. First the token file `/{validation_token}.html` together with a random file of the same shape that does not exist (the control, requested every time): the file passes when it answers 200 and the control does not, or when it contains the token and the control, answered 200 too, does not repeat its own name. A site that answers 200 for any address and repeats the address in its page (a soft 404, a search page) can prove ownership only with the meta tag. Then a real `<meta name="service-token" content="{validation_token}">` in the homepage `<head>` (not in the body, a comment, a script, a template or a noscript). When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`) whose `error` names each method and why it failed; a malformed `siteId` is a 422 `Error`. A validated site answers `already_validated: true` without a new check, unless a recheck found its proof missing (`ownership_recheck.proof_missing_since`): then the proof is looked for now, and found, the notice ends.
          *
          *     Scope: `sites:write`.
          */
@@ -722,6 +722,7 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             validated_at: string | null;
+            ownership_recheck: components["schemas"]["OwnershipRecheck"];
             /** @description Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH. */
             max_concurrency: number;
             /** @description Warming calls started per second at most; null: no rate cap. */
@@ -732,6 +733,35 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+        };
+        /** @description A validated site's proof is looked for again every 30 days (the operator may set another period). When it is missing, the owner is e-mailed, the site is checked daily and stays validated for 7 days; still missing then, the site is unvalidated and capped like any unvalidated site. Validating again (POST …/validate) ends the notice as soon as the proof is back. */
+        OwnershipRecheck: {
+            /**
+             * Format: date-time
+             * @description When the proof was last looked for, by a recheck or by validating; null before.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next recheck is due; null while the site is not validated.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            next_check_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a recheck first missed the proof; null while it holds. The owner is e-mailed then.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            proof_missing_since: string | null;
+            /**
+             * Format: date-time
+             * @description When the site stops being validated unless the proof is back (7 days after it went missing); null while the proof holds or once the site is unvalidated.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            unvalidates_at: string | null;
+            /** @description What the last recheck that missed the proof found, worded as a failed validation is. */
+            problem: string | null;
         };
         CreateSiteRequest: {
             /**

@@ -1,10 +1,12 @@
 import { forgetOldIdempotencyKeys } from "@/lib/api/idempotency";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
+import { queueDueOwnershipChecks } from "@/lib/sites/recheck";
 import type { JobHandler } from "../job-handler";
 
-/** The cron tick: starts the scheduled boosts that are due, and forgets the idempotency keys past their 24 hours. */
+/** The cron tick: starts the scheduled boosts that are due, queues the ownership rechecks that are due, and forgets the idempotency keys past their 24 hours. */
 export const scheduleTick: JobHandler<"schedule.tick"> = async (_payload, { db }) => {
   const started = await startDueBoosts(db);
+  await queueDueOwnershipChecks(db);
   await forgetOldIdempotencyKeys(db);
   return started;
 };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSite, newKey, originLog, serveSite, uniqueDomain } from "./support/api";
+import { api, createSite, createValidatedSite, newKey, originLog, serveSite, uniqueDomain } from "./support/api";
 
 let key: string;
 beforeAll(async () => {
@@ -128,22 +128,81 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     expect(response.body).toMatchObject({ validated: true, method: "meta_tag" });
   });
 
-  it("answers 422 when neither proof is there, and does not validate", async () => {
+  it("answers 422 when neither proof is there, says why for each method, and does not validate", async () => {
     const site = await createSite(key);
     await serveSite(site.domain, {
       routes: { "/": { body: `<html><head></head><body><meta name="service-token" content="${site.validation_token}"></body></html>` } },
     });
     const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ validated: false, error: "Validation token not found on the site.", code: "ownership_not_proven" });
+    expect(response.body).toMatchObject({ validated: false, code: "ownership_not_proven" });
+    expect(response.body.error).toContain(`Token file: /${site.validation_token}.html answered 404, not 200.`);
+    expect(response.body.error).toContain('Meta tag: the homepage\'s <head> has no <meta name="service-token"');
     expect((await api("GET", `/v1/sites/${site.id}`, { key })).body.validated).toBe(false);
   });
 
-  it("does not trust a site that answers 200 for every path", async () => {
+  // The attack: a stranger registers a site whose every page repeats the address asked for (a soft
+  // 404, a search page, a single-page app) and asks Preheat to validate it.
+  it.each([
+    ["200, repeating the address", 200],
+    ["404, repeating the address", 404],
+  ])("refuses a site that answers every path with %s, by both methods", async (_label, status) => {
+    const site = await createSite(key);
+    const echo = { status, body: "<html><head><title>Not here</title></head><body>Nothing at {{path}}. Try the search.</body></html>" };
+    await serveSite(site.domain, { routes: { "/": echo }, fallback: echo });
+    const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe("ownership_not_proven");
+    expect((await api("GET", `/v1/sites/${site.id}`, { key })).body.validated).toBe(false);
+    // The control file, a random name of the token's shape, is asked for every time.
+    const controls = (await originLog(site.domain)).filter((line) => /^GET \/preheat-[0-9a-f]{32}\.html$/.test(line) && !line.includes(site.validation_token));
+    expect(controls.length).toBeGreaterThan(0);
+  });
+
+  it("says why a token file proves nothing on a site that repeats addresses, even when the file is real; the meta tag still works there", async () => {
+    const site = await createSite(key);
+    const echo = { status: 200, body: "<html><body>You asked for {{path}}</body></html>" };
+    await serveSite(site.domain, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token } }, fallback: echo });
+    const refused = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toContain("the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag");
+
+    await serveSite(site.domain, {
+      routes: { "/": { body: `<html><head><meta name="service-token" content="${site.validation_token}"></head><body>You asked for /</body></html>` } },
+      fallback: echo,
+    });
+    const validated = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+    expect(validated.status).toBe(200);
+    expect(validated.body).toMatchObject({ validated: true, method: "meta_tag" });
+  });
+
+  it("does not trust a site that answers 200 for every path with one page, and says what to publish", async () => {
     const site = await createSite(key);
     await serveSite(site.domain, { routes: {}, fallback: { status: 200, body: "<html><body>soft 404</body></html>" } });
     const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(response.status).toBe(422);
+    expect(response.body.error).toContain(
+      "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+    );
+  });
+
+  it("accepts a real token file on a site that answers 200 for every other path with one page (a single-page app)", async () => {
+    const site = await createSite(key);
+    await serveSite(site.domain, {
+      routes: { [`/${site.validation_token}.html`]: { body: site.validation_token } },
+      fallback: { status: 200, body: "<html><body><div id=app></div></body></html>" },
+    });
+    const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ validated: true, method: "html_file" });
+  });
+
+  it("shows when the proof will be looked for again", async () => {
+    const site = await createValidatedSite(key);
+    const got = (await api("GET", `/v1/sites/${site.id}`, { key })).body;
+    expect(got.ownership_recheck).toMatchObject({ proof_missing_since: null, unvalidates_at: null, problem: null });
+    const days = (Date.parse(got.ownership_recheck.next_check_at) - Date.parse(got.ownership_recheck.last_checked_at)) / 86_400_000;
+    expect(days).toBe(30);
   });
 
   it("answers 404 for an unknown site", async () => {
