@@ -14,6 +14,7 @@ import { ColdCallsCard } from "./cold-calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
 import { EGRESS_LABELS } from "./region-choices";
+import { RegionPops, RegionTruthNotes } from "./region-reach";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
 import { ColumnHeads, td, tdNum } from "./run-cells";
 
@@ -158,6 +159,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
 
       <div className="grid gap-6">
         <Card title="Calls per region" className="min-w-0">
+          <RegionTruthNotes regions={run.regions_breakdown} />
           {run.regions_breakdown.length === 0 ? (
             <EmptyState title="No region" />
           ) : (
@@ -165,7 +167,10 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
               <table className="min-w-full divide-y divide-slate-200">
                 <thead>
                   <tr>
-                    <ColumnHeads labels={["Region", "Left through", "Calls", "Success", "Cache hits", "Bypass", "Avg. time"]} numeric={["Calls", "Success", "Cache hits", "Bypass", "Avg. time"]} />
+                    <ColumnHeads
+                      labels={["Region", "Left through", "Answered by", "Calls", "Success", "Cache hits", "Bypass", "Avg. time"]}
+                      numeric={["Calls", "Success", "Cache hits", "Bypass", "Avg. time"]}
+                    />
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
@@ -175,6 +180,9 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                         {regionName(region.region)} ({region.region})
                       </td>
                       <td className={td}>{EGRESS_LABELS[region.egress]}</td>
+                      <td className={td}>
+                        <RegionPops region={region} />
+                      </td>
                       <td className={tdNum}>{count(region.total_calls)}</td>
                       <td className={tdNum}>{percent(ratio(region.successful_calls, region.total_calls))}</td>
                       <td className={tdNum}>{percent(ratio(region.cache_hits, region.total_calls))}</td>

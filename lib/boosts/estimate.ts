@@ -5,8 +5,10 @@ import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { type CallPlan, countCallsByRegion } from "@/lib/runs/calls";
 import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
+import { sharedEgressGroups, sharedEgressWarning } from "@/lib/regions";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
+import { regionsWithEgress } from "@/lib/warm/workers";
 import type { BoostDraft, BoostEstimate } from "./schemas";
 import { getBoostRow } from "./service";
 
@@ -16,7 +18,9 @@ import { getBoostRow } from "./service";
  * lists (a stale one is not read again here; the run reads it first) or the CSV file read now.
  */
 async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan): Promise<BoostEstimate> {
-  const quota = await getQuota(db, accountId);
+  const [quota, regions] = await Promise.all([getQuota(db, accountId), regionsWithEgress(db)]);
+  const shared_egress = sharedEgressGroups(regions, plan.regions);
+  const egressNotes = shared_egress.map((group) => sharedEgressWarning(regions, group));
   try {
     const selection = await selectBoostCalls(db, source, site, plan, false);
     return {
@@ -25,7 +29,8 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls_by_region: countCallsByRegion(selection.urls.length, plan, selection.callLimit),
       quota_remaining: quota.remaining,
       unchanged_urls: selection.unchanged,
-      notes: selection.notes,
+      notes: [...selection.notes, ...egressNotes],
+      shared_egress,
     };
   } catch (error) {
     if (!isSourceError(error)) throw error;
@@ -36,7 +41,8 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls_by_region: countCallsByRegion(0, plan),
       quota_remaining: quota.remaining,
       unchanged_urls: 0,
-      notes: [`the CSV file could not be read: ${describeSourceError(error)}`],
+      notes: [`the CSV file could not be read: ${describeSourceError(error)}`, ...egressNotes],
+      shared_egress,
     };
   }
 }

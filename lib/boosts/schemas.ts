@@ -248,7 +248,14 @@ export const boostEstimateSchema = z
       .number()
       .int()
       .meta({ description: "URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off." }),
-    notes: z.array(z.string()).meta({ description: "Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read)." }),
+    notes: z.array(z.string()).meta({
+      description:
+        "Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them.",
+    }),
+    shared_egress: z.array(z.array(regionCodeOutput)).meta({
+      description:
+        "Groups of the chosen regions whose calls leave through the same network now (GET /v1/me's `shares_egress_with`): each group reaches the same CDN PoPs and warms one cache, though every call is made and counted. Empty when each region has its own egress.",
+    }),
   })
   .meta({
     id: "BoostEstimate",

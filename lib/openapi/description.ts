@@ -58,14 +58,22 @@ are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the accou
   \`limit\` defaults to ${PAGE_SIZE_DEFAULT} (1 to ${PAGE_SIZE_MAX}), \`offset\` to 0; anything else is 422.
 - **Deletes** answer **204** with no body. Deleting a site removes its sitemaps, boosts and runs; deleting a boost removes its runs.
 - **Regions**: ${REGIONS.map((r) => `\`${r.code}\` (${r.name})`).join(", ")}; \`uk\` is accepted and stored as \`gb\`.
-  Each region's calls leave through its own egress: a worker running in that region (\`worker\`), the region's proxy
-  (\`proxy\`), or the service's own network (\`local\`). \`GET /v1/me\` says which one each region uses now (\`egress\`), and
-  a run's \`regions_breakdown[].egress\` which one most of the region's calls used.
-  \`GET /v1/me\` lists them as \`{code, name, egress}\` objects.
+  Each region's calls leave through an egress: a worker placed for that region (\`worker\`), a proxy in the region
+  (\`proxy\`), or the service's own network (\`local\`). \`GET /v1/me\` lists the regions as \`{code, name, egress, shares_egress_with}\`:
+  regions that share an egress (every \`local\` region of an install without regional workers or proxies) reach the same
+  CDN points of presence, so warming them apart fills one cache, though each region's calls are made and counted
+  (URL × variation × region). The estimate says so before a run (\`shared_egress\` and a note). A run's
+  \`regions_breakdown[]\` gives the egress most of a region's calls used, the PoPs that answered them (\`pops\`, each placed
+  by country and continent from Preheat's table of CDN PoP codes) and \`reached\`: \`in_region\`, \`elsewhere\` (most answers
+  came from PoPs outside the region: its visitors' PoPs were not warmed, and the run's \`status_message\` and report say so)
+  or \`unknown\`.
 - **Sites**: the domain is a host name with an optional port (\`https://\`/\`http://\` and a trailing slash are stripped, case is lowered);
   paths, queries, credentials, IP addresses and invalid names are 422; the same domain twice in one account is 409.
-  Validation records the method (\`html_file\` or \`meta_tag\`) and time. The token file must answer 200 and either contain
-  the token or be distinguishable from a missing page (a site answering 200 for every path cannot use the file method).
+  Validation records the method (\`html_file\` or \`meta_tag\`) and time. The token file is always checked against a random
+  missing file of the same shape: it passes when it answers 200 and that file does not, or when it contains the token and
+  that file's page does not repeat its own name; a site answering 200 for any address and repeating it proves ownership
+  only with the meta tag. A validated site's proof is looked for again periodically (\`ownership_recheck\`): missing, the
+  owner is e-mailed and the site is unvalidated 7 days later unless it is back.
 - **Sitemap status**: \`waiting\` → \`processing\` → \`done\` | \`error\`, with \`status_message\` and \`url_count\`.
   A sitemap URL must be on the site's domain or its \`www.\` variant.
   **Fresh lists**: before a boost run is planned, each of its sitemaps last read more than an hour ago (the operator's

@@ -5,7 +5,9 @@ import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/format";
 import { recordset } from "./recordset";
 import { rowsOf } from "@/lib/db/rows";
-import { emptySummary, summariseRuns } from "./summary";
+import type { RegionCode } from "@/lib/regions";
+import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
+import { emptySummary, popsPerRegion, summariseRuns } from "./summary";
 import { planVerifications } from "./verify";
 
 type Run = typeof runs.$inferSelect;
@@ -22,8 +24,15 @@ export function finishRun(db: Database, runId: number): Promise<boolean> {
 
 const finishTogether = gatheredPerDatabase(finishMany, 500);
 
-/** The run's closing message: its figures, and what they mean when nothing was warmed. */
-function closing(run: Run, figures: { total: number; ok: number; failed: number; hits: number; bypassed: number }): { status: "done" | "failed"; message: string } {
+/**
+ * The run's closing message: its figures, what they mean when nothing was warmed, and each region
+ * whose calls were answered by PoPs outside it (its visitors' PoPs were not warmed).
+ */
+function closing(
+  run: Run,
+  figures: { total: number; ok: number; failed: number; hits: number; bypassed: number },
+  pops: Map<string, { pop: string; calls: number }[]>,
+): { status: "done" | "failed"; message: string } {
   const { total, ok, failed, hits, bypassed } = figures;
   const status = total > 0 && failed === total ? "failed" : "done";
   const parts = [`${plural(total, "call")}: ${plural(ok, "success", "successes")}, ${failed} failed, ${plural(hits, "cache hit")}.`];
@@ -33,6 +42,10 @@ function closing(run: Run, figures: { total: number; ok: number; failed: number;
     parts.push(`${plural(bypassed, "answer")} bypassed the CDN's cache.`);
   }
   if (status === "failed") parts.push(`Every call failed, e.g. ${run.failureSamples[0]?.error ?? "unknown error"}.`);
+  for (const region of run.regions as RegionCode[]) {
+    const reach = regionReach(region, pops.get(region) ?? []);
+    if (reach.reached === "elsewhere") parts.push(warmedElsewhereSentence(region, reach.pops));
+  }
   return { status, message: [run.statusMessage, ...parts].filter(Boolean).join(" ") };
 }
 
@@ -68,8 +81,9 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const ready = warmed.filter((run) => !verifying.has(run.id));
   if (!ready.length) return ids.map(() => false);
   const readyIds = ready.map((run) => run.id);
-  const [summaries, bypassRows] = await Promise.all([
+  const [summaries, popsByRun, bypassRows] = await Promise.all([
     summariseRuns(db, readyIds),
+    popsPerRegion(db, readyIds),
     db
       .select({ runId: runBatches.runId, n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
       .from(runBatches)
@@ -79,13 +93,17 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const bypass = new Map(bypassRows.map((row) => [row.runId, Number(row.n)]));
   const values = ready.map((run) => {
     const summary = summaries.get(run.id);
-    const { status, message } = closing(run, {
-      total: summary?.total_calls ?? 0,
-      ok: summary?.successful_calls ?? 0,
-      failed: summary?.failed_calls ?? 0,
-      hits: summary?.cache_hits ?? 0,
-      bypassed: bypass.get(run.id) ?? 0,
-    });
+    const { status, message } = closing(
+      run,
+      {
+        total: summary?.total_calls ?? 0,
+        ok: summary?.successful_calls ?? 0,
+        failed: summary?.failed_calls ?? 0,
+        hits: summary?.cache_hits ?? 0,
+        bypassed: bypass.get(run.id) ?? 0,
+      },
+      popsByRun.get(run.id) ?? new Map(),
+    );
     return { id: run.id, status, message, summary: summary ?? emptySummary() };
   });
   const ended = (await db.execute(sql`

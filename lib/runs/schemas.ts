@@ -71,6 +71,16 @@ const runFields = {
 
 export const runListItemSchema = z.object({ boost_id: z.number().int(), ...runFields }).meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
 
+export const regionPopSchema = z
+  .object({
+    pop: z.string().meta({ description: "Point-of-presence code as the CDN names it (upper case)." }),
+    calls: z.number().int(),
+    country: z.string().nullable().meta({ description: "ISO 3166-1 country of the PoP; null when the code is not in Preheat's table of PoPs." }),
+    continent: z.enum(["EU", "NA", "SA", "AS", "AF", "OC"]).nullable(),
+    in_region: z.boolean().nullable().meta({ description: "Whether the PoP serves the region's visitors; null when its place is unknown." }),
+  })
+  .meta({ id: "RegionPop", description: "One point of presence that answered a region's calls, and where it is." });
+
 export const regionBreakdownSchema = z
   .object({
     region: regionCodeOutput,
@@ -82,7 +92,12 @@ export const regionBreakdownSchema = z
     average_response_time_ms: z.number(),
     egress: egressSchema.meta({
       description:
-        "How this region's calls left: the egress most of them used (a run's calls may change egress when a regional worker starts or stops). Before any call is recorded, how they would leave now.",
+        "How this region's calls left: the egress most of them used (a run's calls may change egress when a region's worker starts or stops). Before any call is recorded, how they would leave now.",
+    }),
+    pops: z.array(regionPopSchema).meta({ description: "The points of presence that answered this region's calls, most calls first." }),
+    reached: z.enum(["in_region", "elsewhere", "unknown"]).meta({
+      description:
+        "Whether the calls reached the region's own PoPs: `in_region` when most calls whose PoP is known were answered inside the region (its country; its continent for eu and as), `elsewhere` when most were answered outside it (the region's visitors' PoPs were not warmed: the run's `status_message` says so), `unknown` when no answer named a PoP Preheat can place (no CDN PoP header, Akamai, or an unlisted code).",
     }),
   })
   .meta({ id: "RegionBreakdown", description: "The calls made from one region so far." });

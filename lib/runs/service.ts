@@ -89,7 +89,8 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
  * final batches too: its breakdown is aggregated once, by the first read, and kept.
  */
 export async function breakdownOf(db: Database, run: RunRow): Promise<RunBreakdown> {
-  if (run.breakdown) return run.breakdown;
+  // A breakdown kept before regions named their PoPs is read again from the batches, once.
+  if (run.breakdown?.regions.every((region) => region.reached)) return run.breakdown;
   const [regions, pops] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id)]);
   if (run.summary) await db.update(runs).set({ breakdown: { regions, pops } }).where(eq(runs.id, run.id));
   return { regions, pops };

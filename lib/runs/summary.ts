@@ -1,5 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Egress, runBatches, runs } from "@/drizzle/schema";
+import type { RegionCode } from "@/lib/regions";
+import { regionReach } from "@/lib/warm/pop-locations";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
@@ -134,12 +136,13 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
     .groupBy(runBatches.region);
   const byRegion = new Map(rows.map((row) => [row.region, row]));
   const order = [...new Set([...regions, ...rows.map((row) => row.region).sort()])];
-  const used = await egressUsed(db, runId);
+  const [used, pops] = await Promise.all([egressUsed(db, runId), popsPerRegion(db, [runId])]);
   const now = order.some((region) => !used.has(region)) ? await regionsWithEgress(db) : [];
   return order.map((region) => {
     const row = byRegion.get(region);
     const total = Number(row?.total ?? 0);
     return {
+      ...regionReach(region as RegionCode, pops.get(runId)?.get(region) ?? []),
       egress: used.get(region) ?? now.find((r) => r.code === region)?.egress ?? "local",
       region: region as RegionBreakdown["region"],
       total_calls: total,
@@ -150,6 +153,25 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
       average_response_time_ms: averageMs(Number(row?.time ?? 0), total) ?? 0,
     };
   });
+}
+
+/** Per run and region, the calls each PoP answered (warming calls only), most calls first. */
+export async function popsPerRegion(db: Database, runIds: readonly number[]): Promise<Map<number, Map<string, { pop: string; calls: number }[]>>> {
+  const perRun = new Map<number, Map<string, { pop: string; calls: number }[]>>();
+  if (!runIds.length) return perRun;
+  const result = await db.execute(
+    sql`select b.run_id, b.region, p.key as pop, sum((p.value ->> 'calls')::int) as calls
+        from ${runBatches} b, jsonb_each(b.pop_figures) p
+        where b.run_id in ${idList(runIds)} and b.purpose = 'warm'
+        group by b.run_id, b.region, p.key
+        order by calls desc, p.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; region: string; pop: string; calls: string }>(result)) {
+    const regions = perRun.get(Number(row.run_id)) ?? new Map<string, { pop: string; calls: number }[]>();
+    perRun.set(Number(row.run_id), regions);
+    regions.set(row.region, [...(regions.get(row.region) ?? []), { pop: row.pop, calls: Number(row.calls) }]);
+  }
+  return perRun;
 }
 
 /** Per region, the egress most of the run's recorded calls used. */

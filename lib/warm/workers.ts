@@ -54,17 +54,42 @@ export async function signOff(db: Database): Promise<void> {
   await db.delete(workers).where(eq(workers.id, WORKER_ID));
 }
 
-/** Regions that have a regional worker seen in the last minute: their calls are that worker's. */
-export async function regionsWithWorkers(db: Database): Promise<Set<RegionCode>> {
+/** Each region that has a regional worker seen in the last minute, with those workers: their calls are that worker's. */
+async function workersByRegion(db: Database): Promise<Map<RegionCode, Set<string>>> {
   const rows = await db
-    .select({ regions: workers.regions })
+    .select({ id: workers.id, regions: workers.regions })
     .from(workers)
     .where(sql`${workers.seenAt} > now() - make_interval(secs => ${WORKER_FRESH_SECONDS}) and cardinality(${workers.regions}) > 0`);
-  return new Set(rows.flatMap((row) => row.regions as RegionCode[]));
+  const byRegion = new Map<RegionCode, Set<string>>();
+  for (const row of rows) for (const region of row.regions as RegionCode[]) byRegion.set(region, (byRegion.get(region) ?? new Set()).add(row.id));
+  return byRegion;
 }
 
-/** Every region and how its calls leave the service now, as GET /v1/me and the dashboard's region choices say. */
-export async function regionsWithEgress(db: Database): Promise<{ code: RegionCode; name: string; egress: Egress }[]> {
-  const withWorkers = await regionsWithWorkers(db);
-  return REGIONS.map((r) => ({ code: r.code, name: r.name, egress: withWorkers.has(r.code) ? "worker" : regionProxyUrl(r.code) ? "proxy" : "local" }));
+/** Regions that have a regional worker seen in the last minute. */
+export async function regionsWithWorkers(db: Database): Promise<Set<RegionCode>> {
+  return new Set((await workersByRegion(db)).keys());
+}
+
+export type RegionEgress = { code: RegionCode; name: string; egress: Egress; shares_egress_with: RegionCode[] };
+
+/**
+ * Every region, how its calls leave the service now, and which other regions leave the same way:
+ * regions on the service's own network share it, regions whose proxy is the same share it, and
+ * regions one worker takes share that worker's network. Calls of regions that share an egress
+ * reach the same CDN PoPs, so warming them apart fills one cache, not several.
+ */
+export async function regionsWithEgress(db: Database): Promise<RegionEgress[]> {
+  const byWorker = await workersByRegion(db);
+  const exits = REGIONS.map((r) => {
+    const workerIds = byWorker.get(r.code);
+    const proxy = regionProxyUrl(r.code);
+    const egress: Egress = workerIds ? "worker" : proxy ? "proxy" : "local";
+    // The networks a region's calls may leave from: two regions share an egress when these meet.
+    const networks = egress === "worker" ? [...workerIds!].map((id) => `worker:${id}`) : egress === "proxy" ? [`proxy:${proxy}`] : ["local"];
+    return { code: r.code, name: r.name, egress, networks };
+  });
+  return exits.map(({ networks, ...region }) => ({
+    ...region,
+    shares_egress_with: exits.filter((other) => other.code !== region.code && other.networks.some((n) => networks.includes(n))).map((other) => other.code),
+  }));
 }

@@ -649,15 +649,17 @@ export interface components {
          * @enum {string}
          */
         Scope: "sites:read" | "sites:write" | "boosts:read" | "boosts:write" | "runs:read" | "webhooks:read" | "webhooks:write";
-        /** @description A region the caller can warm from, and how its calls leave now. */
+        /** @description A region the caller can warm from, how its calls leave now, and which regions share that egress. */
         Region: {
             /** @enum {string} */
             code: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as";
             name: string;
             egress: components["schemas"]["Egress"];
+            /** @description The other regions whose calls leave through the same network now. Their calls reach the same CDN points of presence, so warming several of them fills one cache, not one per region (the calls are still made and counted). */
+            shares_egress_with: ("fr" | "de" | "es" | "gb" | "us" | "eu" | "as")[];
         };
         /**
-         * @description How a region's calls leave the service: `worker` (a worker process started for that region, e.g. `npm run worker -- --regions de`, seen in the last minute), `proxy` (the region's proxy, PREHEAT_REGION_PROXY_<CODE>), or `local` (the server's own network).
+         * @description How a region's calls leave Preheat: `worker` (a Preheat worker placed for that region), `proxy` (a proxy exit in that region), or `local` (Preheat's own network, wherever the service runs: the region's visitors may be far from it).
          * @enum {string}
          */
         Egress: "worker" | "proxy" | "local";
@@ -1070,8 +1072,10 @@ export interface components {
             quota_remaining: number;
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
             unchanged_urls: number;
-            /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read). */
+            /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them. */
             notes: string[];
+            /** @description Groups of the chosen regions whose calls leave through the same network now (GET /v1/me's `shares_egress_with`): each group reaches the same CDN PoPs and warms one cache, though every call is made and counted. Empty when each region has its own egress. */
+            shared_egress: components["schemas"]["RegionCode"][][];
         };
         /** @description Processed asynchronously; poll GET /v1/runs/{run_id}. */
         RunQueued: {
@@ -1417,10 +1421,29 @@ export interface components {
             bypassed_calls: number;
             average_response_time_ms: number;
             /**
-             * @description How this region's calls left: the egress most of them used (a run's calls may change egress when a regional worker starts or stops). Before any call is recorded, how they would leave now.
+             * @description How this region's calls left: the egress most of them used (a run's calls may change egress when a region's worker starts or stops). Before any call is recorded, how they would leave now.
              * @enum {string}
              */
             egress: "worker" | "proxy" | "local";
+            /** @description The points of presence that answered this region's calls, most calls first. */
+            pops: components["schemas"]["RegionPop"][];
+            /**
+             * @description Whether the calls reached the region's own PoPs: `in_region` when most calls whose PoP is known were answered inside the region (its country; its continent for eu and as), `elsewhere` when most were answered outside it (the region's visitors' PoPs were not warmed: the run's `status_message` says so), `unknown` when no answer named a PoP Preheat can place (no CDN PoP header, Akamai, or an unlisted code).
+             * @enum {string}
+             */
+            reached: "in_region" | "elsewhere" | "unknown";
+        };
+        /** @description One point of presence that answered a region's calls, and where it is. */
+        RegionPop: {
+            /** @description Point-of-presence code as the CDN names it (upper case). */
+            pop: string;
+            calls: number;
+            /** @description ISO 3166-1 country of the PoP; null when the code is not in Preheat's table of PoPs. */
+            country: string | null;
+            /** @enum {string|null} */
+            continent: "EU" | "NA" | "SA" | "AS" | "AF" | "OC" | null;
+            /** @description Whether the PoP serves the region's visitors; null when its place is unknown. */
+            in_region: boolean | null;
         };
         /** @description One failed call, as recorded. */
         FailureSample: {

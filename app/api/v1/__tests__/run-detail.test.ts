@@ -3,7 +3,7 @@ import { api, createSite, createValidatedSite, newKey, originLog, serveSite } fr
 
 // GET /v1/runs/{id}: the figures per region, the calls the CDN did not cache, and failure samples.
 
-const EMPTY_REGION = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0, egress: "local" };
+const EMPTY_REGION = { total_calls: 0, successful_calls: 0, failed_calls: 0, cache_hits: 0, bypassed_calls: 0, average_response_time_ms: 0, egress: "local", pops: [], reached: "unknown" };
 
 let key: string;
 
@@ -60,8 +60,10 @@ describe("GET /v1/runs/{runId} details", () => {
     expect(run.status).toBe("done");
     expect(run.summary).toMatchObject({ total_calls: 6, successful_calls: 4, failed_calls: 2, cache_hits: 2 });
     expect(run.bypassed_calls).toBe(2);
+    // Vercel's cdg1 is Paris: France's calls reached France, the United Kingdom's did not.
+    const cdg = (inRegion: boolean) => [{ pop: "CDG", calls: 2, country: "FR", continent: "EU", in_region: inRegion }];
     expect(run.regions_breakdown).toEqual(
-      ["gb", "fr"].map((region) => ({
+      (["gb", "fr"] as const).map((region) => ({
         region,
         total_calls: 3,
         successful_calls: 2,
@@ -70,14 +72,46 @@ describe("GET /v1/runs/{runId} details", () => {
         bypassed_calls: 1,
         average_response_time_ms: expect.any(Number),
         egress: "local", // no regional worker, no proxy: the server's own network
+        pops: cdg(region === "fr"),
+        reached: region === "fr" ? "in_region" : "elsewhere",
       })),
     );
+    expect(run.status_message).toContain("gb was warmed through CDG (France): its visitors' PoPs were not warmed.");
+    expect(run.status_message).not.toContain("fr was warmed");
     expect(run.failure_samples).toHaveLength(2);
     for (const sample of run.failure_samples) {
       expect(sample).toEqual({ url: `http://${site.domain}/broken`, region: expect.stringMatching(/^(gb|fr)$/), user_agent: "desktop", language: null, status: 500, error: expect.any(String) });
     }
     expect(run.failure_samples.map((sample: { region: string }) => sample.region).sort()).toEqual(["fr", "gb"]);
   }, 90_000);
+});
+
+describe("regions that are not what they say", () => {
+  it("says a region was warmed elsewhere when its calls answer from a PoP outside it (de through CDG)", async () => {
+    const site = await createValidatedSite(key);
+    const cloudflare = { "cf-cache-status": "HIT", "cf-ray": "8c1f2a3b4c5d6e7f-CDG" };
+    await serveSite(site.domain, {
+      routes: { [`/${site.validation_token}.html`]: { body: site.validation_token }, "/a": { body: "a", headers: cloudflare }, "/b": { body: "b", headers: cloudflare } },
+    });
+    const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls: ["a", "b"].map((p) => `http://${site.domain}/${p}`), region: ["de"] } });
+    expect(queued.status).toBe(202);
+    const run = await ended(queued.body.run_id);
+    expect(run.regions_breakdown).toEqual([expect.objectContaining({ region: "de", reached: "elsewhere", pops: [{ pop: "CDG", calls: 2, country: "FR", continent: "EU", in_region: false }] })]);
+    expect(run.status_message).toContain("de was warmed through CDG (France): its visitors' PoPs were not warmed.");
+  }, 90_000);
+
+  it("warns in the estimate that a default install's regions share one egress", async () => {
+    const site = await createValidatedSite(key);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, {
+      key,
+      body: { name: "Three regions", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr", "de", "us"] },
+    });
+    expect(boost.status).toBe(201);
+    const estimate = await api("GET", `/v1/boosts/${boost.body.id}/estimate`, { key });
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.shared_egress).toEqual([["fr", "de", "us"]]);
+    expect(estimate.body.notes).toContainEqual(expect.stringContaining("fr, de and us leave through Preheat's own network"));
+  });
 });
 
 describe("GET /v1/runs/{runId}/results", () => {

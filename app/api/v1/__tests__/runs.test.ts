@@ -193,6 +193,8 @@ describe("GET /v1/runs/{runId}", () => {
         bypassed_calls: 0,
         average_response_time_ms: 0,
         egress: "local",
+        pops: [],
+        reached: "unknown",
       })),
       pops_breakdown: [],
       failure_samples: [],
