@@ -181,6 +181,9 @@ export const VARIABLES = {
   PREHEAT_WEBHOOK_DISABLE_AFTER: withDefault(positiveInteger, 15, {
     description: "Consecutive failed delivery attempts, over any of its events, after which a webhook is disabled and its account's owner is told by e-mail. A success resets the count.",
   }),
+  PREHEAT_WEBHOOKS_PER_ACCOUNT: withDefault(positiveInteger, 10, {
+    description: "Webhooks one account may have (403 `webhook_limit` beyond): with one webhook per URL, this bounds the deliveries one event can send towards any receiver.",
+  }),
   PREHEAT_JOBS_POLL_SECONDS: withDefault(numeric({ min: 0.5 }), 1, {
     description: "How often an idle worker looks for jobs.",
   }),
