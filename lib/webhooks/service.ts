@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
 import { accounts, webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
+import { type Budget, takePoint } from "@/lib/api/rate-limit";
 import { iso } from "@/lib/api/schemas";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { ConflictError, ForbiddenError, notFound } from "@/lib/errors";
+import { ConflictError, ForbiddenError, notFound, TooManyRequestsError } from "@/lib/errors";
 import { deliverTest } from "./deliver";
 import { messageIdOf } from "./message-id";
 import { receiverOf } from "./receiver";
@@ -150,8 +151,19 @@ export async function listDeliveries(ctx: AccountContext, webhookId: number, pag
   return { data: rows.map((r) => toDelivery({ ...r.delivery, messageCreatedAt: r.messageCreatedAt })), total: total?.n ?? 0, ...page };
 }
 
+/**
+ * A test event goes out at once, whoever answers, so each webhook gets one every 10 s: enough to
+ * try a receiver again after fixing it, too few to flood anyone with. Counted in the shared limit
+ * store, so the limit holds across servers.
+ */
+export const TEST_EVENT_BUDGET: Budget = { name: "webhook-test", points: 1, seconds: 10 };
+
 /** One signed test delivery now; the answer is that delivery, whatever the receiver said. */
 export async function testWebhook(ctx: AccountContext, webhookId: number) {
   const webhook = await getWebhookRow(ctx, webhookId);
+  const budget = await takePoint(ctx.db, TEST_EVENT_BUDGET, `webhook:${webhook.id}`);
+  if (!budget.allowed) {
+    throw new TooManyRequestsError(`A webhook takes one test event every ${TEST_EVENT_BUDGET.seconds} s: try again in ${budget.resetSeconds} s.`, budget.resetSeconds);
+  }
   return toDelivery({ ...(await deliverTest(ctx.db, webhook)), messageCreatedAt: null });
 }
