@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook (its signing secret is shown once)
-         * @description Each event the webhook subscribes to is POSTed to `url` once (deduplicated per event), retried with exponential back-off for about a day while the receiver does not answer 2xx (the first retry after `PREHEAT_WEBHOOK_RETRY_BASE_SECONDS`, 60 s by default). Until the webhook has answered 2xx once since it was created or last changed (an event or a test event), an event is retried 3 times only. After `PREHEAT_WEBHOOK_DISABLE_AFTER` (15 by default) consecutive failed attempts the webhook is disabled and the account's owner is told by e-mail.
+         * @description Each event the webhook subscribes to is POSTed to `url` once (deduplicated per event), retried with exponential back-off for about a day while the receiver does not answer 2xx (the first retry after `PREHEAT_WEBHOOK_RETRY_BASE_SECONDS`, 60 s by default). Until the webhook has answered 2xx once (to an event or a test event), an event is retried 3 times only. After `PREHEAT_WEBHOOK_DISABLE_AFTER` (15 by default) consecutive failed attempts the webhook is disabled and the account's owner is told by e-mail.
          *
          *     An account has at most `PREHEAT_WEBHOOKS_PER_ACCOUNT` webhooks (10 by default): one more is **403** `webhook_limit`. One webhook per URL: a URL the account already has is **409** `duplicate_webhook`. URLs are compared with the scheme and host lower-cased, without a default port, credentials or fragment, and with a bare host the same as its `/`; the path and the query count (`?a=1` and `?a=2` are two receivers).
          *
