@@ -33,7 +33,7 @@ export function WebhookFields({ draft, onChange, fieldError }: { draft: WebhookD
   return (
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Endpoint URL" hint="Preheat POSTs each event here; it must be reachable from the Internet." error={fieldError("url")}>
+        <Field label="Endpoint URL" hint="Preheat POSTs each event here; it must be reachable from the Internet, and no other webhook of yours may have it." error={fieldError("url")}>
           {(a) => <TextInput {...a} name="webhook-url" type="url" required placeholder="https://hooks.example.com/preheat" value={draft.url} onChange={(e) => set("url", e.target.value)} />}
         </Field>
         <Field label="Format" hint="Slack: paste a Slack incoming-webhook URL above; each event becomes a short message." error={fieldError("format")}>
@@ -48,7 +48,11 @@ export function WebhookFields({ draft, onChange, fieldError }: { draft: WebhookD
           )}
         </Field>
       </div>
-      <CheckboxGroup legend="Events" hint="Each event is sent once, and retried for about a day while the endpoint does not answer 2xx." error={fieldError("events")}>
+      <CheckboxGroup
+        legend="Events"
+        hint="Each event is sent once, and retried for about a day while the endpoint does not answer 2xx (3 times only until it has answered 2xx once)."
+        error={fieldError("events")}
+      >
         {WEBHOOK_EVENTS.map((event) => (
           <Check
             key={event}

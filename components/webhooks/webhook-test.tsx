@@ -39,7 +39,7 @@ export function WebhookTest({ webhookId }: { webhookId: number }) {
           Send test event
         </Button>
         <p className="text-sm text-slate-600">
-          Sends a <code>webhook.test</code> event now, whatever the events chosen, and waits for the answer (10 s at most).
+          Sends a <code>webhook.test</code> event now, whatever the events chosen, and waits for the answer (10 s at most). One test every 10 s; a 2xx answer lets events be retried for a whole day.
         </p>
       </div>
       <div aria-live="polite" className="empty:hidden">

@@ -44,8 +44,8 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
   );
 }
 
-/** The account's webhooks: add one (its secret shown once), see which ones Preheat disabled and why, delete. */
-export function WebhooksView() {
+/** The account's webhooks: add one (its secret shown once), see which ones Preheat disabled and why, delete. `limit` is the operator's PREHEAT_WEBHOOKS_PER_ACCOUNT. */
+export function WebhooksView({ limit }: { limit: number }) {
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [offset, setOffset] = useState(0);
   const webhooks = useQuery({
@@ -61,9 +61,13 @@ export function WebhooksView() {
       />
       {created ? <SecretNotice webhook={created} onDone={() => setCreated(null)} /> : null}
       <Card title="New webhook">
+        <p className="mb-4 text-sm text-slate-600">
+          An account has at most {limit} webhooks, one per URL: a URL that differs from another only in the case of its host, a default port or a trailing slash after the host is the same one, while
+          another path or query is not. Until an endpoint has answered 2xx once, each event is retried 3 times only; send it a test event to check it.
+        </p>
         <NewWebhookForm onCreated={setCreated} />
       </Card>
-      <Card title="Your webhooks">
+      <Card title={webhooks.data ? `Your webhooks (${webhooks.data.total} of ${limit})` : "Your webhooks"}>
         {webhooks.isPending ? (
           <Loading label="Loading webhooks…" />
         ) : webhooks.isError ? (

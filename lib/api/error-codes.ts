@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, meaning: "The API key lacks the scope the operation requires (`required_scope`)." },
   dashboard_only: { status: 403, meaning: "The operation belongs to the dashboard (its header, from a signed-in session)." },
   quota_exceeded: { status: 403, meaning: "The account's monthly call quota cannot cover the request." },
+  webhook_limit: { status: 403, meaning: "The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first." },
   not_found: { status: 404, meaning: "No such resource for this account (another account's resources do not exist for it), or no such endpoint." },
   method_not_allowed: { status: 405, meaning: "The path exists, not with this method (`Allow` lists those it takes)." },
   run_in_progress: { status: 409, meaning: "The boost has a run pending or running: wait for it to end." },
@@ -18,6 +19,10 @@ export const ERROR_CODES = {
   conflict: { status: 409, meaning: "The request clashes with the current state of the resource." },
   duplicate_site: { status: 409, meaning: "The account already has this site." },
   duplicate_sitemap: { status: 409, meaning: "The site already has this sitemap." },
+  duplicate_webhook: {
+    status: 409,
+    meaning: "The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one.",
+  },
   payload_too_large: { status: 413, meaning: "The request body is over the size limit." },
   unsupported_media_type: { status: 415, meaning: "The body must be sent as JSON (Content-Type: application/json)." },
   validation_failed: { status: 422, meaning: "A path, query or body value is invalid (`details` names the fields)." },

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
 import { accountOwner } from "@/lib/accounts/users";
@@ -93,13 +93,32 @@ async function recordAttempt(db: Database, webhook: WebhookRow, message: { id: n
   return delivery!;
 }
 
+/**
+ * Retries of one event while the webhook has never had a 2xx answer, so that an endpoint that has
+ * never taken a delivery (a mistyped URL, somebody else's server) hears of each event at most 4
+ * times, not for a day. Once it has answered 2xx, to an event or a test, the whole back-off
+ * schedule applies. Read from the recorded deliveries, which are kept as long as the webhook.
+ */
+export const RETRIES_UNTIL_ANSWERED = 3;
+
+/** Whether the webhook has ever had a 2xx answer (the attempts without an error). */
+async function hasAnswered(db: Database, webhook: WebhookRow): Promise<boolean> {
+  const [found] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhook.id), isNull(webhookDeliveries.error)))
+    .limit(1);
+  return found !== undefined;
+}
+
 /** What one delivery job did: `retry` asks the job engine to try again later. */
 export type DeliveryResult = "delivered" | "failed" | "retry" | "skipped";
 
 /**
  * Attempts a pending message once. Idempotent: a message already delivered or failed is left as
  * it is, so a repeated job never sends twice what was answered. A failure is retried by the job
- * engine (with back-off) until the `final` attempt, unless retrying cannot help.
+ * engine (with back-off) until the `final` attempt, unless retrying cannot help or the receiver has
+ * not answered 2xx yet and has had its RETRIES_UNTIL_ANSWERED.
  */
 export async function deliverMessage(db: Database, messageId: number, options: { final: boolean }): Promise<DeliveryResult> {
   const [found] = await db
@@ -116,7 +135,8 @@ export async function deliverMessage(db: Database, messageId: number, options: {
   const attempt = message.attempts + 1;
   const outcome = await post(webhook, messageIdOf(message), message.payload as Envelope);
   await recordAttempt(db, webhook, { id: message.id, event: message.event, attempt }, outcome);
-  const status = !outcome.error ? "delivered" : options.final || outcome.permanent ? "failed" : "pending";
+  const gaveUp = outcome.error !== null && (options.final || outcome.permanent || (attempt > RETRIES_UNTIL_ANSWERED && !(await hasAnswered(db, webhook))));
+  const status = !outcome.error ? "delivered" : gaveUp ? "failed" : "pending";
   await db
     .update(webhookMessages)
     .set({ attempts: attempt, status })

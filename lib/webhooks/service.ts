@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
-import { webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
+import { accounts, webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
+import { type Budget, takePoint } from "@/lib/api/rate-limit";
 import { iso } from "@/lib/api/schemas";
+import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
-import { notFound } from "@/lib/errors";
+import type { Database } from "@/lib/db";
+import { ConflictError, ForbiddenError, notFound, TooManyRequestsError } from "@/lib/errors";
 import { deliverTest } from "./deliver";
 import { messageIdOf } from "./message-id";
+import { receiverOf } from "./receiver";
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookPayload } from "./schemas";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -32,13 +36,38 @@ function newSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
+/**
+ * The account's webhooks, with the account's row locked until the transaction ends: creations and
+ * URL changes of one account take turns, so two requests at once can pass neither the limit nor the
+ * one-webhook-per-URL rule (a unique index on the URL could not compare URLs as receiverOf does).
+ */
+async function lockAccountWebhooks(tx: Database, accountId: number): Promise<{ id: number; url: string }[]> {
+  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+  return tx.select({ id: webhooks.id, url: webhooks.url }).from(webhooks).where(eq(webhooks.accountId, accountId));
+}
+
+/** One webhook per receiver: several to one URL would send it every event several times over. */
+function assertNewReceiver(existing: { id: number; url: string }[], url: string, exceptId?: number): void {
+  const receiver = receiverOf(url);
+  if (existing.some((webhook) => webhook.id !== exceptId && receiverOf(webhook.url) === receiver)) {
+    throw new ConflictError(`This account already has a webhook to ${url}: change that one instead.`, undefined, "duplicate_webhook");
+  }
+}
+
 /** Creates a webhook; its secret is in this answer only (the API shows it once). */
 export async function createWebhook(ctx: AccountContext, input: CreateWebhookInput): Promise<WebhookPayload & { secret: string }> {
-  const [row] = await ctx.db
-    .insert(webhooks)
-    .values({ accountId: ctx.accountId, url: input.url, events: input.events, description: input.description ?? null, format: input.format, secret: newSecret() })
-    .returning();
-  return { ...toWebhook(row!), secret: row!.secret };
+  const row = await ctx.db.transaction(async (tx) => {
+    const existing = await lockAccountWebhooks(tx, ctx.accountId);
+    assertNewReceiver(existing, input.url);
+    const limit = setting("PREHEAT_WEBHOOKS_PER_ACCOUNT");
+    if (existing.length >= limit) throw new ForbiddenError(`An account has at most ${limit} webhooks: delete one first.`, undefined, "webhook_limit");
+    const [created] = await tx
+      .insert(webhooks)
+      .values({ accountId: ctx.accountId, url: input.url, events: input.events, description: input.description ?? null, format: input.format, secret: newSecret() })
+      .returning();
+    return created!;
+  });
+  return { ...toWebhook(row), secret: row.secret };
 }
 
 export async function listWebhooks(ctx: AccountContext, page: Page) {
@@ -59,15 +88,24 @@ export async function getWebhookRow(ctx: AccountContext, webhookId: number): Pro
   return row;
 }
 
-/** Only the supplied fields; enabling again starts the failure count afresh. */
+/** Only the supplied fields; enabling again starts the failure count afresh. A new URL must not be another webhook's. */
 export async function updateWebhook(ctx: AccountContext, webhookId: number, input: UpdateWebhookInput): Promise<WebhookPayload> {
   const reenabled = input.enabled === true ? { consecutiveFailures: 0, disabledReason: null } : {};
   const disabled = input.enabled === false ? { disabledReason: null } : {};
-  const [row] = await ctx.db
-    .update(webhooks)
-    .set({ ...input, ...reenabled, ...disabled, updatedAt: new Date() })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
-    .returning();
+  const row = await ctx.db.transaction(async (tx) => {
+    if (input.url !== undefined) {
+      const existing = await lockAccountWebhooks(tx, ctx.accountId);
+      // Unknown before conflicting: another account's webhook is not found, whatever its URL.
+      if (!existing.some((webhook) => webhook.id === webhookId)) throw notFound("Webhook");
+      assertNewReceiver(existing, input.url, webhookId);
+    }
+    const [updated] = await tx
+      .update(webhooks)
+      .set({ ...input, ...reenabled, ...disabled, updatedAt: new Date() })
+      .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.accountId)))
+      .returning();
+    return updated;
+  });
   if (!row) throw notFound("Webhook");
   return toWebhook(row);
 }
@@ -113,8 +151,19 @@ export async function listDeliveries(ctx: AccountContext, webhookId: number, pag
   return { data: rows.map((r) => toDelivery({ ...r.delivery, messageCreatedAt: r.messageCreatedAt })), total: total?.n ?? 0, ...page };
 }
 
+/**
+ * A test event goes out at once, whoever answers, so each webhook gets one every 10 s: enough to
+ * try a receiver again after fixing it, too few to flood anyone with. Counted in the shared limit
+ * store, so the limit holds across servers.
+ */
+export const TEST_EVENT_BUDGET: Budget = { name: "webhook-test", points: 1, seconds: 10 };
+
 /** One signed test delivery now; the answer is that delivery, whatever the receiver said. */
 export async function testWebhook(ctx: AccountContext, webhookId: number) {
   const webhook = await getWebhookRow(ctx, webhookId);
+  const budget = await takePoint(ctx.db, TEST_EVENT_BUDGET, `webhook:${webhook.id}`);
+  if (!budget.allowed) {
+    throw new TooManyRequestsError(`A webhook takes one test event every ${TEST_EVENT_BUDGET.seconds} s: try again in ${budget.resetSeconds} s.`, budget.resetSeconds);
+  }
   return toDelivery({ ...(await deliverTest(ctx.db, webhook)), messageCreatedAt: null });
 }

@@ -2,11 +2,16 @@ import type http from "node:http";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailOutbox, sites } from "@/drizzle/schema";
+import { emailOutbox, sites, webhookMessages } from "@/drizzle/schema";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import type { AccountContext } from "@/lib/context";
+import { ConflictError, ForbiddenError, TooManyRequestsError } from "@/lib/errors";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
-import { createWebhook, getWebhookRow, listDeliveries, testWebhook, updateWebhook } from "./service";
+import { deliverMessage, deliverTest } from "./deliver";
+import { receiverOf } from "./receiver";
+import { createWebhook, deleteWebhook, getWebhookRow, listDeliveries, listWebhooks, testWebhook, updateWebhook } from "./service";
 
 type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
 const received: Received[] = [];
@@ -14,7 +19,10 @@ const received: Received[] = [];
 const failuresBeforeSuccess = new Map<string, number>([
   ["/flaky", 1],
   ["/down", Number.POSITIVE_INFINITY],
+  ["/never", Number.POSITIVE_INFINITY],
 ]);
+/** Receiver paths that answer 204 this many times, then 500 for ever. */
+const successesBeforeFailure = new Map<string, number>([["/answered-once", 1]]);
 let world: LocalWorld;
 
 beforeAll(async () => {
@@ -29,8 +37,9 @@ beforeAll(async () => {
       req.on("end", () => {
         const path = req.url ?? "";
         received.push({ path, headers: req.headers, body });
-        const failures = received.filter((r) => r.path === path).length - 1;
-        res.writeHead(failures < (failuresBeforeSuccess.get(path) ?? 0) ? 500 : 204).end();
+        const earlier = received.filter((r) => r.path === path).length - 1;
+        const succeeded = successesBeforeFailure.has(path) ? earlier < successesBeforeFailure.get(path)! : earlier >= (failuresBeforeSuccess.get(path) ?? 0);
+        res.writeHead(succeeded ? 204 : 500).end();
       });
     },
     { email: "webhooks@example.com", work: true },
@@ -112,7 +121,8 @@ describe("webhooks", () => {
 
   it("are disabled after PREHEAT_WEBHOOK_DISABLE_AFTER failed attempts in a row, and the owner is told by e-mail", async () => {
     const down = await createWebhook(world.ctx, { url: "http://hooks.test/down", events: ["run.failed"], format: "standard" });
-    for (let i = 0; i < 3; i++) expect(await testWebhook(world.ctx, down.id)).toMatchObject({ event: "webhook.test", status_code: 500 });
+    // Sent as the test operation sends them, without its limit of one every 10 s.
+    for (let i = 0; i < 3; i++) expect(await deliverTest(world.handle.db, await getWebhookRow(world.ctx, down.id))).toMatchObject({ event: "webhook.test", statusCode: 500 });
     const disabled = await getWebhookRow(world.ctx, down.id);
     expect(disabled).toMatchObject({ enabled: false, consecutiveFailures: 3 });
     expect(disabled.disabledReason).toContain("3 consecutive failed deliveries");
@@ -122,5 +132,104 @@ describe("webhooks", () => {
     expect(emails[0]!.subject).toContain("hooks.test");
     // Enabled again: the count starts afresh.
     expect(await updateWebhook(world.ctx, down.id, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null, consecutive_failures: 0 });
+  });
+
+  it("take one test event every 10 s per webhook", async () => {
+    const hook = await createWebhook(world.ctx, { url: "http://hooks.test/tested", events: ["run.failed"], format: "standard" });
+    const other = await createWebhook(world.ctx, { url: "http://hooks.test/tested-too", events: ["run.failed"], format: "standard" });
+    expect(await testWebhook(world.ctx, hook.id)).toMatchObject({ event: "webhook.test", status_code: 204 });
+    const refused = await testWebhook(world.ctx, hook.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TooManyRequestsError);
+    expect((refused as TooManyRequestsError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((refused as TooManyRequestsError).retryAfterSeconds).toBeLessThanOrEqual(10);
+    expect((refused as Error).message).toMatch(/^A webhook takes one test event every 10 s: try again in \d+ s\.$/);
+    // The refused one was not sent; another webhook has its own 10 s.
+    expect(received.filter((r) => r.path === "/tested")).toHaveLength(1);
+    expect(await testWebhook(world.ctx, other.id)).toMatchObject({ status_code: 204 });
+  });
+
+  it("retry an event 3 times only until the receiver has answered 2xx once, then on the whole schedule", async () => {
+    const previous = process.env.PREHEAT_WEBHOOK_DISABLE_AFTER;
+    process.env.PREHEAT_WEBHOOK_DISABLE_AFTER = "20"; // disabling is not the subject here
+    try {
+      /** Attempts a new message to `webhookId` `times` times, as the job engine would, never as its final attempt. */
+      const attempt = async (webhookId: number, times: number) => {
+        const [message] = await world.handle.db
+          .insert(webhookMessages)
+          .values({ webhookId, event: "run.failed", eventKey: `run.failed:retries:${webhookId}:${Date.now()}`, payload: { type: "run.failed", timestamp: new Date().toISOString(), data: {} } })
+          .returning();
+        const results = [];
+        for (let i = 0; i < times; i++) results.push(await deliverMessage(world.handle.db, message!.id, { final: false }));
+        return results;
+      };
+      const never = await createWebhook(world.ctx, { url: "http://hooks.test/never", events: ["run.failed"], format: "standard" });
+      expect(await attempt(never.id, 5)).toEqual(["retry", "retry", "retry", "failed", "skipped"]);
+      expect(received.filter((r) => r.path === "/never")).toHaveLength(4);
+
+      const answered = await createWebhook(world.ctx, { url: "http://hooks.test/answered-once", events: ["run.failed"], format: "standard" });
+      expect(await attempt(answered.id, 1)).toEqual(["delivered"]);
+      expect(await attempt(answered.id, 6)).toEqual(Array(6).fill("retry"));
+    } finally {
+      process.env.PREHEAT_WEBHOOK_DISABLE_AFTER = previous;
+    }
+  });
+});
+
+describe("an account's webhooks", () => {
+  let account: AccountContext;
+  const hook = (url: string) => createWebhook(account, { url, events: ["run.completed"], format: "standard" });
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error as Error & { code?: string },
+    );
+
+  beforeAll(async () => {
+    const { user } = await findOrCreateUser(world.handle.db, "many-webhooks@example.com");
+    account = { db: world.handle.db, accountId: user.accountId };
+  });
+
+  it("compare URLs as receivers: scheme and host case, default port, credentials, fragment and a bare host's slash aside", () => {
+    expect(receiverOf("HTTPS://Hooks.Example.COM")).toBe(receiverOf("https://hooks.example.com/"));
+    expect(receiverOf("https://hooks.example.com:443/x?a=1")).toBe(receiverOf("https://user:secret@hooks.example.com/x?a=1#top"));
+    expect(receiverOf("http://hooks.example.com:80/")).toBe(receiverOf("http://hooks.example.com"));
+    expect(receiverOf("https://hooks.example.com/x?a=1")).not.toBe(receiverOf("https://hooks.example.com/x?a=2"));
+    expect(receiverOf("https://hooks.example.com/x")).not.toBe(receiverOf("https://hooks.example.com/x/"));
+    expect(receiverOf("https://hooks.example.com/X")).not.toBe(receiverOf("https://hooks.example.com/x"));
+    expect(receiverOf("http://hooks.example.com/")).not.toBe(receiverOf("https://hooks.example.com/"));
+    expect(receiverOf("https://hooks.example.com:8443/")).not.toBe(receiverOf("https://hooks.example.com/"));
+  });
+
+  it("are one per URL: a second one, or a change to another's URL, is a 409 duplicate_webhook", async () => {
+    const first = await hook("https://receiver.example.com");
+    const again = await refusal(hook("HTTPS://Receiver.Example.com:443/"));
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(again).toMatchObject({ code: "duplicate_webhook", message: "This account already has a webhook to HTTPS://Receiver.Example.com:443/: change that one instead." });
+    const second = await hook("https://receiver.example.com/?channel=deploys");
+    const moved = await refusal(updateWebhook(account, second.id, { url: "https://receiver.example.com/" }));
+    expect(moved).toMatchObject({ code: "duplicate_webhook" });
+    expect((await getWebhookRow(account, second.id)).url).toBe("https://receiver.example.com/?channel=deploys");
+    // Its own URL again, or another account's URL, is no duplicate.
+    expect(await updateWebhook(account, first.id, { url: "https://receiver.example.com/", description: "Same" })).toMatchObject({ url: "https://receiver.example.com/" });
+    expect(await createWebhook(world.ctx, { url: "https://receiver.example.com", events: ["run.failed"], format: "standard" })).toMatchObject({ id: expect.any(Number) });
+    // Another account's webhook is not found, whatever the URL asked for.
+    await expect(updateWebhook(world.ctx, second.id, { url: "https://elsewhere.example.com/" })).rejects.toThrow("Webhook not found.");
+    await Promise.all([first.id, second.id].map((id) => deleteWebhook(account, id)));
+  });
+
+  it("are PREHEAT_WEBHOOKS_PER_ACCOUNT at most (10), even when created at once", async () => {
+    for (let i = 1; i <= 8; i++) await hook(`https://limit.example.com/${i}`);
+    const racing = await Promise.allSettled([hook("https://limit.example.com/9"), hook("https://limit.example.com/10"), hook("https://limit.example.com/11")]);
+    expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+    const [refused] = racing.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect(refused).toMatchObject({ code: "webhook_limit", message: "An account has at most 10 webhooks: delete one first." });
+    expect((await listWebhooks(account, { limit: 100, offset: 0 })).total).toBe(10);
+    // Two at once to one URL: one is made.
+    const [last] = (await listWebhooks(account, { limit: 1, offset: 0 })).data;
+    await deleteWebhook(account, last!.id);
+    const same = await Promise.allSettled([hook("https://limit.example.com/same"), hook("https://limit.example.com/same")]);
+    expect(same.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await refusal(hook("https://limit.example.com/12"))).toMatchObject({ code: "webhook_limit" });
   });
 });

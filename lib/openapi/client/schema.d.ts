@@ -531,7 +531,9 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook (its signing secret is shown once)
-         * @description Each event the webhook subscribes to is POSTed to `url` once (deduplicated per event), retried with exponential back-off for about a day while the receiver does not answer 2xx (the first retry after `PREHEAT_WEBHOOK_RETRY_BASE_SECONDS`, 60 s by default). After `PREHEAT_WEBHOOK_DISABLE_AFTER` (15 by default) consecutive failed attempts the webhook is disabled and the account's owner is told by e-mail.
+         * @description Each event the webhook subscribes to is POSTed to `url` once (deduplicated per event), retried with exponential back-off for about a day while the receiver does not answer 2xx (the first retry after `PREHEAT_WEBHOOK_RETRY_BASE_SECONDS`, 60 s by default). Until the webhook has answered 2xx once (to an event or a test event), an event is retried 3 times only. After `PREHEAT_WEBHOOK_DISABLE_AFTER` (15 by default) consecutive failed attempts the webhook is disabled and the account's owner is told by e-mail.
+         *
+         *     An account has at most `PREHEAT_WEBHOOKS_PER_ACCOUNT` webhooks (10 by default): one more is **403** `webhook_limit`. One webhook per URL: a URL the account already has is **409** `duplicate_webhook`. URLs are compared with the scheme and host lower-cased, without a default port, credentials or fragment, and with a bare host the same as its `/`; the path and the query count (`?a=1` and `?a=2` are two receivers).
          *
          *     Scope: `webhooks:write`.
          */
@@ -565,7 +567,9 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook (only the supplied fields), or enable it again
-         * @description Scope: `webhooks:write`.
+         * @description A `url` that another webhook of the account already has (compared as when creating one) is **409** `duplicate_webhook`.
+         *
+         *     Scope: `webhooks:write`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -601,7 +605,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed `webhook.test` event now, and answer how the receiver took it
-         * @description One attempt, not retried; it is recorded among the deliveries and counts like any other attempt. Answers 200 whatever the receiver answered: read `status_code` and `error`.
+         * @description One attempt, not retried; it is recorded among the deliveries and counts like any other attempt (a 2xx answer lets the webhook's events be retried on the whole schedule). Answers 200 whatever the receiver answered: read `status_code` and `error`. One test event per webhook every 10 s: another is **429** `rate_limited` with `Retry-After`.
          *
          *     Scope: `webhooks:write`.
          */
@@ -688,10 +692,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "dashboard_only" | "quota_exceeded" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "duplicate_site" | "duplicate_sitemap" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -6899,7 +6903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6916,7 +6920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being handled: retry in a moment. */
+            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being handled: retry in a moment. `duplicate_webhook`: The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. */
             409: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7356,6 +7360,23 @@ export interface operations {
             };
             /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
             404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `duplicate_webhook`: The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. */
+            409: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
                     "X-Request-Id"?: string;

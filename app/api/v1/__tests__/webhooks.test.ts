@@ -126,6 +126,69 @@ describe("webhooks", () => {
     expect((await api("GET", `/v1/webhooks/${hook.body.id}/deliveries`, { key: owner })).body.data).toEqual([test.body]);
   });
 
+  it("are 10 per account at most: the 11th is 403 webhook_limit, even when the 10th and 11th are asked for at once", async () => {
+    const owner = await newKey();
+    const create = (path: string) => api("POST", "/v1/webhooks", { key: owner, body: { url: `https://hooks.example.org/${path}`, events: ["run.completed"] } });
+    for (let i = 1; i <= 9; i++) expect((await create(`limit-${i}`)).status).toBe(201);
+    const racing = await Promise.all([create("limit-10"), create("limit-11")]);
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 403]);
+    const refused = racing.find((r) => r.status === 403)!;
+    expect(refused.body).toEqual({ code: "webhook_limit", error: "An account has at most 10 webhooks: delete one first." });
+    expect((await api("GET", "/v1/webhooks", { key: owner })).body.total).toBe(10);
+    expect((await create("limit-12")).status).toBe(403);
+    // Another account has its own ten.
+    expect((await api("POST", "/v1/webhooks", { key: await newKey(), body: { url: "https://hooks.example.org/limit-12", events: ["run.completed"] } })).status).toBe(201);
+  });
+
+  it("are one per URL: the same URL again, however it is written, is 409 duplicate_webhook, and so is a PATCH onto another's URL", async () => {
+    const owner = await newKey();
+    const create = (url: string) => api("POST", "/v1/webhooks", { key: owner, body: { url, events: ["run.completed"] } });
+    const first = await create("https://Hooks.Example.org:443");
+    expect(first.status).toBe(201);
+    const twice = await Promise.all([create("https://hooks.example.org/"), create("HTTPS://HOOKS.EXAMPLE.ORG/")]);
+    for (const again of twice) {
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe("duplicate_webhook");
+      expect(again.body.error).toMatch(/^This account already has a webhook to .+: change that one instead\.$/);
+    }
+    const routed = await create("https://hooks.example.org/?channel=deploys");
+    expect(routed.status).toBe(201);
+    const moved = await api("PATCH", `/v1/webhooks/${routed.body.id}`, { key: owner, body: { url: "https://hooks.example.org" } });
+    expect(moved).toMatchObject({ status: 409, body: { code: "duplicate_webhook" } });
+    expect((await api("PATCH", `/v1/webhooks/${routed.body.id}`, { key: owner, body: { url: "https://hooks.example.org/?channel=ops" } })).status).toBe(200);
+    expect((await api("GET", "/v1/webhooks", { key: owner })).body.total).toBe(2);
+  });
+
+  it("take one test event every 10 s per webhook: another is 429 rate_limited with Retry-After", async () => {
+    const owner = await newKey();
+    const hook = await api("POST", "/v1/webhooks", { key: owner, body: { url: `${receiverUrl}/tested`, events: ["run.failed"] } });
+    expect((await api("POST", `/v1/webhooks/${hook.body.id}/test`, { key: owner })).status).toBe(200);
+    const again = await api("POST", `/v1/webhooks/${hook.body.id}/test`, { key: owner });
+    expect(again.status).toBe(429);
+    expect(again.body.code).toBe("rate_limited");
+    const retryAfter = Number(again.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(again.body.error).toBe(`A webhook takes one test event every 10 s: try again in ${retryAfter} s.`);
+    expect(deliveriesTo("/tested")).toHaveLength(1);
+    expect((await api("GET", `/v1/webhooks/${hook.body.id}/deliveries`, { key: owner })).body.total).toBe(1);
+  });
+
+  it("retry an event 3 times only while the receiver has never answered 2xx", async () => {
+    const owner = await newKey();
+    failFirst.set("/never", Number.POSITIVE_INFINITY);
+    const hook = await api("POST", "/v1/webhooks", { key: owner, body: { url: `${receiverUrl}/never`, events: ["run.completed"] } });
+    await warmAndWait(owner, (domain) => [`http://${domain}/a`]);
+    const attempts = await until(async () => {
+      const page = await api("GET", `/v1/webhooks/${hook.body.id}/deliveries`, { key: owner });
+      return page.body.total >= 4 ? page.body.data : undefined;
+    });
+    expect(attempts.map((d: { attempt: number }) => d.attempt)).toEqual([4, 3, 2, 1]);
+    // A fifth would have come 8 to 16 s after the fourth (PREHEAT_WEBHOOK_RETRY_BASE_SECONDS is 1 here): none comes.
+    await new Promise((resolve) => setTimeout(resolve, 17_000));
+    expect(deliveriesTo("/never")).toHaveLength(4);
+  }, 90_000);
+
   it("post a short summary with a link to a Slack-format webhook", async () => {
     const owner = await newKey();
     await api("POST", "/v1/webhooks", { key: owner, body: { url: `${receiverUrl}/slack`, events: ["run.completed"], format: "slack" } });
