@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
@@ -14,14 +14,20 @@ import { publicBaseUrl } from "@/lib/server/base-url";
 import { clientAddress } from "@/lib/server/client-address";
 import { countFailure, forgive, secondsUntilAllowed } from "@/lib/api/rate-limit";
 import { signInBudgets } from "./attempts";
+import { mayEmailVisitor } from "./email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
 import { hasSessionCookie } from "./session-cookie";
 import { sessionSecret, SIGN_IN_LINK_HOURS } from "./sign-in-link";
 
 const SESSION_DAYS = 30;
 
-/** Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits. */
+/**
+ * Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits.
+ * Over the e-mail caps nothing is sent, and next-auth answers as if it had been (same page, same JSON).
+ */
 async function sendSignInLink(db: Database, email: string, url: string): Promise<void> {
+  // next-auth does not hand the request to this hook; its route handler's headers are this request's.
+  if (!(await mayEmailVisitor(db, { to: email, client: clientAddress(await headers()), template: "sign-in-link" }))) return;
   const user = await db.select({ accountId: users.accountId }).from(users).where(eq(users.email, email.toLowerCase()));
   await sendNow(db, {
     accountId: user[0]?.accountId ?? null,
