@@ -50,7 +50,7 @@ test.afterAll(async () => {
   await page.close();
 });
 
-test("sign up e-mails a link; following it creates the account, and the owner signs in", async () => {
+test("sign up e-mails a link; on its page the owner chooses the password, and is signed in", async () => {
   await signUpAndSignIn(page, owner);
   await expect(page.getByRole("heading", { name: "Sites", exact: true })).toBeVisible();
   await expect(page.getByText("No sites yet")).toBeVisible();
@@ -304,7 +304,16 @@ test("signed-out visitors are sent to sign in, and back to the page they asked f
   await context.close();
 });
 
-test("the owner changes the password on the Account page, and signs in with the new one", async ({ browser }) => {
+test("the owner changes the password on the Account page: other sessions end, this one goes on", async ({ browser }) => {
+  // A session opened before the change, with the old password.
+  const before = await browser.newContext();
+  const earlier = await before.newPage();
+  await earlier.goto("/signin");
+  await earlier.getByLabel("E-mail").fill(owner.email);
+  await earlier.getByLabel("Password").fill(owner.password);
+  await earlier.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(earlier).toHaveURL(/\/sites$/);
+
   await page.getByRole("link", { name: "Account" }).click();
   await expect(page.getByRole("heading", { name: "Change your password" })).toBeVisible();
   await page.getByLabel("Current password").fill("not the password");
@@ -316,6 +325,12 @@ test("the owner changes the password on the Account page, and signs in with the 
   await expect(page.getByRole("status").filter({ hasText: "Your password is saved." })).toBeVisible();
   await shot(page, "account");
 
+  await earlier.goto("/sites");
+  await expect(earlier).toHaveURL(/\/signin/);
+  await before.close();
+  await page.getByRole("link", { name: "Sites", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Sites", exact: true })).toBeVisible();
+
   const context = await browser.newContext();
   const elsewhere = await context.newPage();
   await elsewhere.goto("/signin");
@@ -323,5 +338,23 @@ test("the owner changes the password on the Account page, and signs in with the 
   await elsewhere.getByLabel("Password").fill("a newer passphrase");
   await elsewhere.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(elsewhere).toHaveURL(/\/sites$/);
+  await context.close();
+});
+
+test("sign out everywhere ends every session, this one too", async ({ browser }) => {
+  const context = await browser.newContext();
+  const elsewhere = await context.newPage();
+  await elsewhere.goto("/signin");
+  await elsewhere.getByLabel("E-mail").fill(owner.email);
+  await elsewhere.getByLabel("Password").fill("a newer passphrase");
+  await elsewhere.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(elsewhere).toHaveURL(/\/sites$/);
+
+  await page.getByRole("link", { name: "Account" }).click();
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.getByRole("group", { name: "End every session, this one too?" }).getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await elsewhere.goto("/sites");
+  await expect(elsewhere).toHaveURL(/\/signin/);
   await context.close();
 });

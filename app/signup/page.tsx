@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignUpForm } from "@/components/auth/sign-up-form";
-import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/passwords";
 import { currentUser } from "@/lib/auth/next-auth";
 import { setting } from "@/lib/config";
 
@@ -15,7 +14,7 @@ export default async function SignUpPage() {
     <div className="mx-auto max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="mb-1 text-xl font-bold">Create your Preheat account</h1>
       <p className="mb-6 text-sm text-slate-600">Register your sites, prove you own them, and keep their caches warm.</p>
-      <SignUpForm minPasswordLength={MIN_PASSWORD_LENGTH} emailTransport={Boolean(setting("RESEND_API_KEY"))} />
+      <SignUpForm emailTransport={Boolean(setting("RESEND_API_KEY"))} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
 
-/** Sets a first password (users created by the CLI or a sign-in link have none) or changes it. */
+/** Sets a first password (users created by the CLI or a sign-in link have none) or changes it; either ends every other session. */
 export function PasswordForm({ minPasswordLength }: { minPasswordLength: number }) {
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: ["password"], queryFn: () => api<{ has_password: boolean }>("/api/dashboard/password") });
@@ -42,6 +42,7 @@ export function PasswordForm({ minPasswordLength }: { minPasswordLength: number 
   return (
     <Card title={hasPassword ? "Change your password" : "Set a password"} className="max-w-md">
       {hasPassword ? null : <p className="mb-4 text-sm text-slate-600">You sign in with e-mailed links today. A password lets you sign in without one.</p>}
+      <p className="mb-4 text-sm text-slate-600">Saving a password signs you out everywhere else: every other browser has to sign in again. This one stays signed in.</p>
       <form onSubmit={submit} className="space-y-4" noValidate>
         {hasPassword ? (
           <Field label="Current password" error={fieldError("current_password")}>
@@ -54,7 +55,7 @@ export function PasswordForm({ minPasswordLength }: { minPasswordLength: number 
         {error ? <ErrorNote error={error} /> : null}
         {saved ? (
           <p role="status" className="text-sm text-emerald-700">
-            Your password is saved.
+            Your password is saved. Every other session has ended.
           </p>
         ) : null}
         <Button type="submit" busy={busy}>

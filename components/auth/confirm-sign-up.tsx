@@ -1,25 +1,40 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { api } from "@/components/dashboard/api";
+import { ApiError, api } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/card";
+import { Field, TextInput } from "@/components/ui/field";
 
 /**
  * The sign-up link opens this page and the button confirms: mail scanners that open links on their
- * own do not spend the one-time link.
+ * own do not spend the one-time link. The password is chosen here, once the address is proven, so
+ * nobody who merely typed the address at sign-up can hold the account's password.
  */
-export function ConfirmSignUp({ token }: { token: string }) {
+export function ConfirmSignUp({ token, email, minPasswordLength }: { token: string; email: string; minPasswordLength: number }) {
+  const router = useRouter();
+  const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
+  const [error, setError] = useState<ApiError | Error | null>(null);
   const [done, setDone] = useState<{ email: string; created: boolean } | null>(null);
 
-  async function confirm() {
+  async function confirm(event: React.FormEvent) {
+    event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      setDone(await api<{ email: string; created: boolean }>("/api/dashboard/signup/confirm", { method: "POST", body: { token } }));
+      const confirmed = await api<{ email: string; created: boolean }>("/api/dashboard/signup/confirm", { method: "POST", body: { token, password } });
+      // The account is new and its password was just typed: sign in with it at once.
+      const signedIn = confirmed.created ? await signIn("password", { email: confirmed.email, password, redirect: false }) : undefined;
+      if (signedIn?.ok && !signedIn.error) {
+        router.push("/sites");
+        router.refresh();
+        return;
+      }
+      setDone(confirmed);
     } catch (caught) {
       setError(caught as Error);
     }
@@ -29,20 +44,28 @@ export function ConfirmSignUp({ token }: { token: string }) {
   if (done) {
     return (
       <div role="status" className="space-y-3 text-sm text-slate-700">
-        <p>{done.created ? `Your address ${done.email} is confirmed and your account is ready.` : `${done.email} has an account already: sign in to it.`}</p>
+        <p>{done.created ? `Your address ${done.email} is confirmed and your account is ready: sign in with the password you chose.` : `${done.email} has an account already: sign in to it.`}</p>
         <Link href={`/signin?${new URLSearchParams({ email: done.email })}`} className="inline-block rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700">
           Sign in
         </Link>
       </div>
     );
   }
+  const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
   return (
-    <div className="space-y-4">
-      <p className="text-sm text-slate-600">Confirm that this address is yours to create your account.</p>
+    <form onSubmit={confirm} className="space-y-4" noValidate>
+      <p className="text-sm text-slate-600">
+        Choose the password of <strong>{email}</strong> to create your account. The link works once, so it is spent only when you press the button.
+      </p>
+      <Field label="Password" hint={`At least ${minPasswordLength} characters.`} error={fieldError("password")}>
+        {(a) => <TextInput {...a} type="password" name="password" autoComplete="new-password" required minLength={minPasswordLength} value={password} onChange={(e) => setPassword(e.target.value)} />}
+      </Field>
+      {/* Password managers file the new password under this address. */}
+      <input type="hidden" name="email" autoComplete="username" value={email} />
       {error ? <ErrorNote error={error} /> : null}
-      <Button onClick={confirm} busy={busy} disabled={!token} className="w-full">
-        Confirm my address
+      <Button type="submit" busy={busy} className="w-full">
+        Create my account
       </Button>
-    </div>
+    </form>
   );
 }

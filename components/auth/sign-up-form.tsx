@@ -8,8 +8,9 @@ import { ErrorNote } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
 import { NoEmailTransportNote } from "./no-email-transport-note";
 
-export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordLength: number; emailTransport: boolean }) {
-  const [form, setForm] = useState({ name: "", email: "", password: "" });
+/** Sign-up takes the address alone: the password is chosen on the page its e-mailed link opens, once the address is proven. */
+export function SignUpForm({ emailTransport }: { emailTransport: boolean }) {
+  const [form, setForm] = useState({ name: "", email: "" });
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | Error | null>(null);
@@ -20,7 +21,7 @@ export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordL
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ email: string }>("/api/dashboard/signup", { method: "POST", body: { email: form.email, password: form.password, name: form.name || undefined } });
+      const answer = await api<{ email: string }>("/api/dashboard/signup", { method: "POST", body: { email: form.email, name: form.name || undefined } });
       setSentTo(answer.email);
     } catch (caught) {
       setError(caught as Error);
@@ -33,9 +34,10 @@ export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordL
       <div role="status" className="space-y-3 text-sm text-slate-700">
         <h2 className="text-base font-semibold text-slate-900">Check your e-mail</h2>
         <p>
-          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address: your account is created then, and you sign in with the password you chose. The link works once and expires in
-          24 hours.
+          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address and choose your password: your account is created then. The link works once and expires in 24 hours; signing up
+          again sends a new one and the earlier ones stop working.
         </p>
+        <p className="text-slate-600">Nothing there? At most 5 e-mails an hour go to one address: wait a little before asking again.</p>
         {emailTransport ? null : <NoEmailTransportNote email={sentTo} />}
       </div>
     );
@@ -48,9 +50,7 @@ export function SignUpForm({ minPasswordLength, emailTransport }: { minPasswordL
       <Field label="E-mail" error={fieldError("email")}>
         {(a) => <TextInput {...a} type="email" name="email" autoComplete="email" required value={form.email} onChange={set("email")} />}
       </Field>
-      <Field label="Password" hint={`At least ${minPasswordLength} characters.`} error={fieldError("password")}>
-        {(a) => <TextInput {...a} type="password" name="password" autoComplete="new-password" required minLength={minPasswordLength} value={form.password} onChange={set("password")} />}
-      </Field>
+      <p className="text-sm text-slate-600">We e-mail you a link; you choose your password on the page it opens.</p>
       {error ? <ErrorNote error={error} /> : null}
       <Button type="submit" busy={busy} className="w-full">
         Create account

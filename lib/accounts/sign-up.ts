@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, or } from "drizzle-orm";
 import { accounts, signUpRequests, users } from "@/drizzle/schema";
+import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { createSignInLink, SIGN_IN_LINK_HOURS } from "@/lib/auth/sign-in-link";
 import type { Database } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db";
@@ -15,17 +16,20 @@ export const SIGN_UP_LINK_HOURS = 24;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Sign-up never creates or changes a user: it e-mails the address. A new address gets a link that
- * creates the account when followed (the address is then proven); an address that has a user gets
- * a note and a sign-in link, and nothing changes. Both answer the same, so sign-up tells nobody
- * which addresses have accounts. The password is hashed in both cases, so both take as long.
+ * Sign-up never creates or changes a user, and takes no password: it e-mails the address. A new
+ * address gets a link whose page asks for the password and creates the account (the address is then
+ * proven, so nobody can claim an address that is not theirs with a password of their own); an address
+ * that has a user gets a note and a sign-in link, and nothing changes. Both answer the same, so
+ * sign-up tells nobody which addresses have accounts. A new sign-up ends the pending ones of its
+ * address (their links stop working). Over the e-mail caps (lib/auth/email-caps.ts) nothing is sent
+ * or changed, and the answer is the same again.
  */
-export async function requestSignUp(db: Database, input: { email: string; password: string; name?: string }): Promise<{ email: string }> {
+export async function requestSignUp(db: Database, input: { email: string; name?: string; client: string }): Promise<{ email: string }> {
   const email = normaliseEmail(input.email);
-  checkNewPassword(input.password);
-  const passwordHash = await hashPassword(input.password);
-  const host = new URL(publicBaseUrl()).host;
   const existing = await findUserByEmail(db, email);
+  const template = existing ? "sign-up-existing" : "sign-up-confirmation";
+  if (!(await mayEmailVisitor(db, { to: email, client: input.client, template }))) return { email };
+  const host = new URL(publicBaseUrl()).host;
   if (existing) {
     const url = await createSignInLink(db, email);
     await sendNow(db, {
@@ -39,12 +43,11 @@ export async function requestSignUp(db: Database, input: { email: string; passwo
   }
   const token = randomBytes(32).toString("base64url");
   const tokenHash = hashToken(token);
-  await db.delete(signUpRequests).where(lt(signUpRequests.expiresAt, new Date()));
+  await db.delete(signUpRequests).where(or(lt(signUpRequests.expiresAt, new Date()), eq(signUpRequests.email, email)));
   await db.insert(signUpRequests).values({
     tokenHash,
     email,
     name: input.name?.trim() || null,
-    passwordHash,
     expiresAt: new Date(Date.now() + SIGN_UP_LINK_HOURS * 3600_000),
   });
   await sendNow(db, {
@@ -57,19 +60,31 @@ export async function requestSignUp(db: Database, input: { email: string; passwo
   return { email };
 }
 
-const LINK_UNUSABLE = "This confirmation link is not valid any more (it works once and for 24 hours): sign up again to get a new one.";
+export const SIGN_UP_LINK_UNUSABLE = "This confirmation link is not valid any more (it works once, for 24 hours, and only the newest sign-up's link works): sign up again to get a new one.";
+
+/** The address a sign-up link would create an account for, for its page to show; undefined once the link is unusable. */
+export async function pendingSignUp(db: Database, token: string): Promise<{ email: string } | undefined> {
+  const [request] = await db
+    .select({ email: signUpRequests.email, expiresAt: signUpRequests.expiresAt })
+    .from(signUpRequests)
+    .where(eq(signUpRequests.tokenHash, hashToken(token)));
+  return request && request.expiresAt >= new Date() ? { email: request.email } : undefined;
+}
 
 /**
- * Follows a sign-up link: creates the account and its owner with the password chosen at sign-up,
- * the address now proven. Every pending sign-up of the address ends here. If the address got a
- * user meanwhile (a sign-in link, the CLI), that user is left as it is.
+ * Follows a sign-up link: creates the account and its owner with the password chosen on the link's
+ * page, the address now proven. A password the rules refuse spends nothing: the link still works.
+ * Every pending sign-up of the address ends here. If the address got a user meanwhile (a sign-in
+ * link, the CLI), that user is left as it is, its password too.
  */
-export async function confirmSignUp(db: Database, token: string): Promise<{ email: string; created: boolean }> {
+export async function confirmSignUp(db: Database, input: { token: string; password: string }): Promise<{ email: string; created: boolean }> {
+  checkNewPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
   const [request] = await db
     .delete(signUpRequests)
-    .where(eq(signUpRequests.tokenHash, hashToken(token)))
+    .where(eq(signUpRequests.tokenHash, hashToken(input.token)))
     .returning();
-  if (!request || request.expiresAt < new Date()) throw new InvalidError(LINK_UNUSABLE);
+  if (!request || request.expiresAt < new Date()) throw new InvalidError(SIGN_UP_LINK_UNUSABLE);
   await db.delete(signUpRequests).where(eq(signUpRequests.email, request.email));
   try {
     await db.transaction(async (tx) => {
@@ -77,7 +92,7 @@ export async function confirmSignUp(db: Database, token: string): Promise<{ emai
         .insert(accounts)
         .values({ name: request.name ?? request.email })
         .returning();
-      await tx.insert(users).values({ accountId: account!.id, email: request.email, name: request.name, passwordHash: request.passwordHash, emailVerifiedAt: new Date() });
+      await tx.insert(users).values({ accountId: account!.id, email: request.email, name: request.name, passwordHash, emailVerifiedAt: new Date() });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { email: request.email, created: false };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countFailure, forgive, secondsUntilAllowed, takePoint } from "@/lib/api/rate-limit";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { mayEmailVisitor } from "./email-caps";
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -31,5 +32,18 @@ describe("budgets (in memory on the embedded database, in the rate_limits table 
     expect(await takePoint(handle.db, budget, "key:1")).toMatchObject({ allowed: true, remaining: 0 });
     expect(await takePoint(handle.db, budget, "key:1")).toMatchObject({ allowed: false, remaining: 0 });
     expect(await takePoint(handle.db, budget, "key:2")).toMatchObject({ allowed: true, remaining: 1 });
+  });
+});
+
+describe("e-mails a signed-out visitor can have sent", () => {
+  it("go out 5 times an hour to one address and 20 times for one client; a client over its cap spends no address's", async () => {
+    const allowed = (to: string, client: string) => mayEmailVisitor(handle.db, { to, client, template: "sign-in-link" });
+    for (let i = 0; i < 5; i++) expect(await allowed("Victim@Example.com", `192.0.2.${i}`)).toBe(true);
+    expect(await allowed("victim@example.com", "192.0.2.9")).toBe(false);
+    for (let i = 0; i < 20; i++) expect(await allowed(`spray-${i}@example.com`, "198.51.100.7")).toBe(true);
+    expect(await allowed("other@example.com", "198.51.100.7")).toBe(false);
+    // Refused for its client, other@ kept its own five.
+    for (let i = 0; i < 5; i++) expect(await allowed("other@example.com", `203.0.113.${i}`)).toBe(true);
+    expect(await allowed("other@example.com", "203.0.113.9")).toBe(false);
   });
 });

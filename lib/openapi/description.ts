@@ -19,8 +19,8 @@ Scopes (each operation names its own in \`x-required-scope\`; the bearer scheme'
 ${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of their resource;
 \`GET /v1/me\` needs none. Another account's resource answers **404**, exactly as a missing one.
 The dashboard calls the same operations (except \`GET /v1/me\`) with its session cookie and the header
-\`x-preheat-dashboard: 1\` instead of a key; without a valid session that answers **401**
-\`session_expired\`. A request with an \`Authorization\` header is always judged by its key.
+\`x-preheat-dashboard: 1\` instead of a key; without a valid session (none, or one ended by a password change or
+"Sign out everywhere") that answers **401** \`session_expired\`. A request with an \`Authorization\` header is always judged by its key.
 
 ## Errors
 Every error is a JSON object \`{"error": "<sentence>", "code": "<code>"}\`: \`error\` is for people and may be reworded,
@@ -43,7 +43,9 @@ holds however many servers answer; the dashboard's signed-in account has one too
 without a valid key draw on their client address's. Every answer carries \`RateLimit-Limit\` (the budget),
 \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until it refills). Past the budget the answer is **429**
 \`rate_limited\` with \`Retry-After\` (seconds). Password sign-ins (10 failures per address, 50 per client in 15 minutes)
-and sign-ups (20 per client an hour) are limited in the same store.
+and sign-ups (20 per client an hour) are limited in the same store, and so are the e-mails a signed-out visitor can
+have sent (sign-in links, sign-up confirmations): 5 an hour to one address, 20 an hour for one client, past which
+nothing is sent and the answer stays the same.
 
 ## Idempotency
 Every \`POST\` that creates or starts something (sites, sitemaps, a sitemap refresh, boosts, boost runs, warms) takes an

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PasswordForm } from "@/components/account/password-form";
+import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { PageHeader } from "@/components/ui/card";
 import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/passwords";
 
@@ -10,6 +11,7 @@ export default function AccountPage() {
     <>
       <PageHeader title="Account" subtitle="How you sign in." />
       <PasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
+      <SignOutEverywhere />
     </>
   );
 }

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { changePassword, hasPassword } from "@/lib/accounts/passwords";
 import { otherMethods } from "@/lib/api/methods";
-import { errorResponse, json, noContent } from "@/lib/api/responses";
+import { errorResponse, json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { countFailure, secondsUntilAllowed } from "@/lib/api/rate-limit";
 import { signInBudgets } from "@/lib/auth/attempts";
+import { renewedSessionCookie } from "@/lib/auth/next-auth";
 import { InvalidError } from "@/lib/errors";
 
 const passwordBody = z.object({
@@ -15,19 +16,22 @@ const passwordBody = z.object({
 // GET /api/dashboard/password – whether the signed-in user has a password
 export const GET = withSession({}, async ({ ctx, user }) => json({ has_password: await hasPassword(ctx.db, user.userId) }));
 
-// PUT /api/dashboard/password – sets (or, with the current one, changes) the signed-in user's password
+// PUT /api/dashboard/password – sets (or, with the current one, changes) the signed-in user's password; every other session ends
 export const PUT = withSession({ body: passwordBody }, async ({ ctx, user, body }) => {
   // A stolen session must not become a way to guess the current password: failures count as sign-in failures.
   const { byEmail } = signInBudgets;
   const wait = await secondsUntilAllowed(ctx.db, byEmail, user.email);
   if (wait) return errorResponse(429, "rate_limited", `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
+  let changed: { sessionVersion: number };
   try {
-    await changePassword(ctx.db, user.userId, body);
+    changed = await changePassword(ctx.db, user.userId, body);
   } catch (error) {
     if (error instanceof InvalidError && (error.details as { field: string }[] | undefined)?.[0]?.field === "current_password") await countFailure(ctx.db, byEmail, user.email);
     throw error;
   }
-  return noContent();
+  // Every other session has ended; this one goes on, its cookie signed again at the new version.
+  const cookie = await renewedSessionCookie(changed.sessionVersion);
+  return new Response(null, { status: 204, headers: cookie ? { "set-cookie": cookie } : {} });
 });
 
 export const { POST, PATCH, DELETE } = otherMethods("GET", "PUT");

@@ -11,7 +11,11 @@ import { clientAddress } from "@/lib/server/client-address";
 
 const signUpBody = z.object({
   email: z.string().trim().min(1, "Enter your e-mail address."),
-  password: z.string().min(1, "Choose a password."),
+  // Refused rather than ignored, so that no client believes it set a password: the link's page asks for it.
+  password: z
+    .unknown()
+    .refine((value) => value === undefined, "Sign-up takes no password: you choose it on the page the e-mailed link opens.")
+    .optional(),
   name: z.string().trim().max(100).optional(),
 });
 
@@ -25,8 +29,8 @@ export function POST(request: Request) {
     if (wait) return errorResponse(429, "rate_limited", `Too many sign-ups from here: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
     await countFailure(db, signInBudgets.signUps, client);
     const body = parseBody(await readBodyText(request), signUpBody);
-    const { email } = await requestSignUp(db, body);
-    // The same answer whether or not the address has an account: sign-up enumerates nobody.
+    const { email } = await requestSignUp(db, { email: body.email, name: body.name, client });
+    // The same answer whether or not the address has an account, or its e-mail was over a cap: sign-up enumerates nobody.
     return json({ email, confirmation_sent: true, message: `We sent a link to ${email}: follow it to finish.` }, 201);
   });
 }

@@ -6,14 +6,14 @@ import { json } from "@/lib/api/responses";
 import { requireJsonOrDashboard } from "@/lib/api/session-handler";
 import { getDb } from "@/lib/db";
 
-const confirmBody = z.object({ token: z.string().min(1, "The link has no token.").max(200) });
+const confirmBody = z.object({ token: z.string().min(1, "The link has no token.").max(200), password: z.string().min(1, "Choose a password.") });
 
-// POST /api/dashboard/signup/confirm – follows a sign-up link: creates the account (the address is proven)
+// POST /api/dashboard/signup/confirm – follows a sign-up link: creates the account, with the password chosen here (the address is proven)
 export function POST(request: Request) {
   return answerFromClientBudget(request, async () => {
     requireJsonOrDashboard(request);
-    const { token } = parseBody(await readBodyText(request), confirmBody);
-    const { email, created } = await confirmSignUp(await getDb(), token);
+    const body = parseBody(await readBodyText(request), confirmBody);
+    const { email, created } = await confirmSignUp(await getDb(), body);
     return json({ email, created }, created ? 201 : 200);
   });
 }
