@@ -3,7 +3,25 @@ import { createdAt, id, timestamps } from "./columns";
 import { sitemaps } from "./sitemaps";
 import { sites } from "./sites";
 
-export type VariationsValue = { user_agents?: string[]; languages?: string[] };
+export type VariationsValue = {
+  user_agents?: string[];
+  languages?: string[];
+  /** Named sets of cookies, each a variant of its own (a currency, a consent state). */
+  cookie_sets?: { name: string; cookies: Record<string, string> }[];
+  /** Accept-Encoding values warmed as variants of their own (`zstd`, `br`, `gzip`, `identity`). */
+  encodings?: string[];
+};
+
+/**
+ * What every call of a boost or warm sends beyond its variant: extra headers, cookies, extra user
+ * agents, and Basic auth whose password is kept encrypted (AES-256-GCM under PREHEAT_SECRETS_KEY).
+ */
+export type RequestProfileValue = {
+  headers?: Record<string, string>;
+  cookies?: Record<string, string>;
+  custom_user_agents?: string[];
+  basic_auth?: { username: string; password_encrypted: string };
+};
 
 export const boosts = pgTable(
   "boosts",
@@ -24,6 +42,9 @@ export const boosts = pgTable(
     ignoreErrors: boolean("ignore_errors").notNull().default(false),
     /** After each run's calls, request every cacheable miss once more: did it become a hit? */
     verify: boolean("verify").notNull().default(false),
+    /** After each run's calls, ask a sample of its URLs as real visitors' browsers would (`verify: "visitors"`). */
+    verifyVisitors: boolean("verify_visitors").notNull().default(false),
+    requestProfile: jsonb("request_profile").$type<RequestProfileValue>(),
     reportEmailEnabled: boolean("report_email_enabled").notNull().default(true),
     schedule: text("schedule"),
     nextRunAt: timestamp("next_run_at", { withTimezone: true }),

@@ -11,3 +11,4 @@ export * from "./workers";
 export * from "./api-limits";
 export * from "./webhooks";
 export * from "./account-usage";
+export * from "./bot-signing-keys";

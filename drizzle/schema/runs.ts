@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { boosts, type VariationsValue } from "./boosts";
+import { boosts, type RequestProfileValue, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
 import type { PopBreakdown, RegionBreakdown, Summary } from "@/lib/runs/schemas";
@@ -44,6 +44,10 @@ export const runs = pgTable(
     slowdowns: jsonb("slowdowns").$type<Slowdown[]>().notNull().default([]),
     /** Request every cacheable miss once more after the run's calls (verification batches, purpose `verify`). */
     verify: boolean("verify").notNull().default(false),
+    /** After the run's calls, a sample of its URLs asked as real visitors' browsers would (summary.visitors). */
+    verifyVisitors: boolean("verify_visitors").notNull().default(false),
+    /** The boost's (or the warm's) request profile when the run was created: what every call sends beyond its variant. */
+    requestProfile: jsonb("request_profile").$type<RequestProfileValue>(),
     /** Rows in run_results: they stop at PREHEAT_RUN_RESULTS_MAX, the calls that did not hit may go on. */
     resultsStored: integer("results_stored").notNull().default(0),
     /**
@@ -122,6 +126,10 @@ export const runBatches = pgTable(
     hitMsTotal: bigint("hit_ms_total", { mode: "number" }).notNull().default(0),
     missMsTotal: bigint("miss_ms_total", { mode: "number" }).notNull().default(0),
     popFigures: jsonb("pop_figures").$type<Record<string, PopFigures>>().notNull().default({}),
+    /** Per variant (`agent|language|cookie set|encoding`): calls and hits, for the per-variant figures and the advice. */
+    variantFigures: jsonb("variant_figures").$type<Record<string, { calls: number; hits: number }>>().notNull().default({}),
+    /** Calls answered by bot protection, by vendor (cloudflare, akamai, …): the `blocked` reason's detail. */
+    blockedBy: jsonb("blocked_by").$type<Record<string, number>>().notNull().default({}),
     /** Calls recorded per egress (worker, proxy, local): how this batch's calls left. */
     egressCalls: jsonb("egress_calls").$type<Partial<Record<Egress, number>>>().notNull().default({}),
     lastError: text("last_error"),
@@ -147,6 +155,9 @@ export const runResults = pgTable(
     url: text("url").notNull(),
     userAgent: text("user_agent").notNull(),
     language: text("language"),
+    /** The cookie set and the Accept-Encoding variant of the call; null when the run has none. */
+    cookieSet: text("cookie_set"),
+    encoding: text("encoding"),
     statusCode: integer("status_code"),
     cacheStatus: text("cache_status"),
     pop: text("pop"),

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id } from "./columns";
 
@@ -21,6 +21,10 @@ export const sites = pgTable(
     ownershipLostAt: timestamp("ownership_lost_at", { withTimezone: true }),
     /** Why the last recheck failed, as the validation check words it. */
     ownershipProblem: text("ownership_problem"),
+    /** Sent on every warming call as `Preheat-Verification`, so that a firewall rule can let exactly Preheat through; rotatable. */
+    verificationSecret: text("verification_secret"),
+    /** Per user-agent class, the last time bot protection blocked its calls here: `{ blocked_by, at, run_id }`. */
+    blockedVerdicts: jsonb("blocked_verdicts").$type<Record<string, { blocked_by: string; at: string; run_id: number }>>(),
     /** Warming calls at once, service-wide; null: the service default (PREHEAT_SITE_CONCURRENCY). */
     maxConcurrency: integer("max_concurrency"),
     /** Warming calls started per second, service-wide; null: no rate cap. */

@@ -127,5 +127,5 @@ are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the accou
 - **Updates**: \`PUT /v1/boosts/{boostId}\`, \`PATCH /v1/boosts/{boostId}\` and \`PATCH /v1/sites/{siteId}/boosts/{boostId}\`
   all change only the supplied fields; \`schedule: null\` and \`call_limit: null\` clear them (so do \`null\` exclude_ext, variations and content_types).
   \`next_run_at\` is recomputed from the schedule (UTC).
-- **Events**: `POST /v1/webhooks` subscribes a URL to signed events (`run.completed`, `run.failed`, `run.paused`, `sitemap.processed`, `sitemap.failed`): at most 10 webhooks an account by default, one per receiver URL. Polling the run works too.
+- **Events**: \`POST /v1/webhooks\` subscribes a URL to signed events (\`run.completed\`, \`run.failed\`, \`run.paused\`, \`sitemap.processed\`, \`sitemap.failed\`): at most 10 webhooks an account by default, one per receiver URL. Polling the run works too.
 `.trim();
