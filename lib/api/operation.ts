@@ -57,6 +57,7 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   if (op.idempotent) codes.push("idempotency_conflict", "idempotency_in_progress");
   if (op.params) codes.push("not_found");
   for (const code of op.errors ?? []) if (!codes.includes(code)) codes.push(code);
+  if (op.params) codes.push("invalid_path");
   codes.push("internal_error");
   return codes;
 }
