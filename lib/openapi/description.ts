@@ -54,6 +54,8 @@ optional \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a U
 nothing. The same key with another request is **422** \`idempotency_conflict\`. A retry that arrives while the first request
 is still being handled waits for its answer (**409** \`idempotency_in_progress\` after 15 seconds). Only successful answers
 are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the account, so they hold across servers.
+What an answer shows once (a webhook's \`secret\`, a deploy hook's \`url\`) is absent from its replay: the first answer
+is the only time it is shown, and the kept answer never holds it.
 
 ## Decisions on what the specification leaves open
 - **Lists** (\`/v1/sites\`, sitemaps, boosts, runs, warm runs) answer \`{data, total, limit, offset}\`, newest first;

@@ -16,6 +16,7 @@ export const createWebhook = defineOperation({
   idempotent: true,
   status: 201,
   response: createdWebhookSchema,
+  shownOnce: ["secret"],
 });
 
 export const listWebhooks = defineOperation({
