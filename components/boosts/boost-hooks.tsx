@@ -15,7 +15,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import type { boostHookSchema, createdBoostHookSchema } from "@/lib/boosts/hook-schemas";
 
 type BoostHook = z.output<typeof boostHookSchema>;
-type CreatedBoostHook = z.output<typeof createdBoostHookSchema>;
+/** The dashboard sends no Idempotency-Key: its answer is never a replay, so it always holds the URL. */
+type CreatedBoostHook = z.output<typeof createdBoostHookSchema> & { url: string };
 
 /** A boost has a handful of hooks at most (one per deploy pipeline or CMS): one page holds them. */
 const LIMIT = 100;

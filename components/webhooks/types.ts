@@ -3,7 +3,8 @@ import type { createdWebhookSchema, webhookDeliverySchema, webhookSchema } from 
 
 /** The webhook API's answer shapes, inferred from the schemas that validate and document them. */
 export type Webhook = z.output<typeof webhookSchema>;
-export type CreatedWebhook = z.output<typeof createdWebhookSchema>;
+/** The dashboard sends no Idempotency-Key: its answer is never a replay, so it always holds the secret. */
+export type CreatedWebhook = z.output<typeof createdWebhookSchema> & { secret: string };
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 
 /** The list's key without its page: invalidating it refreshes every page. */

@@ -165,7 +165,7 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
       const run = () => operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
       if (idempotencyKey === null) return run();
-      return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run);
+      return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
     });
 }
 

@@ -77,13 +77,31 @@ function replay(row: Stored): Response {
 }
 
 /**
- * Runs `handle` once per account and key: a retry with the same request within 24 hours gets the
- * first answer again (`Idempotent-Replayed: true`) and creates nothing; the same key with another
- * request is refused (422 `idempotency_conflict`); a retry that arrives while the first is still
- * being handled waits for its answer (409 `idempotency_in_progress` after 15 s). Only successful
- * answers are kept: after a refusal or a failure the key may be sent again.
+ * The answer as it is kept for replays: without the fields shown only once (a secret, a URL holding
+ * one), so that the table never holds them in clear and a replay, which anyone holding the key and
+ * the request could obtain for 24 hours, never shows them again.
  */
-export async function runOnce(db: Database, accountId: number, key: string, fingerprint: string, handle: () => Promise<Response>): Promise<Response> {
+export function withoutShownOnce(body: string, shownOnce: readonly string[]): string {
+  if (shownOnce.length === 0) return body;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return body;
+  const kept = Object.fromEntries(Object.entries(value).filter(([name]) => !shownOnce.includes(name)));
+  return JSON.stringify(kept);
+}
+
+/**
+ * Runs `handle` once per account and key: a retry with the same request within 24 hours gets the
+ * first answer again (`Idempotent-Replayed: true`), without the fields `shownOnce`, and creates
+ * nothing; the same key with another request is refused (422 `idempotency_conflict`); a retry that
+ * arrives while the first is still being handled waits for its answer (409 `idempotency_in_progress`
+ * after 15 s). Only successful answers are kept: after a refusal or a failure the key may be sent again.
+ */
+export async function runOnce(db: Database, accountId: number, key: string, fingerprint: string, handle: () => Promise<Response>, shownOnce: readonly string[] = []): Promise<Response> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   while (!(await claim(db, accountId, key, fingerprint))) {
     const row = await stored(db, accountId, key);
@@ -109,7 +127,10 @@ export async function runOnce(db: Database, accountId: number, key: string, fing
   }
   const body = await response.text();
   const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
-  await db.update(idempotencyKeys).set({ responseStatus: response.status, responseBody: body, responseHeaders: headers }).where(mine);
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: response.status, responseBody: withoutShownOnce(body, shownOnce), responseHeaders: headers })
+    .where(mine);
   return new Response(body, { status: response.status, headers: response.headers });
 }
 

@@ -43,10 +43,51 @@ function pathOfNul(value: unknown, path = ""): string | undefined {
   return undefined;
 }
 
+/**
+ * How deep a JSON body may nest its arrays and objects. No request needs more than a few levels,
+ * and what walks a parsed value (validation, the NUL check, idempotency fingerprints) recurses:
+ * 50,000 levels would overflow the stack and answer 500.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether `text` nests arrays and objects deeper than `limit`, found by counting brackets outside
+ * strings, without parsing or recursing: what is refused never reaches the code that would recurse.
+ */
+export function nestsTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The refusal of a body nested deeper than MAX_JSON_DEPTH (422 validation_failed), the same for every operation and MCP tool. */
+export function tooDeepError(): RequestError {
+  const message = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+  return new RequestError(422, `Request body: ${message}.`, [{ field: "body", message }]);
+}
+
+/** Refuses a value holding NUL, which PostgreSQL text cannot store (it would fail the query, a 500), naming where it is. */
+function refuseNul(data: unknown): void {
+  const withNul = pathOfNul(data);
+  if (withNul !== undefined) throw new RequestError(422, `${withNul || "body"}: must not contain NUL characters (\\u0000)`, [{ field: withNul, message: "must not contain NUL characters" }]);
+}
+
 /** The body read by readBodyText, parsed as JSON and by `schema`. */
 export function parseBody<T extends z.ZodType>(text: string, schema: T): z.output<T> {
   let data: unknown = {};
   if (text.trim()) {
+    if (nestsTooDeep(text)) throw tooDeepError();
     try {
       data = JSON.parse(text);
     } catch {
@@ -54,8 +95,7 @@ export function parseBody<T extends z.ZodType>(text: string, schema: T): z.outpu
     }
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new RequestError(422, "Request body must be a JSON object.");
-  const withNul = text.includes("\\u0000") ? pathOfNul(data) : undefined;
-  if (withNul !== undefined) throw new RequestError(422, `${withNul || "body"}: must not contain NUL characters (\\u0000)`, [{ field: withNul, message: "must not contain NUL characters" }]);
+  if (text.includes("\\u0000")) refuseNul(data);
   const result = schema.safeParse(data);
   if (!result.success) throw validationFailed(result.error);
   return result.data;
@@ -65,12 +105,14 @@ export function parseQuery<T extends z.ZodType>(request: Request, schema: T): z.
   const params = new URL(request.url).searchParams;
   const data: Record<string, string> = {};
   for (const key of new Set(params.keys())) data[key] = params.get(key)!;
+  refuseNul(data);
   const result = schema.safeParse(data);
   if (!result.success) throw validationFailed(result.error);
   return result.data;
 }
 
 export function parseParams<T extends z.ZodType>(params: Record<string, string | string[]>, schema: T): z.output<T> {
+  refuseNul(params);
   const result = schema.safeParse(params);
   if (!result.success) {
     const details = fieldErrors(result.error);

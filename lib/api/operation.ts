@@ -31,6 +31,11 @@ export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefine
   idempotent?: boolean;
   status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
+  /**
+   * The answer's fields shown only in this first answer (a secret, a URL holding one), optional in
+   * `response`: an idempotent replay answers without them, and the stored answer never holds them.
+   */
+  shownOnce?: string[];
   /** The success answer also comes as CSV (`format=csv`). */
   csv?: boolean;
   /** The codes this operation's own domain rules answer; those of authentication, parsing and limits are added by `errorCodesOf`. */
@@ -52,6 +57,7 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   if (op.session !== false && op.auth !== "token") codes.push("session_expired");
   if (op.scope) codes.push("insufficient_scope");
   codes.push("rate_limited");
+  if (op.params) codes.push("invalid_path");
   if (op.body) codes.push("invalid_json", "payload_too_large");
   if (op.params || op.query || op.body) codes.push("validation_failed");
   if (op.idempotent) codes.push("idempotency_conflict", "idempotency_in_progress");

@@ -27,8 +27,8 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
   spec: { params?: P; query?: Q; body?: B },
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
-  return (request: Request, route: RouteContext): Promise<Response> =>
-    answer(request, { path: routeOf(request) }, async (meter) => {
+  return async (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, { path: routeOf(request, await route.params) }, async (meter) => {
       if (request.headers.get(DASHBOARD_HEADER) !== "1")
         return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
       const { currentUser } = await import("@/lib/auth/next-auth");

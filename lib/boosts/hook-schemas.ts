@@ -18,8 +18,9 @@ export const boostHookSchema = z
 
 export const createdBoostHookSchema = boostHookSchema
   .extend({
-    url: z.string().meta({
-      description: "The trigger URL (`…/v1/hooks/{token}`), shown only in this answer: a `POST` to it, with no other credential, starts the boost. Keep it secret like a key.",
+    url: z.string().optional().meta({
+      description:
+        "The trigger URL (`…/v1/hooks/{token}`), shown only in this answer: a `POST` to it, with no other credential, starts the boost. Keep it secret like a key. Absent from an idempotent replay (`Idempotent-Replayed: true`): it is never shown again.",
     }),
   })
   .meta({ id: "CreatedBoostHook" });

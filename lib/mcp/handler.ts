@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { admit, answer, budgetSubject } from "@/lib/api/handler";
-import { MAX_BODY_BYTES } from "@/lib/api/input";
+import { MAX_BODY_BYTES, nestsTooDeep, readBodyText, tooDeepError } from "@/lib/api/input";
 import { answerFromClientBudget } from "@/lib/api/methods";
 import { getDb } from "@/lib/db";
 import { mcpServerFor } from "./server";
@@ -28,6 +28,12 @@ export function handleMcpRequest(request: Request): Promise<Response> {
       return admitted.refusal;
     }
     const { principal } = admitted;
+    // The SDK parses and validates the JSON-RPC message by walking it: one nested past any need is refused first, as on /v1.
+    const text = await readBodyText(request);
+    if (nestsTooDeep(text)) throw tooDeepError();
+    const headers = new Headers(request.headers);
+    headers.delete("content-length");
+    const read = new Request(request.url, { method: request.method, headers, body: text });
     const subject = budgetSubject(request, principal);
     let toolCalls = 0;
     const server = mcpServerFor({
@@ -40,7 +46,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(read);
     } finally {
       await server.close();
     }

@@ -1,4 +1,5 @@
 import { DEFAULT_MONTHLY_CALL_QUOTA } from "@/lib/accounts/quota";
+import { MAX_JSON_DEPTH } from "@/lib/api/input";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@/lib/api/pagination";
 import { SCOPES } from "@/lib/auth/scopes";
 import { CONTENT_TYPES, MAX_LANGUAGES } from "@/lib/boosts/schemas";
@@ -29,7 +30,8 @@ Every error is a JSON object \`{"error": "<sentence>", "code": "<code>"}\`: \`er
 \`validation_failed\`, \`idempotency_conflict\`, \`payload_too_large\`, \`rate_limited\`, …); each operation lists the codes it
 can answer under each status. Validation failures (**422**) add \`details\`, a list of
 \`{field, message}\`. Malformed JSON is **400** \`invalid_json\`, a body over 2 MiB (2,097,152 bytes) **413** \`payload_too_large\`,
-a non-integer id in a path **422**,
+a body nesting arrays and objects more than ${MAX_JSON_DEPTH} levels deep **422** \`validation_failed\` (MCP tool calls alike),
+a non-integer id in a path **422**, a path with malformed percent-encoding (\`/v1/sites/%ZZ\`) **400** \`invalid_path\`,
 an unknown path **404**, an unsupported method **405**. A **500** answers \`{"error":"Internal server error.","code":"internal_error"}\`.
 Unknown body fields are ignored.
 
@@ -54,6 +56,8 @@ optional \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a U
 nothing. The same key with another request is **422** \`idempotency_conflict\`. A retry that arrives while the first request
 is still being handled waits for its answer (**409** \`idempotency_in_progress\` after 15 seconds). Only successful answers
 are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the account, so they hold across servers.
+What an answer shows once (a webhook's \`secret\`, a deploy hook's \`url\`) is absent from its replay: the first answer
+is the only time it is shown, and the kept answer never holds it.
 
 ## Decisions on what the specification leaves open
 - **Lists** (\`/v1/sites\`, sitemaps, boosts, runs, warm runs) answer \`{data, total, limit, offset}\`, newest first;

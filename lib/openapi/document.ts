@@ -70,9 +70,12 @@ function routeOf(op: OperationSpec): RouteConfig {
   const successHeaders = op.idempotent
     ? { ...commonHeaders, "Idempotent-Replayed": header("`true` when this is the replay of an earlier request's answer (same Idempotency-Key).", { type: "string", enum: ["true"] }) }
     : commonHeaders;
+  const shownOnce = op.shownOnce?.map((field) => `\`${field}\``).join(", ");
   const success = op.response
     ? {
-        description: "Success.",
+        description: shownOnce
+          ? `Success. ${shownOnce} is shown in this answer only: an idempotent replay (\`Idempotent-Replayed: true\`) answers the same without it, and the kept answer never holds it.`
+          : "Success.",
         headers: successHeaders,
         content: {
           "application/json": { schema: op.response },

@@ -65,7 +65,12 @@ export const webhookSchema = z
   .meta({ id: "Webhook" });
 
 export const createdWebhookSchema = webhookSchema
-  .extend({ secret: z.string().meta({ description: "The signing secret (`whsec_…`), shown only in this answer: verify each delivery's `webhook-signature` with it." }) })
+  .extend({
+    secret: z.string().optional().meta({
+      description:
+        "The signing secret (`whsec_…`), shown only in this answer: verify each delivery's `webhook-signature` with it. Absent from an idempotent replay (`Idempotent-Replayed: true`): it is never shown again.",
+    }),
+  })
   .meta({ id: "CreatedWebhook" });
 
 export const webhookDeliverySchema = z

@@ -15,6 +15,7 @@ export const createBoostHook = defineOperation({
   idempotent: true,
   status: 201,
   response: createdBoostHookSchema,
+  shownOnce: ["url"],
 });
 
 export const listBoostHooks = defineOperation({

@@ -17,6 +17,7 @@ export const createWebhook = defineOperation({
   errors: ["webhook_limit", "duplicate_webhook"],
   status: 201,
   response: createdWebhookSchema,
+  shownOnce: ["secret"],
 });
 
 export const listWebhooks = defineOperation({

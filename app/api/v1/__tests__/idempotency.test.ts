@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSite, createValidatedSite, newKey, uniqueDomain } from "./support/api";
+import { addSitemap, api, createSite, createValidatedSite, newKey, uniqueDomain } from "./support/api";
 
 let key: string;
 
@@ -80,6 +80,34 @@ describe("Idempotency-Key", () => {
     expect(mine.status).toBe(201);
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  it("never shows a secret again: the replay of a webhook's or a deploy hook's creation answers without it", async () => {
+    const webhookBody = { url: "https://hooks.example.org/preheat", events: ["run.failed"] };
+    const webhookHeaders = withKey(randomUUID());
+    const webhook = await api("POST", "/v1/webhooks", { key, body: webhookBody, headers: webhookHeaders });
+    const webhookReplay = await api("POST", "/v1/webhooks", { key, body: webhookBody, headers: webhookHeaders });
+    expect(webhook.body.secret).toMatch(/^whsec_/);
+    expect(webhookReplay.status).toBe(201);
+    expect(webhookReplay.headers.get("idempotent-replayed")).toBe("true");
+    const { secret, ...webhookWithoutSecret } = webhook.body;
+    expect(webhookReplay.body).toEqual(webhookWithoutSecret);
+    expect(JSON.stringify(webhookReplay.body)).not.toContain(secret);
+
+    const site = await createSite(key);
+    const sitemap = await addSitemap(key, site.id, `https://${site.domain}/sitemap.xml`);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { name: "Deploys", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr"] } });
+    const hookHeaders = withKey(randomUUID());
+    const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key, body: { name: "CI" }, headers: hookHeaders });
+    const hookReplay = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key, body: { name: "CI" }, headers: hookHeaders });
+    expect(hook.body.url).toMatch(/\/v1\/hooks\/phd_/);
+    expect(hookReplay.status).toBe(201);
+    expect(hookReplay.headers.get("idempotent-replayed")).toBe("true");
+    const { url, ...hookWithoutUrl } = hook.body;
+    expect(hookReplay.body).toEqual(hookWithoutUrl);
+    expect(JSON.stringify(hookReplay.body)).not.toContain(url.split("/").pop());
+    // One hook was created, and it still answers: the replay revoked nothing.
+    expect((await api("GET", `/v1/boosts/${boost.body.id}/hooks`, { key })).body.total).toBe(1);
   });
 
   it("refuses a malformed key (422) and ignores the header on operations that create nothing", async () => {
