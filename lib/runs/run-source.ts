@@ -3,6 +3,7 @@ import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
+import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
 export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
@@ -215,6 +216,7 @@ export class RunSource implements WarmSource {
     readonly adaptive: AdaptiveWindow,
     readonly deadline: number,
     private readonly onActivity: () => void,
+    private readonly request: RunRequest = PLAIN_REQUEST,
   ) {
     this.accountId = accountId;
     this.siteId = run.siteId;
@@ -265,7 +267,7 @@ export class RunSource implements WarmSource {
       // A fast run writes its next reservations while the window keeps sending.
       const ahead = this.paceAhead();
       if (ahead > this.adaptive.window && batch.reserved - batch.next < ahead / 2) this.want();
-      return { call: batch.calls[index]!, region: batch.region, settle: (outcome) => this.settle(batch, index, outcome) };
+      return { call: batch.calls[index]!, region: batch.region, request: this.request, settle: (outcome) => this.settle(batch, index, outcome) };
     }
     if (!this.exhausted) this.want(); // more batches to load
     return undefined;

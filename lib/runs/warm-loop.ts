@@ -6,6 +6,7 @@ import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
+import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { callEgress } from "@/lib/warm/workers";
 import { recordset } from "./recordset";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
@@ -29,6 +30,11 @@ const LOAD_BATCHES = 40;
 const MAX_JOB_MS = 20_000;
 
 export type WarmResult = "more" | "finished" | "stopped";
+
+/** What every call of the run sends beyond its variant, from its request profile and its site. */
+function runRequestOf(_run: typeof runs.$inferSelect, site: typeof sites.$inferSelect): RunRequest {
+  return { ...PLAIN_REQUEST, siteHost: site.domain };
+}
 
 /** A third of the run.batch job's expiry, 20 s at most. */
 function jobBudgetMs(): number {
@@ -103,7 +109,7 @@ export class WarmLoop {
     if (!adaptive) adaptiveWindows.set(key, (adaptive = new AdaptiveWindow(concurrency)));
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
-    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon());
+    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon(), runRequestOf(run, site));
     source.addBatches(rows, LOAD_BATCHES);
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {

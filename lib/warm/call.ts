@@ -3,6 +3,7 @@ import { guardedCount } from "@/lib/fetch";
 import { callOutcome, metrics } from "@/lib/observability/metrics";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { regionProxyUrl } from "./egress";
+import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
 import { USER_AGENTS, type UserAgentClass } from "./user-agents";
 
@@ -49,17 +50,17 @@ function callHeaders(userAgent: string, language: string | null): Record<string,
   return headers;
 }
 
-/** One warming call: a GET as the user-agent class and language would send it, from the region's egress. */
-export async function warmCall(call: PlannedCall, region: string): Promise<CallOutcome> {
+/** One warming call: a GET as the user-agent class and language would send it, from the region's egress, with what the run sends beside. */
+export async function warmCall(call: PlannedCall, region: string, request: RunRequest = PLAIN_REQUEST): Promise<CallOutcome> {
   const { callsInFlight, warmingCalls } = metrics();
   callsInFlight.inc({ region });
-  const outcome = await exchange(call, region);
+  const outcome = await exchange(call, region, request);
   callsInFlight.dec({ region });
   warmingCalls.inc({ outcome: callOutcome(outcome), region });
   return outcome;
 }
 
-async function exchange(call: PlannedCall, region: string): Promise<CallOutcome> {
+async function exchange(call: PlannedCall, region: string, _request: RunRequest): Promise<CallOutcome> {
   const started = performance.now();
   try {
     const headers = callHeaders(call.user_agent, call.language);

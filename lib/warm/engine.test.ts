@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PlannedCall } from "@/drizzle/schema";
 import type { CallOutcome } from "./call";
 import { type Ticket, WarmEngine, type WarmSource } from "./engine";
+import { PLAIN_REQUEST } from "./run-request";
 
 const OK: CallOutcome = { ok: true, status: 200, ms: 1, cache: null, error: null, retryAfter: null, reason: null };
 
@@ -19,7 +20,7 @@ function world(calls: number) {
     take: (): Ticket | undefined => {
       if (sent === calls) return undefined;
       sent++;
-      return { call: { url: `http://a.test/${sent}` } as PlannedCall, region: "fr", settle: () => {} };
+      return { call: { url: `http://a.test/${sent}` } as PlannedCall, region: "fr", request: PLAIN_REQUEST, settle: () => {} };
     },
   };
   engine.add(source);

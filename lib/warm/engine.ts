@@ -1,9 +1,10 @@
 import type { PlannedCall } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { type CallOutcome, warmCall } from "./call";
+import type { RunRequest } from "./run-request";
 
 /** A call a source is ready to send now (its reservation is written), and where its outcome goes. */
-export type Ticket = { call: PlannedCall; region: string; settle: (outcome: CallOutcome) => void };
+export type Ticket = { call: PlannedCall; region: string; request: RunRequest; settle: (outcome: CallOutcome) => void };
 
 /**
  * Something with calls to make for one account's site: a run. The engine asks it for calls while it
@@ -56,7 +57,7 @@ export class WarmEngine {
 
   constructor(
     readonly maxInFlight: number,
-    private readonly send: (call: PlannedCall, region: string) => Promise<CallOutcome> = warmCall,
+    private readonly send: (call: PlannedCall, region: string, request: RunRequest) => Promise<CallOutcome> = warmCall,
   ) {}
 
   /**
@@ -203,7 +204,7 @@ export class WarmEngine {
     if (gate.requestsPerSecond) gate.nextStart = Math.max(now, gate.nextStart) + 1000 / gate.requestsPerSecond;
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-    this.send(ticket.call, ticket.region).then((outcome) => {
+    this.send(ticket.call, ticket.region, ticket.request).then((outcome) => {
       const budgetWasFull = this.inFlight >= this.maxInFlight;
       source.inFlight--;
       gate.inFlight--;
