@@ -114,7 +114,12 @@ describe("boost runs", () => {
       call_limit: 25,
     });
     const estimate = await estimateBoost(ctx, boost.id);
-    expect(estimate).toMatchObject({ urls: 7, calls: 25, calls_by_region: { fr: 9, de: 8, us: 8 }, notes: ["stopped at the call limit of 25"] });
+    expect(estimate).toMatchObject({
+      urls: 7,
+      calls: 25,
+      calls_by_region: { fr: 9, de: 8, us: 8 },
+      notes: ["stopped at the call limit of 25", expect.stringContaining("fr, de and us leave through Preheat's own network")],
+    });
     expect(estimate.quota_remaining).toBeGreaterThan(0);
     const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
     expect(run.summary.total_calls).toBe(estimate.calls);

@@ -5,6 +5,9 @@ import { tools } from "@/lib/mcp/tools";
 import { openApiDocument } from "@/lib/openapi/document";
 import { baseUrl, newKey } from "./support/api";
 
+/** Each of these sends hundreds of requests: room for a loaded machine, where 30 s was not enough. */
+const SWEEP_TIMEOUT_MS = 180_000;
+
 // Every operation of the OpenAPI document, each input in turn given hostile values: whatever is
 // sent, the answer is a JSON 4xx (or a success), never a 5xx. The ids are of nothing, so that no
 // hostile value that happens to be valid changes anything but this file's own fresh account.
@@ -130,44 +133,60 @@ describe("the hostile sweep over every operation of the OpenAPI document", () =>
     expect(operations.filter((op) => op.bodyFields).length).toBeGreaterThan(10);
   });
 
-  it("answers hostile path values with a JSON 4xx: malformed percent-encoding is 400 invalid_path", async () => {
-    const cases = operations.filter((op) => op.pathParams.length).flatMap((op) => op.pathParams.flatMap((name) => HOSTILE_PATH_VALUES.map((value) => ({ op, name, value }))));
-    await inTurn(cases, async ({ op, name, value }) => {
-      const path = pathOf(op, { [name]: value });
-      const answer = await send(op.method, path, { key: op.token ? undefined : key, body: op.bodyFields ? "{}" : undefined });
-      expectHandled(answer, `${op.method} ${path}`);
-      if (/%(ZZ|$|C0|FF)/.test(value)) expect(JSON.parse(answer.text), `${op.method} ${path}`).toMatchObject({ code: "invalid_path" });
-    });
-  });
+  it(
+    "answers hostile path values with a JSON 4xx: malformed percent-encoding is 400 invalid_path",
+    async () => {
+      const cases = operations.filter((op) => op.pathParams.length).flatMap((op) => op.pathParams.flatMap((name) => HOSTILE_PATH_VALUES.map((value) => ({ op, name, value }))));
+      await inTurn(cases, async ({ op, name, value }) => {
+        const path = pathOf(op, { [name]: value });
+        const answer = await send(op.method, path, { key: op.token ? undefined : key, body: op.bodyFields ? "{}" : undefined });
+        expectHandled(answer, `${op.method} ${path}`);
+        if (/%(ZZ|$|C0|FF)/.test(value)) expect(JSON.parse(answer.text), `${op.method} ${path}`).toMatchObject({ code: "invalid_path" });
+      });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it("answers hostile query values with a JSON 4xx or a success", async () => {
-    const cases = operations.flatMap((op) =>
-      op.queryParams.flatMap((name) => [...HOSTILE_QUERY_VALUES.map((value) => `${name}=${value}`), `${name}=1&${name}=2`, `${name}[]=1`].map((query) => ({ op, query }))),
-    );
-    await inTurn(cases, async ({ op, query }) => {
-      const path = `${pathOf(op)}?${query}`;
-      expectHandled(await send(op.method, path, { key: op.token ? undefined : key }), `${op.method} ${path}`);
-    });
-  });
+  it(
+    "answers hostile query values with a JSON 4xx or a success",
+    async () => {
+      const cases = operations.flatMap((op) =>
+        op.queryParams.flatMap((name) => [...HOSTILE_QUERY_VALUES.map((value) => `${name}=${value}`), `${name}=1&${name}=2`, `${name}[]=1`].map((query) => ({ op, query }))),
+      );
+      await inTurn(cases, async ({ op, query }) => {
+        const path = `${pathOf(op)}?${query}`;
+        expectHandled(await send(op.method, path, { key: op.token ? undefined : key }), `${op.method} ${path}`);
+      });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it("answers hostile values of each body field with a JSON 4xx", async () => {
-    const cases = operations.flatMap((op) => (op.bodyFields ?? []).flatMap((field) => HOSTILE_FIELD_VALUES.map((value) => ({ op, body: `{${JSON.stringify(field)}:${value}}` }))));
-    await inTurn(cases, async ({ op, body }) => {
-      const answer = await send(op.method, pathOf(op), { key, body });
-      expectHandled(answer, `${op.method} ${op.path} ${body.slice(0, 80)}`);
-    });
-  });
+  it(
+    "answers hostile values of each body field with a JSON 4xx",
+    async () => {
+      const cases = operations.flatMap((op) => (op.bodyFields ?? []).flatMap((field) => HOSTILE_FIELD_VALUES.map((value) => ({ op, body: `{${JSON.stringify(field)}:${value}}` }))));
+      await inTurn(cases, async ({ op, body }) => {
+        const answer = await send(op.method, pathOf(op), { key, body });
+        expectHandled(answer, `${op.method} ${op.path} ${body.slice(0, 80)}`);
+      });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it("answers hostile bodies with a JSON 4xx: one nested 50,000 deep is 422 for every operation that reads a body", async () => {
-    // Reads (GET) and deletes take no body: a server may close the connection on one it did not read.
-    const cases = operations.filter((op) => op.bodyFields || op.method === "POST").flatMap((op) => HOSTILE_BODIES.map((body) => ({ op, body })));
-    await inTurn(cases, async ({ op, body }) => {
-      const answer = await send(op.method, pathOf(op), { key: op.token ? undefined : key, body });
-      const what = `${op.method} ${op.path} ${body.slice(0, 40).toString()}`;
-      expectHandled(answer, what);
-      if (op.bodyFields && body.length > DEEP) expect(JSON.parse(answer.text), what).toMatchObject({ code: "validation_failed", error: expect.stringContaining(`${MAX_JSON_DEPTH} levels deep`) });
-    });
-  });
+  it(
+    "answers hostile bodies with a JSON 4xx: one nested 50,000 deep is 422 for every operation that reads a body",
+    async () => {
+      // Reads (GET) and deletes take no body: a server may close the connection on one it did not read.
+      const cases = operations.filter((op) => op.bodyFields || op.method === "POST").flatMap((op) => HOSTILE_BODIES.map((body) => ({ op, body })));
+      await inTurn(cases, async ({ op, body }) => {
+        const answer = await send(op.method, pathOf(op), { key: op.token ? undefined : key, body });
+        const what = `${op.method} ${op.path} ${body.slice(0, 40).toString()}`;
+        expectHandled(answer, what);
+        if (op.bodyFields && body.length > DEEP) expect(JSON.parse(answer.text), what).toMatchObject({ code: "validation_failed", error: expect.stringContaining(`${MAX_JSON_DEPTH} levels deep`) });
+      });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
   it("answers the sign-up routes' hostile bodies with a JSON 4xx", async () => {
     for (const path of ["/api/dashboard/signup", "/api/dashboard/signup/confirm"]) {
@@ -183,23 +202,31 @@ describe("the hostile sweep over every operation of the OpenAPI document", () =>
 describe("the MCP server under hostile input", () => {
   const mcp = (body: string) => send("POST", "/mcp", { key, body, headers: { accept: "application/json, text/event-stream" } });
 
-  it("refuses a tool call nested 50,000 deep with a JSON 422, for every tool", async () => {
-    for (const tool of tools) {
-      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":{"siteId":1,"runId":1,"boostId":1,"urls":${deepArray(DEEP)}}}}`;
-      const answer = await mcp(body);
-      expectHandled(answer, tool.name);
-      expect(answer.status, tool.name).toBe(422);
-      expect(JSON.parse(answer.text)).toMatchObject({ code: "validation_failed" });
-    }
-  });
+  it(
+    "refuses a tool call nested 50,000 deep with a JSON 422, for every tool",
+    async () => {
+      for (const tool of tools) {
+        const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":{"siteId":1,"runId":1,"boostId":1,"urls":${deepArray(DEEP)}}}}`;
+        const answer = await mcp(body);
+        expectHandled(answer, tool.name);
+        expect(answer.status, tool.name).toBe(422);
+        expect(JSON.parse(answer.text)).toMatchObject({ code: "validation_failed" });
+      }
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it("answers hostile tool arguments without a 5xx", async () => {
-    const cases = tools.flatMap((tool) => HOSTILE_FIELD_VALUES.slice(0, -1).map((value) => ({ tool, value })));
-    await inTurn(cases, async ({ tool, value }) => {
-      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":{"siteId":${value},"runId":${value},"urls":${value},"limit":${value}}}}`;
-      const answer = await mcp(body);
-      expectHandled(answer, `${tool.name} ${value.slice(0, 40)}`);
-      expect(answer.text, `${tool.name} ${value.slice(0, 40)}`).not.toContain("Internal server error");
-    });
-  });
+  it(
+    "answers hostile tool arguments without a 5xx",
+    async () => {
+      const cases = tools.flatMap((tool) => HOSTILE_FIELD_VALUES.slice(0, -1).map((value) => ({ tool, value })));
+      await inTurn(cases, async ({ tool, value }) => {
+        const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":{"siteId":${value},"runId":${value},"urls":${value},"limit":${value}}}}`;
+        const answer = await mcp(body);
+        expectHandled(answer, `${tool.name} ${value.slice(0, 40)}`);
+        expect(answer.text, `${tool.name} ${value.slice(0, 40)}`).not.toContain("Internal server error");
+      });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 });
