@@ -4,7 +4,7 @@ import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
-import { BLOCK_VENDORS } from "@/lib/warm/blocked";
+import { BLOCK_VENDORS } from "@/lib/warm/block-vendors";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
 import { RUN_STATUSES } from "./status";

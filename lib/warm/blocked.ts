@@ -1,4 +1,7 @@
 import zlib from "node:zlib";
+import type { BlockVendor } from "./block-vendors";
+
+export { ALLOW_LISTING_PATH, BLOCK_VENDOR_NAMES, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "./block-vendors";
 
 /**
  * Tells a bot protection's answer (a challenge, a captcha, a block page) from the site's own, and
@@ -11,30 +14,6 @@ import zlib from "node:zlib";
  *
  * docs/cache-detection.md ("Bot protection") documents the table; keep the two together.
  */
-export const BLOCK_VENDORS = ["cloudflare", "akamai", "imperva", "datadome", "sucuri", "aws_waf", "vercel", "human", "other"] as const;
-export type BlockVendor = (typeof BLOCK_VENDORS)[number];
-
-/** The vendor as a site owner knows it, for messages ("Blocked by Cloudflare's bot protection"). */
-export const BLOCK_VENDOR_NAMES: Record<BlockVendor, string> = {
-  cloudflare: "Cloudflare",
-  akamai: "Akamai",
-  imperva: "Imperva",
-  datadome: "DataDome",
-  sucuri: "Sucuri",
-  aws_waf: "AWS WAF",
-  vercel: "Vercel",
-  human: "HUMAN (PerimeterX)",
-  other: "another bot protection",
-};
-
-/** "Blocked by Cloudflare's bot protection", "Blocked by a bot protection" for an unnamed one. */
-export function blockedSentence(vendor: BlockVendor): string {
-  return vendor === "other" ? "Blocked by a bot protection" : `Blocked by ${BLOCK_VENDOR_NAMES[vendor]}'s bot protection`;
-}
-
-/** Where the guide to letting Preheat through lives, under the service's base URL. */
-export const ALLOW_LISTING_PATH = "/docs/allow-listing";
-
 type RawHeaders = Record<string, string | string[] | undefined>;
 
 /** The statuses bot protections answer with (AWS WAF's 202 and 405 included): only these bodies are read. */
