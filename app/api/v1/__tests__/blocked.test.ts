@@ -50,7 +50,7 @@ describe("a site whose bot protection challenges every call", () => {
   it("ends a warm run failed after at most the first 30 calls, naming Cloudflare and the guide, and the site keeps the verdict", async () => {
     const site = await createValidatedSite(key);
     await serveSite(site.domain, { routes: {}, fallback: CHALLENGE });
-    const urls = Array.from({ length: 150 }, (_, i) => `https://${site.domain}/p/${i}`);
+    const urls = Array.from({ length: 150 }, (_, i) => `http://${site.domain}/p/${i}`);
     const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls, variations: { user_agents: ["bot", "ai_crawler"] } } });
     expect(queued.status).toBe(202);
     await expectBlocked(await ended(queued.body.run_id), site.domain, site.id, ["bot", "ai_crawler"]);
