@@ -18,6 +18,7 @@ import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/runs/url-orde
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BoostEstimateCard } from "./boost-estimate";
 import { ScheduleEditor } from "./schedule-editor";
+import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { siteBoostsQueryKey } from "./site-boosts";
 
 type SourceType = "sitemap" | "csv";
@@ -379,6 +380,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
               <Check key={agent} label={agent} name="user_agents" checked={state.user_agents.includes(agent)} onChange={(on) => set("user_agents", toggle(state.user_agents, agent, on))} />
             ))}
           </CheckboxGroup>
+          <BlockedAgentsWarning siteId={boost?.site_id ?? siteId} chosen={state.user_agents.length ? state.user_agents : ["desktop"]} />
 
           <Field
             label="Languages"

@@ -10,6 +10,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { BlockedVerdictsCard } from "./blocked-verdicts";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
@@ -34,6 +35,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
           ) : null
         }
       />
+      <BlockedVerdictsCard site={site} />
       <ValidationPanel site={site} />
       <SitemapsPanel siteId={site.id} domain={site.domain} />
       <PacePanel site={site} maxConcurrency={maxConcurrency} />

@@ -13,6 +13,7 @@ import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
 import { RegionChoices } from "@/components/runs/region-choices";
+import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 export function extractUrls(text: string): string[] {
@@ -100,6 +101,7 @@ export function WarmForm({ site }: { site: Site }) {
                 <Check key={ua} label={ua} name="user_agents" checked={userAgents.includes(ua)} onChange={(on) => setUserAgents(toggle(userAgents, ua, on))} />
               ))}
             </CheckboxGroup>
+            <BlockedAgentsWarning siteId={site.id} chosen={userAgents.length ? userAgents : ["desktop"]} />
           </div>
           <div className="mt-4 max-w-md">
             <Field label="Languages" hint="Accept-Language tags such as fr-FR en-US, separated by spaces or commas; none: no header." error={fieldError("variations")}>

@@ -37,6 +37,7 @@ function runAt(id: number, status: string, { planned = 10, completed = 0, hits =
       average_response_time_ms: 12,
       pops: {},
       not_cached: completed - hits > 0 ? { miss: completed - hits - failed, ...(failed ? { http_error: failed } : {}) } : {},
+      blocked_by: {},
       cache_misses: completed - hits - failed,
       average_hit_response_time_ms: null,
       average_miss_response_time_ms: null,

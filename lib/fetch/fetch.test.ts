@@ -263,3 +263,24 @@ describe("PreheatBot", () => {
     }
   });
 });
+
+describe("guardedCount's kept body", () => {
+  it("keeps the start of the bodies asked for, as sent, and counts every byte as before", async () => {
+    allowLoopback();
+    const page = "x".repeat(50_000);
+    const server = http.createServer((req, res) => res.writeHead(req.url === "/challenge" ? 403 : 200).end(page));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const keepBody = (status: number) => (status === 403 ? 1024 : 0);
+      const refused = await guardedCount(`${at}/challenge`, { keepBody });
+      expect(refused).toMatchObject({ status: 403, bytes: 50_000 });
+      expect(refused.body?.toString()).toBe("x".repeat(1024));
+      const ok = await guardedCount(`${at}/page`, { keepBody });
+      expect(ok).toMatchObject({ status: 200, bytes: 50_000, body: null });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

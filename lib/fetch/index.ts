@@ -36,21 +36,43 @@ function settingsOf(options: GuardedRequestOptions, headers: Record<string, stri
 export type CountedResponse = FinalResponse & {
   /** Bytes of the final body as sent (not decoded). */
   bytes: number;
+  /** The start of the final body as sent (not decoded), when `keepBody` asked for it; null otherwise. */
+  body: Buffer | null;
 };
+
+/** How many bytes of the final body to keep, from its status and headers: 0 keeps none. */
+export type KeepBody = (status: number, headers: FinalResponse["headers"]) => number;
 
 /**
  * A warming call: the status, the headers and the body's size. The body is read to the end (a CDN
  * must see a complete response) and discarded as it arrives; nothing is buffered or decoded. The
  * caller's headers are sent as they are: warming speaks as a browser of each class.
  */
-export function guardedCount(input: string | URL, options: GuardedRequestOptions = {}): Promise<CountedResponse> {
+export function guardedCount(input: string | URL, options: GuardedRequestOptions & { keepBody?: KeepBody } = {}): Promise<CountedResponse> {
   return new Promise((resolve, reject) => {
     exchange(input, settingsOf(options, options.headers ?? {}), {
       start(response) {
         let bytes = 0;
+        const keep = options.keepBody?.(response.status, response.headers) ?? 0;
+        if (keep <= 0) {
+          return {
+            data: (chunk) => void (bytes += chunk.length),
+            end: () => resolve({ ...response, bytes, body: null }),
+            fail: reject,
+          };
+        }
+        // Only the answers the caller asked about (e.g. challenge pages) pay for a copy, and only of their start.
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
         return {
-          data: (chunk) => void (bytes += chunk.length),
-          end: () => resolve({ ...response, bytes }),
+          data: (chunk) => {
+            bytes += chunk.length;
+            if (keptBytes >= keep) return;
+            const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
+            kept.push(part);
+            keptBytes += part.length;
+          },
+          end: () => resolve({ ...response, bytes, body: Buffer.concat(kept) }),
           fail: reject,
         };
       },

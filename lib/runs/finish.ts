@@ -7,6 +7,8 @@ import { recordset } from "./recordset";
 import { rowsOf } from "@/lib/db/rows";
 import type { RegionCode } from "@/lib/regions";
 import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
+import { blockedSentence } from "@/lib/warm/blocked";
+import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { emptySummary, popsPerRegion, summariseRuns } from "./summary";
 import { planVerifications } from "./verify";
 
@@ -30,7 +32,7 @@ const finishTogether = gatheredPerDatabase(finishMany, 500);
  */
 function closing(
   run: Run,
-  figures: { total: number; ok: number; failed: number; hits: number; bypassed: number },
+  figures: { total: number; ok: number; failed: number; hits: number; bypassed: number; blockedBy: Record<string, number> },
   pops: Map<string, { pop: string; calls: number }[]>,
 ): { status: "done" | "failed"; message: string } {
   const { total, ok, failed, hits, bypassed } = figures;
@@ -42,6 +44,12 @@ function closing(
     parts.push(`${plural(bypassed, "answer")} bypassed the CDN's cache.`);
   }
   if (status === "failed") parts.push(`Every call failed, e.g. ${run.failureSamples[0]?.error ?? "unknown error"}.`);
+  // Fewer than the early stop needs, or later in the run: still named, since these calls warmed nothing.
+  const vendor = mainVendor(figures.blockedBy);
+  if (vendor) {
+    const blocked = Object.values(figures.blockedBy).reduce((n, count) => n + count, 0);
+    parts.push(`${blockedSentence(vendor)} on ${plural(blocked, "call")}: ${letPreheatThrough()}.`);
+  }
   for (const region of run.regions as RegionCode[]) {
     const reach = regionReach(region, pops.get(region) ?? []);
     if (reach.reached === "elsewhere") parts.push(warmedElsewhereSentence(region, reach.pops));
@@ -101,11 +109,14 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
         failed: summary?.failed_calls ?? 0,
         hits: summary?.cache_hits ?? 0,
         bypassed: bypass.get(run.id) ?? 0,
+        blockedBy: summary?.blocked_by ?? {},
       },
       popsByRun.get(run.id) ?? new Map(),
     );
     return { id: run.id, status, message, summary: summary ?? emptySummary() };
   });
+  // Before the runs end: whoever sees a run ended sees what it found of the site's bot protection.
+  await recordBlockedVerdicts(db, readyIds);
   const ended = (await db.execute(sql`
     update ${runs} as r set status = v.status, status_message = v.message, finished_at = now(), summary = v.summary
     from ${recordset(JSON.stringify(values), "id int, status text, message text, summary jsonb")}

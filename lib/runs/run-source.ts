@@ -4,6 +4,7 @@ import type { CallOutcome } from "@/lib/warm/call";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
+import { BLOCKED_STOP } from "./blocked";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
 export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
@@ -60,6 +61,8 @@ export class BatchState {
   /** Written whole with each recording, like pops: a batch is worked by one worker at a time. */
   readonly notCached: Record<string, number>;
   readonly popFigures: Record<string, PopFigures>;
+  /** Calls answered by bot protection, by vendor: written whole, like pops. */
+  readonly blockedBy: Record<string, number>;
 
   constructor(row: BatchRow) {
     this.id = row.id;
@@ -72,6 +75,7 @@ export class BatchState {
     this.pops = { ...row.pops };
     this.notCached = { ...row.notCached };
     this.popFigures = structuredClone(row.popFigures);
+    this.blockedBy = { ...row.blockedBy };
     // Calls handed to the network by a worker that died: the site saw them, so they count once, as failed.
     for (let i = row.totalCalls; i < row.dispatchedCalls; i++) this.outcomes.set(i, INTERRUPTED);
     this.next = this.reserved = Math.max(row.totalCalls, row.dispatchedCalls);
@@ -136,6 +140,7 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
     delta.hitMs += ms;
   } else {
     batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
+    if (outcome.blockedBy) batch.blockedBy[outcome.blockedBy] = (batch.blockedBy[outcome.blockedBy] ?? 0) + 1;
     if (miss) delta.missMs += ms;
     delta.results.push({
       batch_seq: batch.seq,
@@ -166,8 +171,8 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
   }
 }
 
-/** What one run has to record now. */
-export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; slowdowns: Slowdown[] };
+/** What one run has to record now. `blocks`: every warming call recorded, in order, `1` when bot protection answered it. */
+export type RunDelta = { source: RunSource; batches: BatchDelta[]; recorded: number; samples: FailureSample[]; outcomes: string; blocks: string; slowdowns: Slowdown[] };
 
 /** A run's region as the worker holds it. */
 export function sourceKey(runId: number, region: string): string {
@@ -199,6 +204,11 @@ export class RunSource implements WarmSource {
   pauseCheck = false;
   /** The run's auto-pause window as last recorded, plus what this process saw since. */
   pauseWindow: string;
+  /** The run's first calls have been judged for bot protection (lib/runs/blocked.ts): it may send past them. */
+  blockJudged = false;
+  /** Enough blocked calls came back to stop the run: send nothing until the database has decided. */
+  blockCheck = false;
+  private blockedSeen = 0;
   slowdowns: Slowdown[] = [];
   /** Wants more calls reserved (or batches loaded): the loop writes reservations for every such run at once. */
   wantsReservation = false;
@@ -239,7 +249,12 @@ export class RunSource implements WarmSource {
   }
 
   window(): number {
-    return this.halt || this.pauseCheck ? 0 : this.adaptive.window;
+    return this.halt || this.pauseCheck || this.blockHold ? 0 : this.adaptive.window;
+  }
+
+  /** Until its first calls are judged, a run sends no more of them than the rule reads, and none once enough were blocked. */
+  private get blockHold(): boolean {
+    return !this.blockJudged && (this.blockCheck || this.sentCount >= BLOCKED_STOP.firstCalls);
   }
 
   notBefore(): number {
@@ -258,7 +273,7 @@ export class RunSource implements WarmSource {
 
   take(): Ticket | undefined {
     if (performance.now() >= this.deadline) this.halt ??= "budget";
-    if (this.halt || this.pauseCheck) return undefined;
+    if (this.halt || this.pauseCheck || this.blockHold) return undefined;
     for (const batch of this.batches) {
       if (batch.sent) continue;
       if (batch.next >= batch.reserved) return this.want();
@@ -283,6 +298,7 @@ export class RunSource implements WarmSource {
   private settle(batch: BatchState, index: number, outcome: CallOutcome) {
     batch.outcomes.set(index, outcome);
     this.unrecorded++;
+    if (!this.blockJudged && outcome.blockedBy && ++this.blockedSeen >= BLOCKED_STOP.blocked) this.blockCheck = true;
     if (this.canPause) {
       this.pauseWindow = (this.pauseWindow + (outcome.ok ? "0" : "1")).slice(-AUTO_PAUSE.window);
       if (!outcome.ok && shouldPause(this.pauseWindow)) this.pauseCheck = true;
@@ -360,6 +376,7 @@ export class RunSource implements WarmSource {
     const batches: BatchDelta[] = [];
     const samples: FailureSample[] = [];
     let outcomes = "";
+    let blocks = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
       const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], verifications: [], done: false, giveBack: false };
@@ -378,6 +395,7 @@ export class RunSource implements WarmSource {
         }
         // Interrupted calls say nothing about the site's health: they stay out of the auto-pause window.
         if (outcome !== INTERRUPTED) outcomes += outcome.ok ? "0" : "1";
+        blocks += outcome.blockedBy ? "1" : "0";
         const ms = Math.round(outcome.ms);
         countCache(delta, upTo, call, outcome, ms);
         delta.ms += ms;
@@ -393,14 +411,16 @@ export class RunSource implements WarmSource {
     const slowdowns = this.slowdowns;
     this.slowdowns = [];
     if (!batches.length && !slowdowns.length && !this.pauseCheck) return undefined;
-    return { source: this, batches, recorded, samples, outcomes, slowdowns };
+    return { source: this, batches, recorded, samples, outcomes, blocks, slowdowns };
   }
 
-  recorded(delta: RunDelta, running: boolean, window: string): void {
+  recorded(delta: RunDelta, running: boolean, window: string, blockJudged = false): void {
     for (const d of delta.batches) d.batch.recorded = d.upTo;
     this.unrecorded -= delta.recorded;
     this.pauseWindow = window;
     this.pauseCheck = false;
+    this.blockJudged ||= blockJudged;
+    this.blockCheck = false;
     if (!running) this.halt = "stopped";
     while (this.batches[0] && this.batches[0].recorded === this.batches[0].calls.length) this.batches.shift();
   }

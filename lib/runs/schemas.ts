@@ -4,6 +4,7 @@ import { timestamp } from "@/lib/api/schemas";
 import { variationsValueSchema } from "@/lib/boosts/schemas";
 import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
+import { BLOCK_VENDORS } from "@/lib/warm/block-vendors";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
 
 import { RUN_STATUSES } from "./status";
@@ -11,12 +12,18 @@ import { RUN_STATUSES } from "./status";
 export const runStatusSchema = z.enum(RUN_STATUSES).meta({
   id: "RunStatus",
   description:
-    "`pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.",
+    "`pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out, or bot protection blocked at least 20 of its first 30 calls: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.",
 });
 
 export const notCachedReasonSchema = z.enum(NOT_CACHED_REASONS).meta({
   id: "NotCachedReason",
   description: `Why a call did not end as a cache hit: the first that applies, in this order. ${NOT_CACHED_REASONS.map((r) => `\`${r}\`: ${NOT_CACHED_ADVICE[r].advice}`).join(" ")}`,
+});
+
+export const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
+  id: "BlockVendor",
+  description:
+    "The bot protection that answered a call instead of the site, read from its documented fingerprints (docs/cache-detection.md): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",
 });
 
 export const summarySchema = z
@@ -29,6 +36,10 @@ export const summarySchema = z
     pops: z.record(z.string(), z.number().int()).meta({ description: "Point-of-presence code (IATA-style, upper case) → calls it served." }),
     not_cached: z.partialRecord(notCachedReasonSchema, z.number().int()).meta({
       description: "Calls that did not end as a cache hit, by reason (reasons with no call are left out): with `cache_hits`, every call made.",
+    }),
+    blocked_by: z.partialRecord(blockVendorSchema, z.number().int()).meta({
+      description:
+        "Calls answered by bot protection (reason `blocked`), by vendor (vendors with no call are left out). When at least 20 of a run's first 30 calls are blocked, the run stops: `failed`, its `status_message` naming the vendor.",
     }),
     cache_misses: z.number().int().meta({ description: "Calls whose reason is `miss`: the cache did not have the page and will keep it (warm from now on)." }),
     average_hit_response_time_ms: z.number().nullable().meta({ description: "Average response time of the cache hits; null when there were none." }),

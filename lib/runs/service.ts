@@ -35,7 +35,8 @@ export async function runViews<Row extends ListedRun>(db: Database, rows: Row[])
     rows.filter((r) => !r.summary).map((r) => r.id),
   );
   return rows.map((row) => {
-    const summary = row.summary ?? summaries.get(row.id) ?? emptySummary();
+    // A summary kept before a figure existed (blocked_by) shows it as none.
+    const summary = row.summary ? { ...emptySummary(), ...row.summary } : (summaries.get(row.id) ?? emptySummary());
     return {
       row,
       common: {

@@ -17,6 +17,7 @@ export const emptySummary = (): Summary => ({
   average_response_time_ms: 0,
   pops: {},
   not_cached: {},
+  blocked_by: {},
   cache_misses: 0,
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
@@ -27,7 +28,7 @@ export const emptySummary = (): Summary => ({
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
 /** Per run, a jsonb map of counts summed over its own batches (verification batches are counted apart). */
-export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops"): Promise<Map<number, Record<string, number>>> {
+export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by"): Promise<Map<number, Record<string, number>>> {
   const counts = new Map<number, Record<string, number>>();
   if (!runIds.length) return counts;
   const result = await db.execute(
@@ -80,9 +81,10 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
       average_hit_response_time_ms: averageMs(Number(row.hitTime), hits),
     });
   }
-  const [reasons, pops] = await Promise.all([countsPerRun(db, runIds, "not_cached"), countsPerRun(db, runIds, "pops")]);
+  const [reasons, pops, blocked] = await Promise.all([countsPerRun(db, runIds, "not_cached"), countsPerRun(db, runIds, "pops"), countsPerRun(db, runIds, "blocked_by")]);
   for (const [runId, summary] of summaries) {
     summary.not_cached = reasons.get(runId) ?? {};
+    summary.blocked_by = blocked.get(runId) ?? {};
     summary.pops = pops.get(runId) ?? {};
     summary.cache_misses = summary.not_cached.miss ?? 0;
     summary.average_miss_response_time_ms = averageMs(missTimes.get(runId) ?? 0, summary.cache_misses);

@@ -8,6 +8,7 @@ import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { callEgress } from "@/lib/warm/workers";
+import { type BlockedJudgement, blockedSoFar, blockedStopMessage, judgeBlocked, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { recordset } from "./recordset";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
 import { renewSlots, slotTtlSeconds } from "./site-slots";
@@ -349,6 +350,7 @@ export class WarmLoop {
           pops: b.batch.pops,
           not_cached: b.batch.notCached,
           pop_figures: b.batch.popFigures,
+          blocked_by: b.batch.blockedBy,
           done: b.done,
           egress: callEgress(b.batch.region),
         })),
@@ -369,30 +371,43 @@ export class WarmLoop {
             pops = v.pops,
             not_cached = v.not_cached,
             pop_figures = v.pop_figures,
+            blocked_by = v.blocked_by,
             egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, done boolean, egress text")}
+          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, done boolean, egress text")}
           where b.id = v.id`);
       }
-      const decided = new Map<number, { running: boolean; window: string }>();
-      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; pause_message: string | null; results: number }[] = [];
+      const decided = new Map<number, { running: boolean; window: string; blockJudged: boolean }>();
+      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; stop_status: string | null; stop_message: string | null; results: number }[] = [];
       const resultRows: (ResultRow & { run_id: number })[] = [];
       const pausedBoosts: number[] = [];
+      const blockedRuns: number[] = [];
+      const blockedBoosts: number[] = [];
       // A run warmed in several regions here has a delta per region: they are recorded as one.
       const byRun = new Map<number, RunDelta[]>();
       for (const delta of deltas) byRun.set(delta.source.runId, [...(byRun.get(delta.source.runId) ?? []), delta]);
+      // The early stop reads the run's totals as this recording leaves them: only for runs whose first calls are not judged yet.
+      const soFar = await blockedSoFar(
+        tx,
+        [...byRun].filter(([, runDeltas]) => runDeltas.some((d) => !d.source.blockJudged)).map(([runId]) => runId),
+      );
       for (const [runId, runDeltas] of byRun) {
         const run = byId.get(runId);
         if (!run) {
-          decided.set(runId, { running: false, window: "" });
+          decided.set(runId, { running: false, window: "", blockJudged: true });
           continue;
         }
         const outcomes = runDeltas.map((d) => d.outcomes).join("");
         const newSamples = runDeltas.flatMap((d) => d.samples);
         const newSlowdowns = runDeltas.flatMap((d) => d.slowdowns);
         const window = (run.recentOutcomes + outcomes).slice(-AUTO_PAUSE.window);
-        const pause = runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
+        const figures = soFar.get(runId);
+        const judgement: BlockedJudgement = figures ? judgeBlocked(figures, runDeltas.map((d) => d.blocks).join("")) : { stop: false, judged: true, blocked: 0, calls: 0 };
+        // Before the auto-pause: a blocked run fails whatever its error rate says, for what it is.
+        const vendor = figures && mainVendor(figures.byVendor);
+        const stop = run.status === "running" && judgement.stop && vendor ? blockedStopMessage(vendor, judgement.blocked, judgement.calls) : null;
+        const pause = !stop && runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
         const samples = newSamples.slice(0, Math.max(0, MAX_FAILURE_SAMPLES - run.samples));
         const slowdowns = newSlowdowns.slice(0, Math.max(0, MAX_SLOWDOWNS - run.slowdowns));
         // The calls that did not hit, up to the run's bound; the summary keeps counting the rest.
@@ -400,11 +415,21 @@ export class WarmLoop {
         for (const row of results) resultRows.push({ run_id: run.id, ...row });
         // The auto-pause window is kept only where it can pause the run.
         const canPause = runDeltas[0]!.source.canPause;
-        if ((canPause && outcomes) || pause || samples.length || slowdowns.length || results.length) {
-          runValues.push({ id: run.id, recent_outcomes: canPause ? window : null, samples, slowdowns, pause_message: pause ? pauseMessage(window) : null, results: results.length });
+        if ((canPause && outcomes) || pause || stop || samples.length || slowdowns.length || results.length) {
+          runValues.push({
+            id: run.id,
+            recent_outcomes: canPause ? window : null,
+            samples,
+            slowdowns,
+            stop_status: stop ? "failed" : pause ? "paused" : null,
+            stop_message: stop ?? (pause ? pauseMessage(window) : null),
+            results: results.length,
+          });
           if (pause && run.boostId) pausedBoosts.push(run.boostId);
+          if (stop) blockedRuns.push(run.id);
+          if (stop && run.boostId) blockedBoosts.push(run.boostId);
         }
-        decided.set(run.id, { running: run.status === "running" && !pause, window });
+        decided.set(run.id, { running: run.status === "running" && !pause && !stop, window, blockJudged: judgement.judged });
       }
       const verifications = deltas.flatMap((d) => d.batches.flatMap((b) => b.verifications.map((v) => ({ run_id: d.source.runId, ...v }))));
       if (verifications.length) {
@@ -426,19 +451,26 @@ export class WarmLoop {
             recent_outcomes = coalesce(v.recent_outcomes, r.recent_outcomes),
             failure_samples = r.failure_samples || v.samples,
             slowdowns = r.slowdowns || v.slowdowns,
-            status = case when v.pause_message is null then r.status else 'paused' end,
-            status_message = coalesce(v.pause_message, r.status_message),
-            finished_at = case when v.pause_message is null then r.finished_at else now() end,
+            status = coalesce(v.stop_status, r.status),
+            status_message = coalesce(v.stop_message, r.status_message),
+            finished_at = case when v.stop_status is null then r.finished_at else now() end,
             results_stored = r.results_stored + v.results
-          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, pause_message text, results int")}
+          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, stop_status text, stop_message text, results int")}
           where r.id = v.id`);
       }
       if (pausedBoosts.length) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(inArray(boosts.id, pausedBoosts));
+      // A blocked run has ended as a finished one does: its boost is active again, and its site keeps the verdict.
+      if (blockedBoosts.length)
+        await tx
+          .update(boosts)
+          .set({ status: "active", updatedAt: new Date() })
+          .where(and(inArray(boosts.id, blockedBoosts), eq(boosts.status, "running")));
+      await recordBlockedVerdicts(tx, blockedRuns);
       return decided;
     });
     for (const delta of deltas) {
       const decision = decisions.get(delta.source.runId)!;
-      delta.source.recorded(delta, decision.running, decision.window);
+      delta.source.recorded(delta, decision.running, decision.window, decision.blockJudged);
     }
   }
 }

@@ -27,6 +27,14 @@ export const ownershipRecheckSchema = z
       "A validated site's proof is looked for again every 30 days (the operator may set another period). When it is missing, the owner is e-mailed, the site is checked daily and stays validated for 7 days; still missing then, the site is unvalidated and capped like any unvalidated site. Validating again (POST …/validate) ends the notice as soon as the proof is back.",
   });
 
+export const blockedVerdictSchema = z
+  .object({
+    blocked_by: z.string().meta({ description: "The bot protection that blocked the calls, as a run's `summary.blocked_by` names it (`cloudflare`, `akamai`, `imperva`, …, `other`)." }),
+    at: timestamp.meta({ description: "When the run that found it ended." }),
+    run_id: z.number().int().meta({ description: "That run: GET /v1/runs/{run_id}." }),
+  })
+  .meta({ id: "BlockedVerdict", description: "The last time bot protection blocked a user-agent class's calls on this site." });
+
 export const siteSchema = z
   .object({
     id: z.number().int(),
@@ -41,6 +49,10 @@ export const siteSchema = z
       .int()
       .meta({ description: "Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH." }),
     max_requests_per_second: z.number().nullable().meta({ description: "Warming calls started per second at most; null: no rate cap." }),
+    blocked_verdicts: z.record(z.string(), blockedVerdictSchema).meta({
+      description:
+        "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",
+    }),
     created_at: timestamp,
   })
   .meta({ id: "Site" });

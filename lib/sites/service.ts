@@ -24,6 +24,7 @@ export function toSite(row: SiteRow): SitePayload {
     ownership_recheck: ownershipRecheckOf(row),
     max_concurrency: siteConcurrency(row),
     max_requests_per_second: row.maxRequestsPerSecond,
+    blocked_verdicts: row.blockedVerdicts ?? {},
     created_at: row.createdAt.toISOString(),
   };
 }

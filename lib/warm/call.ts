@@ -1,6 +1,7 @@
 import type { PlannedCall } from "@/drizzle/schema";
 import { guardedCount } from "@/lib/fetch";
 import { callOutcome, metrics } from "@/lib/observability/metrics";
+import { type BlockVendor, blockBodyBytes, blockedBy, blockedSentence } from "./blocked";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { regionProxyUrl } from "./egress";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
@@ -21,6 +22,8 @@ export type CallOutcome = {
   retryAfter: number | null;
   /** Why the call did not end as a cache hit; null when it did. */
   reason: NotCachedReason | null;
+  /** The bot protection that answered instead of the site (reason `blocked`). */
+  blockedBy?: BlockVendor | null;
 };
 
 function retryAfterSeconds(value: string | string[] | undefined): number | null {
@@ -64,18 +67,21 @@ async function exchange(call: PlannedCall, region: string, _request: RunRequest)
   const started = performance.now();
   try {
     const headers = callHeaders(call.user_agent, call.language);
-    const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES });
+    const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES, keepBody: blockBodyBytes });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     const cache = readCacheStatus(response.headers);
+    // A challenge page is no success, whatever its status (AWS WAF challenges with a 202).
+    const blocked = blockedBy(response);
     return {
-      ok: response.status < 400,
+      ok: response.status < 400 && !blocked,
       status: response.status,
       ms,
       cache,
-      reason: whyNotCached(response, cache),
-      error: response.status < 400 ? null : `HTTP ${response.status}`,
+      reason: whyNotCached(response, cache, blocked),
+      error: blocked ? `${blockedSentence(blocked)} (HTTP ${response.status})` : response.status < 400 ? null : `HTTP ${response.status}`,
       retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
+      blockedBy: blocked,
     };
   } catch (error) {
     // Every failure of the exchange is a FetchError, its message meant for the site owner.

@@ -1,15 +1,22 @@
+import type { BlockVendor } from "./blocked";
 import { type CacheReading, isCacheHit } from "./cache-status";
 
 /**
  * Why a call did not end as a cache hit: the first reason that applies, in this order. The order
  * goes from what stops caching for certain to what only suggests it, so each call has one reason
- * and the owner fixes the first thing first.
+ * and the owner fixes the first thing first. `blocked` comes before everything, a hit included: a
+ * challenge page the CDN served from its cache is still not the page.
  */
-export const NOT_CACHED_REASONS = ["http_error", "redirect", "no_store", "set_cookie", "no_cache", "vary", "cdn_bypass", "no_cache_detected", "miss"] as const;
+export const NOT_CACHED_REASONS = ["blocked", "http_error", "redirect", "no_store", "set_cookie", "no_cache", "vary", "cdn_bypass", "no_cache_detected", "miss"] as const;
 export type NotCachedReason = (typeof NOT_CACHED_REASONS)[number];
 
 /** What each reason means and what the owner can do: one sentence each, shown on the run page, the report and the API reference. */
 export const NOT_CACHED_ADVICE: Record<NotCachedReason, { title: string; advice: string }> = {
+  blocked: {
+    title: "Blocked by bot protection",
+    advice:
+      "A bot protection (Cloudflare, Akamai, Imperva, DataDome, Sucuri, AWS WAF, Vercel, HUMAN…) answered with a challenge or a block page instead of the page, so nothing was warmed for this user agent: let Preheat through (see /docs/allow-listing).",
+  },
   http_error: { title: "HTTP error", advice: "The page answered 400 or more, or did not answer at all: caches keep errors briefly if ever, so fix the page or take it out of the sitemap." },
   redirect: { title: "Redirect", advice: "The final answer was a redirect (more than 5 hops, or one without a target): list the page's final address in the sitemap instead." },
   no_store: {
@@ -55,9 +62,11 @@ export type CallAnswer = { status: number; headers: RawHeaders } | null;
 
 /**
  * The call's reason for not being a cache hit, or null when it was one (as `cache_hits` counts it,
- * so every call is either a hit or has a reason).
+ * so every call is either a hit or has a reason). `blockedBy`: the bot protection that answered
+ * instead of the site (lib/warm/blocked.ts).
  */
-export function whyNotCached(answer: CallAnswer, cache: CacheReading | null): NotCachedReason | null {
+export function whyNotCached(answer: CallAnswer, cache: CacheReading | null, blockedBy: BlockVendor | null = null): NotCachedReason | null {
+  if (blockedBy) return "blocked";
   if (answer && cache && isCacheHit(cache)) return null;
   if (!answer || answer.status >= 400) return "http_error";
   if (answer.status >= 300 && answer.status < 400) return "redirect";

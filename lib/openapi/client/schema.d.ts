@@ -733,6 +733,10 @@ export interface components {
             max_concurrency: number;
             /** @description Warming calls started per second at most; null: no rate cap. */
             max_requests_per_second: number | null;
+            /** @description Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing. */
+            blocked_verdicts: {
+                [key: string]: components["schemas"]["BlockedVerdict"];
+            };
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -768,6 +772,19 @@ export interface components {
             unvalidates_at: string | null;
             /** @description What the last recheck that missed the proof found, worded as a failed validation is. */
             problem: string | null;
+        };
+        /** @description The last time bot protection blocked a user-agent class's calls on this site. */
+        BlockedVerdict: {
+            /** @description The bot protection that blocked the calls, as a run's `summary.blocked_by` names it (`cloudflare`, `akamai`, `imperva`, …, `other`). */
+            blocked_by: string;
+            /**
+             * Format: date-time
+             * @description When the run that found it ended.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+            /** @description That run: GET /v1/runs/{run_id}. */
+            run_id: number;
         };
         CreateSiteRequest: {
             /**
@@ -1289,7 +1306,7 @@ export interface components {
             run_region: components["schemas"]["RegionCode"][];
         };
         /**
-         * @description `pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.
+         * @description `pending` (queued) → `running` → `done` (every planned call made) | `failed` (the run could not be planned or carried out, or bot protection blocked at least 20 of its first 30 calls: see status_message) | `paused` (stopped after a high error rate; the boost pauses too). `pending` can also end directly in `failed`.
          * @enum {string}
          */
         RunStatus: "pending" | "running" | "done" | "failed" | "paused";
@@ -1306,6 +1323,7 @@ export interface components {
             };
             /** @description Calls that did not end as a cache hit, by reason (reasons with no call are left out): with `cache_hits`, every call made. */
             not_cached: {
+                blocked?: number;
                 http_error?: number;
                 redirect?: number;
                 no_store?: number;
@@ -1315,6 +1333,18 @@ export interface components {
                 cdn_bypass?: number;
                 no_cache_detected?: number;
                 miss?: number;
+            };
+            /** @description Calls answered by bot protection (reason `blocked`), by vendor (vendors with no call are left out). When at least 20 of a run's first 30 calls are blocked, the run stops: `failed`, its `status_message` naming the vendor. */
+            blocked_by: {
+                cloudflare?: number;
+                akamai?: number;
+                imperva?: number;
+                datadome?: number;
+                sucuri?: number;
+                aws_waf?: number;
+                vercel?: number;
+                human?: number;
+                other?: number;
             };
             /** @description Calls whose reason is `miss`: the cache did not have the page and will keep it (warm from now on). */
             cache_misses: number;
@@ -1514,10 +1544,10 @@ export interface components {
             verified_cache_status: string | null;
         };
         /**
-         * @description Why a call did not end as a cache hit: the first that applies, in this order. `http_error`: The page answered 400 or more, or did not answer at all: caches keep errors briefly if ever, so fix the page or take it out of the sitemap. `redirect`: The final answer was a redirect (more than 5 hops, or one without a target): list the page's final address in the sitemap instead. `no_store`: Cache-Control says no-store or private, which forbids shared caches to keep the page: send public with an s-maxage for pages that are the same for every visitor. `set_cookie`: The answer sets a cookie, and CDNs do not cache such answers by default: stop setting cookies on anonymous page views, or have the CDN strip them. `no_cache`: Cache-Control says no-cache, max-age=0 or s-maxage=0, so every request goes back to the origin: give the page a shared-cache lifetime (s-maxage). `vary`: Vary names *, Cookie or User-Agent, so each visitor gets a cache key of their own and warming one warms nobody else: vary on a normalised device class instead. `cdn_bypass`: The CDN said it did not try to cache this answer (BYPASS, DYNAMIC, PASS): check its cache rules for this path, user agent or content type. `no_cache_detected`: The answer carried no cache or CDN status header at all: the page may not be behind a CDN, or the CDN does not say what it did. `miss`: The cache did not have the page and will keep it: this call warmed it, and the next visitor should get a hit.
+         * @description Why a call did not end as a cache hit: the first that applies, in this order. `blocked`: A bot protection (Cloudflare, Akamai, Imperva, DataDome, Sucuri, AWS WAF, Vercel, HUMAN…) answered with a challenge or a block page instead of the page, so nothing was warmed for this user agent: let Preheat through (see /docs/allow-listing). `http_error`: The page answered 400 or more, or did not answer at all: caches keep errors briefly if ever, so fix the page or take it out of the sitemap. `redirect`: The final answer was a redirect (more than 5 hops, or one without a target): list the page's final address in the sitemap instead. `no_store`: Cache-Control says no-store or private, which forbids shared caches to keep the page: send public with an s-maxage for pages that are the same for every visitor. `set_cookie`: The answer sets a cookie, and CDNs do not cache such answers by default: stop setting cookies on anonymous page views, or have the CDN strip them. `no_cache`: Cache-Control says no-cache, max-age=0 or s-maxage=0, so every request goes back to the origin: give the page a shared-cache lifetime (s-maxage). `vary`: Vary names *, Cookie or User-Agent, so each visitor gets a cache key of their own and warming one warms nobody else: vary on a normalised device class instead. `cdn_bypass`: The CDN said it did not try to cache this answer (BYPASS, DYNAMIC, PASS): check its cache rules for this path, user agent or content type. `no_cache_detected`: The answer carried no cache or CDN status header at all: the page may not be behind a CDN, or the CDN does not say what it did. `miss`: The cache did not have the page and will keep it: this call warmed it, and the next visitor should get a hit.
          * @enum {string}
          */
-        NotCachedReason: "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
+        NotCachedReason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
             /** @description Items in all pages. */
@@ -6916,7 +6946,7 @@ export interface operations {
                 /** @description Number of items to skip; 0 when omitted. */
                 offset?: number;
                 /** @description Only the calls with this reason. */
-                reason?: "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
+                reason?: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
                 /** @description Only the calls made from this region. */
                 region?: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk";
                 /** @description `csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row. */

@@ -9,6 +9,7 @@ const EMPTY_SUMMARY = {
   average_response_time_ms: 0,
   pops: {},
   not_cached: {},
+  blocked_by: {},
   cache_misses: 0,
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
