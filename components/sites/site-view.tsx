@@ -10,6 +10,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { FirewallPanel } from "./firewall-panel";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
@@ -37,6 +38,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <ValidationPanel site={site} />
       <SitemapsPanel siteId={site.id} domain={site.domain} />
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
+      <FirewallPanel site={site} />
       <SiteBoosts siteId={site.id} />
       <SiteWarmRuns siteId={site.id} />
       <Card title="Delete this site">
