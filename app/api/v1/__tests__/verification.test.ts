@@ -96,3 +96,16 @@ describe("Web Bot Auth signatures", () => {
     expect(await cli("bot-keys", "list")).toMatch(new RegExp(`${keys[0]!.kid}\\s+active`));
   });
 });
+
+describe("the allow-listing guide", () => {
+  it("is served at /docs/allow-listing, and /bot links it and names the header", async () => {
+    const guide = await fetch(`${baseUrl}/docs/allow-listing`);
+    expect(guide.status).toBe(200);
+    const html = await guide.text();
+    for (const vendor of ["Cloudflare", "Akamai", "Fastly", "AWS WAF", "Imperva", "Sucuri", "Vercel"]) expect(html).toContain(vendor);
+    expect(html).toContain("any(http.request.headers[&quot;preheat-verification&quot;][*] eq &quot;YOUR_SECRET&quot;)");
+    const bot = await (await fetch(`${baseUrl}/bot`)).text();
+    expect(bot).toContain('href="/docs/allow-listing"');
+    expect(bot).toContain("Preheat-Verification");
+  });
+});
