@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { setting } from "@/lib/config";
 import { botUserAgent } from "@/lib/fetch/bot";
 import { sitemapMaxAgeSeconds } from "@/lib/sitemaps/freshness";
+import { KEY_DIRECTORY_PATH } from "@/lib/warm/identify";
+import { botSignaturesEnabled } from "@/lib/warm/signing-keys";
 
 export const metadata: Metadata = { title: "PreheatBot" };
 // The User-Agent names this server's own address, known when it runs, not when it was built.
@@ -24,6 +26,7 @@ export default function BotPage() {
   const userAgent = botUserAgent();
   const maxAgeMinutes = Math.round(sitemapMaxAgeSeconds() / 60);
   const recheckDays = setting("PREHEAT_OWNERSHIP_RECHECK_DAYS");
+  const signatures = botSignaturesEnabled();
   return (
     <article className="max-w-3xl space-y-8">
       <header className="space-y-2">
@@ -61,6 +64,29 @@ export default function BotPage() {
           Warming the pages themselves is not done as PreheatBot: a cache keeps one copy per kind of visitor, so warming calls send the User-Agent of the browsers the owner chose to warm for (desktop,
           mobile, tablet), with the languages they chose. Their pace is the site&apos;s own limit, set by its owner (concurrent requests and requests per second), held across every Preheat worker and
           region; Preheat also slows down by itself when the site answers slower or with errors, and waits as long as a <code className={code}>Retry-After</code> asks.
+        </p>
+      </Section>
+
+      <Section title="How a warming call proves it is Preheat's">
+        <p>
+          A warming call that speaks as Googlebot or GPTBot does not come from Google&apos;s or OpenAI&apos;s network, and bot protection is right to doubt it. So every warming call carries a secret
+          of the site&apos;s own, <code className={code}>Preheat-Verification: &lt;secret&gt;</code>, which its owner finds on the site&apos;s page in Preheat (and may rotate): a firewall rule that
+          lets requests with that value through lets exactly Preheat through, and nobody who merely copies its User-Agent.
+        </p>
+        <p>
+          {signatures ? "This Preheat also signs" : "A Preheat whose operator turns signatures on also signs"} its warming calls with HTTP Message Signatures as Web Bot Auth defines them (Ed25519,{" "}
+          <code className={code}>Signature-Agent</code>, <code className={code}>Signature-Input</code>, <code className={code}>Signature</code>, covering the host and the agent), verifiable against
+          the keys published at{" "}
+          <a href={KEY_DIRECTORY_PATH} className="font-medium text-brand-700 underline">
+            {KEY_DIRECTORY_PATH}
+          </a>
+          .
+        </p>
+        <p>
+          <Link href="/docs/allow-listing" className="font-medium text-brand-700 underline">
+            How to let Preheat through
+          </Link>{" "}
+          on Cloudflare, Akamai, Fastly, AWS WAF, Imperva, Sucuri and Vercel&apos;s firewall.
         </p>
       </Section>
 

@@ -14,7 +14,7 @@ function inline(text: string): ReactNode[] {
   });
 }
 
-/** Renders headings, bullet lists and paragraphs of a short Markdown text. */
+/** Renders headings, bullet lists, paragraphs and fenced code blocks of a short Markdown text (its `# ` title is the page's). */
 export function Markdown({ text }: { text: string }) {
   const blocks: ReactNode[] = [];
   let list: string[] = [];
@@ -38,8 +38,26 @@ export function Markdown({ text }: { text: string }) {
     paragraph = [];
     list = [];
   };
+  let code: string[] | null = null;
   for (const line of text.split("\n")) {
-    if (line.startsWith("## ")) {
+    // A fenced block, kept as written: rules and configuration to copy.
+    if (line.startsWith("```")) {
+      if (code) {
+        blocks.push(
+          <pre key={blocks.length} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs leading-5 text-slate-100">
+            {code.join("\n")}
+          </pre>,
+        );
+        code = null;
+      } else {
+        flush();
+        code = [];
+      }
+    } else if (code) {
+      code.push(line);
+    } else if (line.startsWith("# ")) {
+      // The page's own title says it.
+    } else if (line.startsWith("## ")) {
       flush();
       blocks.push(
         <h3 key={blocks.length} className="mt-6 text-lg font-semibold">

@@ -11,6 +11,7 @@ import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { BlockedVerdictsCard } from "./blocked-verdicts";
+import { FirewallPanel } from "./firewall-panel";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
@@ -39,6 +40,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <ValidationPanel site={site} />
       <SitemapsPanel siteId={site.id} domain={site.domain} />
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
+      <FirewallPanel site={site} />
       <SiteBoosts siteId={site.id} />
       <SiteWarmRuns siteId={site.id} />
       <Card title="Delete this site">

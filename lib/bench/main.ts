@@ -3,7 +3,7 @@ import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 
 /**
- * `npm run bench [-- sitemap|sitemap-index|warming|multisite|multisite-postgres|api]`: each case in a
+ * `npm run bench [-- sitemap|sitemap-index|warming|signing|multisite|multisite-postgres|api]`: each case in a
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
@@ -13,6 +13,7 @@ const benches: Record<string, Case[]> = {
   sitemap: [{ file: "sitemap-50k.ts" }, { file: "sitemap-index.ts", database: "postgres-server" }, { file: "sitemap-index.ts", database: "embedded" }],
   "sitemap-index": [{ file: "sitemap-index.ts" }],
   warming: [{ file: "warming.ts" }],
+  signing: [{ file: "signing.ts" }],
   multisite: [{ file: "multisite.ts", database: "embedded" }],
   "multisite-postgres": [{ file: "multisite.ts", database: "postgres-server" }],
   api: [

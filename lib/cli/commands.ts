@@ -5,6 +5,7 @@ import { parseScopeList, type Scope } from "@/lib/auth/scopes";
 import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import { listSigningKeys, RETIRED_KEY_LISTED_DAYS, rotateSigningKeys } from "@/lib/warm/signing-keys";
 import { INTEGRATOR_USAGE } from "./integrator";
 
 export const USAGE = `Usage: npm run --silent cli -- <command>     (installed as a package: preheat <command>)
@@ -18,6 +19,11 @@ Operator commands, on this Preheat's own database:
   emails --to <address> [--last <n>]
       The newest e-mails to an address (default 1), as text: read a sign-up or sign-in link when the
       server sends no e-mail (RESEND_API_KEY unset) and keeps it in its outbox.
+  bot-keys list [--json]
+      The keys warming calls are signed with (PREHEAT_BOT_SIGNATURES): key id, state, dates.
+  bot-keys rotate
+      Retires the key in use and makes the next one; workers sign with it within a minute. A retired
+      key stays in /.well-known/http-message-signatures-directory for ${RETIRED_KEY_LISTED_DAYS} days.
 
 The CLI works whether or not the server runs: it hands the command to a running server that owns
 the embedded database, or opens the database itself. PREHEAT_DATA_DIR (default .data) and
@@ -107,12 +113,39 @@ async function emails(db: Database, args: string[]): Promise<string> {
   return rows.map((row) => [`Date: ${row.createdAt.toISOString()}`, `To: ${row.toAddress}`, `Subject: ${row.subject}`, `Status: ${row.status}`, "", row.text.trim(), ""].join("\n")).join("\n");
 }
 
+async function botKeys(db: Database, args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: "boolean" } } });
+  const [action] = positionals;
+  if (action === "list") {
+    const listedSince = Date.now() - RETIRED_KEY_LISTED_DAYS * 86_400_000;
+    const rows = (await listSigningKeys(db)).map((k) => ({
+      key_id: k.keyId,
+      state: !k.retiredAt ? "active" : k.retiredAt.getTime() > listedSince ? "retired, still listed" : "retired",
+      created_at: k.createdAt.toISOString(),
+      retired_at: k.retiredAt?.toISOString() ?? null,
+    }));
+    if (values.json) return `${JSON.stringify(rows, null, 2)}\n`;
+    if (!rows.length) return "No signing keys: one is made when the first call is signed (PREHEAT_BOT_SIGNATURES=true).\n";
+    return `${table(
+      ["KEY ID", "STATE", "CREATED", "RETIRED"],
+      rows.map((r) => [r.key_id, r.state, r.created_at, r.retired_at ?? ""]),
+    )}\n`;
+  }
+  if (action === "rotate") {
+    const { active, retired } = await rotateSigningKeys(db);
+    const was = retired.length ? `retired ${retired.map((k) => k.keyId).join(", ")} (listed ${RETIRED_KEY_LISTED_DAYS} more days)` : "no key was in use";
+    return `New signing key ${active.keyId}; ${was}.\n`;
+  }
+  throw new UsageError(`Unknown bot-keys command ${JSON.stringify(action ?? "")}.`);
+}
+
 /** Runs one CLI command against a database; the same code serves the CLI process and a running server. */
 export async function runCommand(db: Database, argv: string[]): Promise<CommandResult> {
   const [command, ...rest] = argv;
   try {
     if (command === "keys") return { code: 0, stdout: await keys(db, rest), stderr: "" };
     if (command === "emails") return { code: 0, stdout: await emails(db, rest), stderr: "" };
+    if (command === "bot-keys") return { code: 0, stdout: await botKeys(db, rest), stderr: "" };
     throw new UsageError(`Unknown command ${JSON.stringify(command ?? "")}.`);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {

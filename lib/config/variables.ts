@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { REGIONS, type RegionCode } from "@/lib/regions";
 import { boolean, emailSender, httpUrl, inngestDev, type Kind, numeric, oneOf, parsedBy, postgresUrl, text, token } from "./kinds";
-import { type ConnectTarget, parseConnectTo, parseRegionList, parseTrustedProxies, type ProxyRange } from "./parsers";
+import { type ConnectTarget, parseConnectTo, parseRegionList, parseSecretsKey, parseTrustedProxies, type ProxyRange } from "./parsers";
 
 /**
  * Every environment variable Preheat reads, in one place: how its text is read (a zod schema from
@@ -104,6 +104,10 @@ export const VARIABLES = {
   AUTH_SECRET: optional(text(), {
     secret: true,
     description: "Used as `NEXTAUTH_SECRET` when that is unset.",
+  }),
+  PREHEAT_SECRETS_KEY: optional(parsedBy(parseSecretsKey, "32 bytes given as 64 hex characters or base64"), {
+    secret: true,
+    description: "Key that encrypts secrets at rest (AES-256-GCM): Basic auth passwords of request profiles and the bot's signing keys. Without it, those features are refused.",
   }),
   PREHEAT_TRUSTED_PROXIES: withDefault(parsedBy(parseTrustedProxies, "IP addresses or CIDR ranges, comma separated"), NO_PROXIES, {
     defaultText: "unset",
@@ -228,6 +232,11 @@ export const VARIABLES = {
   }),
   PREHEAT_SITEMAP_MAX_AGE_SECONDS: withDefault(numeric({ min: 0 }), 3600, {
     description: "Before a boost run is planned, each of its sitemaps read longer ago than this is read again (conditional GET); `0`: before every run.",
+  }),
+
+  PREHEAT_BOT_SIGNATURES: withDefault(boolean(), false, {
+    description:
+      "`true` signs every warming call with HTTP Message Signatures as Web Bot Auth defines them (Ed25519; keys served at `/.well-known/http-message-signatures-directory`, rotated with `cli -- bot-keys rotate`); needs `PREHEAT_SECRETS_KEY`.",
   }),
 
   // The network.

@@ -4,9 +4,11 @@ import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
+import { withVerificationSecret } from "@/lib/sites/verification";
 import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
+import { botSigner } from "@/lib/warm/signing-keys";
 import { callEgress } from "@/lib/warm/workers";
 import { type BlockedJudgement, blockedSoFar, blockedStopMessage, judgeBlocked, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { recordset } from "./recordset";
@@ -33,8 +35,8 @@ const MAX_JOB_MS = 20_000;
 export type WarmResult = "more" | "finished" | "stopped";
 
 /** What every call of the run sends beyond its variant, from its request profile and its site. */
-function runRequestOf(_run: typeof runs.$inferSelect, site: typeof sites.$inferSelect): RunRequest {
-  return { ...PLAIN_REQUEST, siteHost: site.domain };
+function runRequestOf(_run: typeof runs.$inferSelect, site: typeof sites.$inferSelect, signer: RunRequest["signer"]): RunRequest {
+  return { ...PLAIN_REQUEST, siteHost: site.domain, verification: site.verificationSecret, signer };
 }
 
 /** A third of the run.batch job's expiry, 20 s at most. */
@@ -103,14 +105,16 @@ export class WarmLoop {
       adaptiveWindows.delete(key);
       return "stopped";
     }
+    // Before the check below: nothing awaits between it and the run being held.
+    const [site, signer] = await Promise.all([withVerificationSecret(this.db, found.site), botSigner(this.db)]);
     if (this.held.has(key)) return "more"; // another job of the same run and region is already here: let it carry on
-    const { run, site } = found;
+    const { run } = found;
     const concurrency = siteConcurrency(site);
     let adaptive = adaptiveWindows.get(key);
     if (!adaptive) adaptiveWindows.set(key, (adaptive = new AdaptiveWindow(concurrency)));
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
-    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon(), runRequestOf(run, site));
+    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon(), runRequestOf(run, site, signer));
     source.addBatches(rows, LOAD_BATCHES);
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {

@@ -44,6 +44,11 @@ export const siteSchema = z
     validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
     validated_at: timestamp.nullable(),
     ownership_recheck: ownershipRecheckSchema,
+    verification_secret: z.string().meta({
+      description:
+        "Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/allow-listing). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.",
+      example: "hT3xQ0bW9sVv2yG8cJkM1nPq4rS6tU7wX5zA0bC2dE4",
+    }),
     max_concurrency: z
       .number()
       .int()
@@ -72,3 +77,9 @@ export const validateSiteResponse = z
 export const validationFailedResponse = z
   .object({ validated: z.literal(false), error: z.string(), code: z.literal("ownership_not_proven") })
   .meta({ id: "SiteValidationFailed", description: "Neither ownership proof was found; `error` says why." });
+
+export const rotatedVerificationSchema = z
+  .object({
+    verification_secret: z.string().meta({ description: "The new secret, sent from now on; the site object shows it too." }),
+  })
+  .meta({ id: "RotatedVerificationSecret" });

@@ -10,6 +10,7 @@ import { normaliseDomain } from "./domain-name";
 import { siteConcurrency, type UpdateSiteInput } from "./pace";
 import { ownershipRecheckOf } from "./recheck";
 import type { SitePayload } from "./schemas";
+import { newVerificationSecret, withVerificationSecret } from "./verification";
 
 export type SiteRow = typeof sites.$inferSelect;
 
@@ -22,6 +23,8 @@ export function toSite(row: SiteRow): SitePayload {
     validation_method: (row.validationMethod as SitePayload["validation_method"]) ?? null,
     validated_at: iso(row.validatedAt),
     ownership_recheck: ownershipRecheckOf(row),
+    // Every row that reaches here was read through getSite or listSites, which make a missing one.
+    verification_secret: row.verificationSecret!,
     max_concurrency: siteConcurrency(row),
     max_requests_per_second: row.maxRequestsPerSecond,
     blocked_verdicts: row.blockedVerdicts ?? {},
@@ -34,7 +37,7 @@ export async function createSite(ctx: AccountContext, input: { domain: string })
   try {
     const [row] = await ctx.db
       .insert(sites)
-      .values({ accountId: ctx.accountId, domain, validationToken: `preheat-${randomBytes(16).toString("hex")}` })
+      .values({ accountId: ctx.accountId, domain, validationToken: `preheat-${randomBytes(16).toString("hex")}`, verificationSecret: newVerificationSecret() })
       .returning();
     return row!;
   } catch (error) {
@@ -49,7 +52,7 @@ export async function listSites(ctx: AccountContext, page: Page) {
     ctx.db.select().from(sites).where(where).orderBy(desc(sites.id)).limit(page.limit).offset(page.offset),
     ctx.db.select({ n: count() }).from(sites).where(where),
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows: await Promise.all(rows.map((row) => withVerificationSecret(ctx.db, row))), total: total?.n ?? 0 };
 }
 
 /** The site if it belongs to the caller's account; another account's site is "not found". */
@@ -59,7 +62,7 @@ export async function getSite(ctx: AccountContext, siteId: number): Promise<Site
     .from(sites)
     .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)));
   if (!row) throw notFound("Site");
-  return row;
+  return withVerificationSecret(ctx.db, row);
 }
 
 /** Changes how hard the service may warm the site; only the fields given change (null resets to the default). */

@@ -11,15 +11,21 @@ export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: Or
 
 export async function startOrigin(port = 0) {
   const hosts = new Map<string, OriginHost>();
-  const log = new Map<string, { request: string; user_agent: string }[]>();
+  const log = new Map<string, { request: string; user_agent: string; headers: http.IncomingHttpHeaders }[]>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://origin");
     if (url.pathname.startsWith("/__origin/hosts/")) {
       const host = decodeURIComponent(url.pathname.slice("/__origin/hosts/".length));
       if (req.method === "GET") {
-        // The requests as "GET /path", or with ?user_agents=1 each with the User-Agent it was sent with.
+        // The requests as "GET /path", or with ?user_agents=1 each with the User-Agent it was sent with,
+        // or with ?headers=a,b each with those request headers (absent: null).
         const entries = log.get(host) ?? [];
-        const listed = url.searchParams.has("user_agents") ? entries : entries.map((entry) => entry.request);
+        const names = url.searchParams.get("headers")?.split(",");
+        const listed = names
+          ? entries.map((entry) => ({ request: entry.request, headers: Object.fromEntries(names.map((name) => [name, entry.headers[name] ?? null])) }))
+          : url.searchParams.has("user_agents")
+            ? entries.map(({ request, user_agent }) => ({ request, user_agent }))
+            : entries.map((entry) => entry.request);
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(listed));
         return;
       }
@@ -34,7 +40,7 @@ export async function startOrigin(port = 0) {
     }
     const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
     const list = log.get(host) ?? [];
-    list.push({ request: `${req.method} ${url.pathname}${url.search}`, user_agent: req.headers["user-agent"] ?? "" });
+    list.push({ request: `${req.method} ${url.pathname}${url.search}`, user_agent: req.headers["user-agent"] ?? "", headers: req.headers });
     log.set(host, list);
     const site = hosts.get(host);
     const answer = site?.routes[url.pathname] ?? site?.fallback ?? { status: 404, body: "not found" };

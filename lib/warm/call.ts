@@ -4,6 +4,7 @@ import { callOutcome, metrics } from "@/lib/observability/metrics";
 import { type BlockVendor, blockBodyBytes, blockedBy, blockedSentence } from "./blocked";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import { regionProxyUrl } from "./egress";
+import { identifyingHeaders } from "./identify";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
 import { USER_AGENTS, type UserAgentClass } from "./user-agents";
@@ -63,10 +64,10 @@ export async function warmCall(call: PlannedCall, region: string, request: RunRe
   return outcome;
 }
 
-async function exchange(call: PlannedCall, region: string, _request: RunRequest): Promise<CallOutcome> {
+async function exchange(call: PlannedCall, region: string, request: RunRequest): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    const headers = callHeaders(call.user_agent, call.language);
+    const headers = { ...callHeaders(call.user_agent, call.language), ...(await identifyingHeaders(call.url, request)) };
     const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES, keepBody: blockBodyBytes });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;

@@ -1,3 +1,5 @@
+import type { Signer } from "web-bot-auth";
+
 /**
  * What every call of one run sends beyond its variant (URL × user agent × language × region):
  * resolved once when a worker takes the run up (lib/runs/warm-loop.ts, from the run's request
@@ -12,7 +14,10 @@ export type RunRequest = {
   cookies: Readonly<Record<string, string>>;
   /** `Basic …`, or null: for the site's own host only. */
   authorization: string | null;
+  /** The site's `Preheat-Verification` secret, and the signer of Web Bot Auth signatures or null (lib/warm/identify.ts). */
+  verification: string | null;
+  signer: Signer | null;
 };
 
 /** A run with no profile: the variant's own headers, nothing more. */
-export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null };
+export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null, verification: null, signer: null };

@@ -1,7 +1,7 @@
 import { paginationQuery, pageOf } from "@/lib/api/pagination";
 import { siteParams } from "@/lib/api/params";
 import { updateSiteBody } from "@/lib/sites/pace";
-import { createSiteBody, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
+import { createSiteBody, rotatedVerificationSchema, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";
 import { defineOperation } from "../operation";
 
 export const listSites = defineOperation({
@@ -82,4 +82,18 @@ export const validateSite = defineOperation({
   response: validateSiteResponse,
   errors: ["ownership_not_proven"],
   otherAnswers: { 422: { description: "Ownership not proven (the reason is in `error`), or an invalid `siteId`.", schema: validationFailedResponse } },
+});
+
+export const rotateVerificationSecret = defineOperation({
+  operationId: "rotateVerificationSecret",
+  method: "post",
+  path: "/v1/sites/{siteId}/verification/rotate",
+  tag: "Sites",
+  summary: "Replace the site's verification secret (the `Preheat-Verification` header)",
+  description:
+    "Makes a new `verification_secret` and answers it. From now on warming calls send the new one (a run in progress takes it up within about 20 s) and never the old one again: update the firewall rule that compares it, ideally accepting both values until then. The secret is not shown once only: `GET /v1/sites/{siteId}` shows it as long as it is in use. Not idempotent: a retried request rotates again, and its answer holds the secret then in use.",
+  scope: "sites:write",
+  params: siteParams,
+  status: 200,
+  response: rotatedVerificationSchema,
 });

@@ -107,10 +107,16 @@ export async function originUserAgents(host: string): Promise<{ request: string;
   return (await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}?user_agents=1`)).json() as Promise<{ request: string; user_agent: string }[]>;
 }
 
+/** The requests the origin received for `host`, each with the request headers named (null when absent). */
+export async function originHeaders(host: string, names: string[]): Promise<{ request: string; headers: Record<string, string | null> }[]> {
+  const query = new URLSearchParams({ headers: names.join(",") });
+  return (await fetch(`${originUrl}/__origin/hosts/${encodeURIComponent(host)}?${query}`)).json() as Promise<{ request: string; headers: Record<string, string | null> }[]>;
+}
+
 export async function createSite(key: string, domain = uniqueDomain()) {
   const response = await api("POST", "/v1/sites", { key, body: { domain } });
   if (response.status !== 201) throw new Error(`site creation failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body as { id: number; domain: string; validation_token: string; validated: boolean };
+  return response.body as { id: number; domain: string; validation_token: string; validated: boolean; verification_secret: string };
 }
 
 /** A site whose ownership proof (the token file) is served by the local origin and checked. */
