@@ -8,6 +8,8 @@ import { e2ePorts } from "./e2e/support/ports";
  */
 export default defineConfig({
   testDir: "e2e",
+  // e2e/cache is a Vitest suite (a real cache in front of a local origin), not a browser's.
+  testIgnore: ["cache/**"],
   outputDir: "test-results/e2e",
   globalSetup: "./e2e/global-setup.ts",
   timeout: 120_000,

@@ -22,6 +22,12 @@ export default defineConfig({
       },
       {
         extends: true,
+        // What a warm does for visitors, through a real cache (Debian's Varnish) keyed as real sites
+        // key theirs, in front of a local origin: e2e/cache. Needs the production build.
+        test: { name: "cache", include: ["e2e/cache/**/*.test.ts"], globalSetup: ["./e2e/cache/global-setup.ts"], testTimeout: 180_000 },
+      },
+      {
+        extends: true,
         // The deployment of docs/deploy.md (PostgreSQL, two web servers, two workers, nginx) driven
         // through nginx: deploy/smoke.test.ts. Needs the production build and Debian's nginx.
         test: { name: "deploy", include: ["deploy/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 420_000 },
