@@ -66,3 +66,11 @@ export function parseRegionList(text: string): RegionCode[] {
   });
   return [...new Set(parsed)];
 }
+
+/** PREHEAT_SECRETS_KEY: 32 bytes, written as 64 hexadecimal digits or in base64 (44 characters). */
+export function parseSecretsKey(value: string): Buffer {
+  const text = value.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/]{43}=?$/.test(text) ? Buffer.from(text, "base64") : undefined;
+  if (key?.length !== 32) throw new Error("PREHEAT_SECRETS_KEY: not 32 bytes written as 64 hexadecimal digits or in base64 (e.g. the output of `openssl rand -base64 32`).");
+  return key;
+}

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { REGIONS, type RegionCode } from "@/lib/regions";
 import { boolean, emailSender, httpUrl, inngestDev, type Kind, numeric, oneOf, parsedBy, postgresUrl, text, token } from "./kinds";
-import { type ConnectTarget, parseConnectTo, parseRegionList, parseTrustedProxies, type ProxyRange } from "./parsers";
+import { type ConnectTarget, parseConnectTo, parseRegionList, parseSecretsKey, parseTrustedProxies, type ProxyRange } from "./parsers";
 
 /**
  * Every environment variable Preheat reads, in one place: how its text is read (a zod schema from
@@ -108,6 +108,12 @@ export const VARIABLES = {
   PREHEAT_TRUSTED_PROXIES: withDefault(parsedBy(parseTrustedProxies, "IP addresses or CIDR ranges, comma separated"), NO_PROXIES, {
     defaultText: "unset",
     description: "The proxies in front of the server (nginx, a load balancer): for per-client limits, `X-Forwarded-For` is read past them only; unset, the peer's address counts.",
+  }),
+
+  PREHEAT_SECRETS_KEY: optional(parsedBy(parseSecretsKey, "32 bytes as 64 hexadecimal digits or base64"), {
+    secret: true,
+    description:
+      "The key (AES-256-GCM) that encrypts the secrets Preheat must send again, such as a request profile's Basic auth password (`openssl rand -base64 32`); unset, such fields are refused with 422. Changing it makes the stored ones unreadable: set them again.",
   }),
 
   // The database.
