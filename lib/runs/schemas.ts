@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
-import { variationsValueSchema } from "@/lib/boosts/schemas";
+import { requestProfileValueSchema, variationsValueSchema } from "@/lib/boosts/schemas";
 import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
@@ -181,6 +181,7 @@ export const runDetailSchema = z
     site_id: z.number().int(),
     region: z.array(regionCodeOutput),
     variations: variationsValueSchema.nullable(),
+    request_profile: requestProfileValueSchema.nullable().meta({ description: "What every call sent beyond its variant, as the boost or warm had it when the run was created (never the password)." }),
     ...runFields,
     bypassed_calls: z
       .number()

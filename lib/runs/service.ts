@@ -5,6 +5,7 @@ import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound, TooManyRequestsError } from "@/lib/errors";
+import { toRequestProfile } from "@/lib/boosts/request-profile";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
@@ -112,6 +113,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     site_id: row.siteId,
     region: row.regions as z.infer<typeof runDetailSchema>["region"],
     variations: (row.variations as z.infer<typeof runDetailSchema>["variations"]) ?? null,
+    request_profile: toRequestProfile(row.requestProfile),
     ...common,
     bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
     regions_breakdown: regionsBreakdown,
@@ -145,6 +147,8 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
       boostId: boost.id,
       regions: boost.regions,
       variations: boost.variations,
+      // The profile as it is now: a later edit of the boost does not change what this run sends.
+      requestProfile: boost.requestProfile,
       verify: boost.verify,
     })
     .returning();
