@@ -23,7 +23,7 @@ export function secretsKeyConfigured(): boolean {
 
 function key(): Buffer {
   const value = setting("PREHEAT_SECRETS_KEY");
-  if (!value) throw new SecretsError(`A secret ${NO_SECRETS_KEY}.`);
+  if (!value) throw new SecretsError("this server has no PREHEAT_SECRETS_KEY (ask its operator to set one)");
   return value;
 }
 

@@ -12,7 +12,9 @@ export type RunRequest = {
   cookies: Readonly<Record<string, string>>;
   /** `Basic …`, or null: for the site's own host only. */
   authorization: string | null;
+  /** The cookies of each cookie set of the run's variations, by name: a call sends its set's after the profile's. */
+  cookieSets: Readonly<Record<string, Readonly<Record<string, string>>>>;
 };
 
 /** A run with no profile: the variant's own headers, nothing more. */
-export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null };
+export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null, cookieSets: {} };
