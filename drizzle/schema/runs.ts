@@ -3,10 +3,10 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, time
 import { boosts, type RequestProfileValue, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
-import type { PopBreakdown, RegionBreakdown, Summary } from "@/lib/runs/schemas";
+import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "@/lib/runs/schemas";
 
-/** What GET /v1/runs/{id} shows of a run per region and per PoP. */
-export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[] };
+/** What GET /v1/runs/{id} shows of a run per region, per PoP and per variant (kept before variants were: none). */
+export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[]; variants?: VariantBreakdown[] };
 
 /** A change of pace the engine made on its own: the window it now keeps open, and why. */
 export type Slowdown = { at: string; reason: string; concurrency: number };

@@ -119,7 +119,7 @@ export function countCallsByVariant(urlCount: number, plan: CallPlan, callLimit:
  * The key a batch counts a variant's calls under (run_batches.variant_figures): `agent|language|cookie set|encoding`,
  * empty for a dimension the call does not have. Only the agent (a custom User-Agent string) may hold `|`: it is read back from the right.
  */
-export function variantKey(call: Pick<PlannedCall, "user_agent" | "language" | "cookie_set" | "encoding">): string {
+export function variantKey(call: { user_agent: string; language: string | null; cookie_set?: string | null; encoding?: string | null }): string {
   return `${call.user_agent}|${call.language ?? ""}|${call.cookie_set ?? ""}|${call.encoding ?? ""}`;
 }
 
