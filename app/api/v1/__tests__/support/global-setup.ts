@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -56,6 +57,8 @@ export default async function setup(project: TestProject) {
     PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
     // A webhook's receiver that answered 500 hears again within seconds, not a minute.
     PREHEAT_WEBHOOK_RETRY_BASE_SECONDS: "1",
+    // Request profiles' Basic auth passwords are sealed under it (request-profile.test.ts).
+    PREHEAT_SECRETS_KEY: randomBytes(32).toString("base64"),
   };
   const port = await freePort();
   const server = await startProductionServer(port, env, { logFile: serverLog });
