@@ -88,9 +88,9 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
 /**
  * The one hop loop every outbound request goes through: http(s) only, the address guard on every
  * hop (in the direct agent's connector, or before each hop through a proxy, which resolves and
- * connects itself), bounded redirects (credentials sent to the first hop's host only), one total timeout, a cap on every body. Built on undici's
- * `dispatch`: no stream unless the receiver makes one, which is what lets warming count bodies at
- * about 2.5× the rate of `request` (docs/benchmarks.md).
+ * connects itself), bounded redirects (credentials go to the first hop's host only), one total
+ * timeout, a cap on every body. Built on undici's `dispatch`: no stream unless the receiver makes
+ * one, which is what lets warming count bodies at about 2.5× the rate of `request` (docs/benchmarks.md).
  */
 export function exchange(input: string | URL, settings: ExchangeSettings, receiver: ExchangeReceiver): void {
   const { timeoutMs, maxBytes, maxRedirects, proxy } = settings;
