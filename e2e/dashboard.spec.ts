@@ -207,10 +207,15 @@ test("an on-demand warm of pasted URLs runs to done", async () => {
   await page.getByLabel("United Kingdom (gb)").check();
   await page.getByLabel("bot", { exact: true }).check();
   // 2 URLs × 1 user agent × 2 regions (France is chosen by default).
-  await page.getByRole("button", { name: "Warm 4 calls" }).click();
+  await expect(page.getByRole("button", { name: "Warm 4 calls" })).toBeVisible();
+  // Two cookie sets and one encoding: 2 URLs × 1 user agent × 2 cookie sets × 1 encoding × 2 regions.
+  await page.getByLabel("Cookie sets").fill("USD: currency=USD\nEUR: currency=EUR");
+  await page.getByLabel("br", { exact: true }).check();
+  await page.getByRole("button", { name: "Warm 8 calls" }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
-  await expect(page.getByText("4 of 4 calls").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("8 of 8 calls").first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText("done", { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId("variants-breakdown").getByRole("row")).toHaveCount(3);
 });
 
 test("the main pages fit a phone's width", async () => {

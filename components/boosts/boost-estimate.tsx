@@ -15,6 +15,7 @@ type Draft = {
   url_root: string;
   exclude_ext: string[] | null;
   variations: unknown;
+  request_profile?: unknown;
   content_types: string[] | null;
   call_limit: number | null;
   only_changed?: boolean;

@@ -17,6 +17,7 @@ import { REGIONS } from "@/lib/regions";
 import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/runs/url-order";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BoostEstimateCard } from "./boost-estimate";
+import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems, profileStateOf, RequestProfileFields, serverProblem } from "./request-profile-fields";
 import { ScheduleEditor } from "./schedule-editor";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { siteBoostsQueryKey } from "./site-boosts";
@@ -42,6 +43,8 @@ type FormState = {
   verify: boolean;
   report_email_enabled: boolean;
   schedule: string;
+  /** The request profile, cookie sets and encodings. */
+  profile: ProfileState;
 };
 
 const EMPTY: FormState = {
@@ -62,6 +65,7 @@ const EMPTY: FormState = {
   verify: false,
   report_email_enabled: true,
   schedule: "",
+  profile: EMPTY_PROFILE,
 };
 
 function fromBoost(boost: Boost): FormState {
@@ -83,6 +87,7 @@ function fromBoost(boost: Boost): FormState {
     verify: boost.verify,
     report_email_enabled: boost.report_email_enabled,
     schedule: boost.schedule ?? "",
+    profile: profileStateOf(boost.request_profile, boost.variations),
   };
 }
 
@@ -98,6 +103,8 @@ function toBody(state: FormState) {
   const extensions = words(state.exclude_ext).map((ext) => ext.replace(/^\.+/, "").toLowerCase());
   const contentTypes = inOrder(CONTENT_TYPES, state.content_types);
   const schedule = state.schedule.trim().split(/\s+/).join(" ");
+  const profile = profileBody(state.profile);
+  const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languages.length ? { languages } : {}), ...profile.variations };
   return {
     name: state.name.trim(),
     source_type: state.source_type,
@@ -109,7 +116,8 @@ function toBody(state: FormState) {
       REGIONS.map((r) => r.code),
       state.region,
     ),
-    variations: userAgents.length || languages.length ? { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languages.length ? { languages } : {}) } : null,
+    variations: Object.keys(variations).length ? variations : null,
+    request_profile: profile.request_profile,
     url_root: state.url_root.trim() || "/",
     exclude_ext: extensions.length ? [...new Set(extensions)] : null,
     content_types: contentTypes.length ? contentTypes : null,
@@ -125,19 +133,21 @@ type Body = ReturnType<typeof toBody>;
 
 /** The part of the body the estimate reads: what decides the calls (the order decides none), and the boost being edited (only_changed compares with its last run). */
 function estimateDraft(state: FormState, boostId: number | undefined) {
-  const { name: _name, schedule: _schedule, ignore_errors: _ignore, verify: _verify, report_email_enabled: _report, order: _order, ...draft } = toBody(state);
+  const { name: _name, schedule: _schedule, ignore_errors: _ignore, verify: _verify, report_email_enabled: _report, order: _order, request_profile, ...body } = toBody(state);
+  // Of the profile, only the custom user agents add calls: the password is not sent with every keystroke.
+  const draft = { ...body, request_profile: request_profile?.custom_user_agents ? { custom_user_agents: request_profile.custom_user_agents } : null };
   return boostId === undefined ? draft : { ...draft, boost_id: boostId };
 }
 
 /** The estimate is asked for once the fields it reads have no obvious mistake. */
 function estimateReady(state: FormState): boolean {
   const problems = check(state);
-  return !["sitemap_ids", "source_url", "region", "variations.languages", "url_root", "exclude_ext", "call_limit"].some((field) => problems[field]);
+  return !["sitemap_ids", "source_url", "region", "variations.languages", "variations.cookie_sets", "url_root", "exclude_ext", "call_limit"].some((field) => problems[field]);
 }
 
 /** The obvious mistakes, caught before the server is asked; keys are the API's field names. */
 function check(state: FormState): Record<string, string> {
-  const problems: Record<string, string> = {};
+  const problems: Record<string, string> = profileProblems(state.profile);
   if (!state.name.trim()) problems.name = "Give the boost a name.";
   if (state.source_type === "sitemap" && state.sitemap_ids.length === 0) problems.sitemap_ids = "Choose at least one sitemap.";
   if (state.source_type === "csv" && !/^https?:\/\/\S+$/i.test(state.source_url.trim())) problems.source_url = "Enter the absolute http(s) URL of the CSV file.";
@@ -391,6 +401,8 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
               <TextInput {...props} name="languages" value={state.languages} onChange={(e) => set("languages", e.target.value)} autoComplete="off" placeholder="fr-FR, en-US" className="sm:max-w-md" />
             )}
           </Field>
+
+          <RequestProfileFields state={state.profile} onChange={(profile) => set("profile", profile)} problem={(field) => problems[field] ?? serverProblem(save.error, field)} />
 
           <Field label="Call limit" hint="Most calls one run makes. Empty: no limit." error={problem("call_limit")}>
             {(props) => (

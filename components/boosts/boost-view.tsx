@@ -95,6 +95,12 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
   const sitemapUrl = (id: number) => sitemaps.data?.data.find((sitemap) => sitemap.id === id)?.url ?? `Sitemap ${id}`;
   const agents = boost.variations?.user_agents?.length ? boost.variations.user_agents.join(", ") : "desktop (default)";
   const languages = boost.variations?.languages?.length ? boost.variations.languages.join(", ") : null;
+  const profile = boost.request_profile;
+  const sent = [
+    profile?.headers ? `headers ${Object.keys(profile.headers).join(", ")}` : null,
+    profile?.cookies ? `cookies ${Object.keys(profile.cookies).join(", ")}` : null,
+    profile?.basic_auth ? `Basic auth as ${profile.basic_auth.username} (password set)` : null,
+  ].filter(Boolean);
 
   return (
     <div className="space-y-6">
@@ -189,6 +195,12 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
           <Detail label="Regions">{boost.region.map(regionLabel).join(", ")}</Detail>
           <Detail label="User agents">{agents}</Detail>
           <Detail label="Languages">{languages ?? none("none sent")}</Detail>
+          <Detail label="Custom user agents">{profile?.custom_user_agents?.length ? profile.custom_user_agents.join("; ") : none("none")}</Detail>
+          <Detail label="Cookie sets">
+            {boost.variations?.cookie_sets?.length ? boost.variations.cookie_sets.map((set) => `${set.name} (${Object.keys(set.cookies).join(", ") || "no cookie"})`).join("; ") : none("none")}
+          </Detail>
+          <Detail label="Encodings">{boost.variations?.encodings?.length ? boost.variations.encodings.join(", ") : none("each browser's own")}</Detail>
+          <Detail label="Every call sends">{sent.length ? sent.join("; ") : none("nothing more")}</Detail>
           <Detail label="URL root">
             <span className="font-mono">{boost.url_root}</span>
           </Detail>

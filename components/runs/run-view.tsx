@@ -13,6 +13,7 @@ import { REGIONS } from "@/lib/regions";
 import { ColdCallsCard } from "./cold-calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
+import { VariantsCard } from "./variants-card";
 import { EGRESS_LABELS } from "./region-choices";
 import { RegionPops, RegionTruthNotes } from "./region-reach";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
@@ -51,6 +52,10 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
   const variations = [
     run.variations?.user_agents?.length ? `user agents: ${run.variations.user_agents.join(", ")}` : "user agent: desktop",
     run.variations?.languages?.length ? `languages: ${run.variations.languages.join(", ")}` : null,
+    run.request_profile?.custom_user_agents?.length ? `custom user agents: ${run.request_profile.custom_user_agents.join(", ")}` : null,
+    run.variations?.cookie_sets?.length ? `cookie sets: ${run.variations.cookie_sets.map((set) => set.name).join(", ")}` : null,
+    run.variations?.encodings?.length ? `encodings: ${run.variations.encodings.join(", ")}` : null,
+    run.request_profile?.basic_auth ? `Basic auth as ${run.request_profile.basic_auth.username}` : null,
   ].filter(Boolean);
 
   return (
@@ -197,6 +202,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         </Card>
 
         <PopsCard run={run} />
+        <VariantsCard run={run} />
       </div>
 
       {run.slowdowns.length ? (

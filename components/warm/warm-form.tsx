@@ -14,6 +14,7 @@ import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
 import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
+import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems, RequestProfileFields, serverProblem } from "@/components/boosts/request-profile-fields";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 export function extractUrls(text: string): string[] {
@@ -27,9 +28,13 @@ export function WarmForm({ site }: { site: Site }) {
   const [regions, setRegions] = useState<string[]>(["fr"]);
   const [userAgents, setUserAgents] = useState<string[]>([]);
   const [languages, setLanguages] = useState("");
+  const [profile, setProfile] = useState<ProfileState>(EMPTY_PROFILE);
   const urls = extractUrls(text);
   const languageList = languages.split(/[\s,]+/).filter(Boolean);
-  const calls = countCalls(urls.length, { regions, variations: { user_agents: userAgents, languages: languageList } });
+  const extra = profileBody(profile);
+  const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}), ...extra.variations };
+  const calls = countCalls(urls.length, { regions, variations, requestProfile: extra.request_profile });
+  const unreadable = profileProblems(profile);
 
   const warm = useMutation({
     mutationFn: () =>
@@ -38,7 +43,8 @@ export function WarmForm({ site }: { site: Site }) {
         body: {
           urls,
           region: regions,
-          variations: userAgents.length || languageList.length ? { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}) } : undefined,
+          variations: Object.keys(variations).length ? variations : undefined,
+          request_profile: extra.request_profile ?? undefined,
         },
       }),
     onSuccess: ({ run_id }) => router.push(`/runs/${run_id}`),
@@ -47,7 +53,7 @@ export function WarmForm({ site }: { site: Site }) {
 
   return (
     <div className="space-y-6">
-      <PageHeader title={`Warm ${site.domain} now`} subtitle="Up to 5,000 URLs of this site, warmed once per region, user agent and language." />
+      <PageHeader title={`Warm ${site.domain} now`} subtitle="Up to 5,000 URLs of this site, warmed once per region, user agent, language, cookie set and encoding." />
       {site.validated ? null : <ErrorNote error="This site is not validated yet: prove you own it on the site page before warming it on demand." />}
       <form
         onSubmit={(event) => {
@@ -109,11 +115,14 @@ export function WarmForm({ site }: { site: Site }) {
             </Field>
           </div>
         </Card>
+        <Card title="What every call sends">
+          <RequestProfileFields state={profile} onChange={setProfile} problem={(field) => unreadable[field] ?? serverProblem(warm.error, field)} />
+        </Card>
         <div className="flex flex-wrap items-center gap-4">
-          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length}>
+          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length || Object.keys(unreadable).length > 0}>
             Warm {calls.toLocaleString("en")} {calls === 1 ? "call" : "calls"}
           </Button>
-          <ErrorNote error={warm.error && !fieldError("urls") && !fieldError("region") ? warm.error : null} />
+          <ErrorNote error={warm.error && !fieldError("urls") && !fieldError("region") && !fieldError("request_profile") && !fieldError("variations") ? warm.error : null} />
         </div>
       </form>
     </div>

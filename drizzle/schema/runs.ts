@@ -3,10 +3,10 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, time
 import { boosts, type RequestProfileValue, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
 import { sites } from "./sites";
-import type { PopBreakdown, RegionBreakdown, Summary } from "@/lib/runs/schemas";
+import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "@/lib/runs/schemas";
 
-/** What GET /v1/runs/{id} shows of a run per region and per PoP. */
-export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[] };
+/** What GET /v1/runs/{id} shows of a run per region, per PoP and per variant (kept before variants were: none). */
+export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[]; variants?: VariantBreakdown[] };
 
 /** A change of pace the engine made on its own: the window it now keeps open, and why. */
 export type Slowdown = { at: string; reason: string; concurrency: number };
@@ -83,8 +83,12 @@ export const runs = pgTable(
 /** How a region's calls leave: a regional worker, the region's proxy, or the worker's own network. */
 export type Egress = "worker" | "proxy" | "local";
 
-/** `of`: for a verification call, the call it asks again (its batch's seq and its index there). */
-export type PlannedCall = { url: string; user_agent: string; language: string | null; of?: { seq: number; index: number } };
+/**
+ * `user_agent`: a class, or one of the request profile's custom User-Agent strings. `cookie_set`
+ * (its name in the run's variations) and `encoding` (sent as Accept-Encoding) only when the run has
+ * them. `of`: for a verification call, the call it asks again (its batch's seq and its index there).
+ */
+export type PlannedCall = { url: string; user_agent: string; language: string | null; cookie_set?: string; encoding?: string; of?: { seq: number; index: number } };
 /** One PoP's calls in a batch: hits and cacheable misses (the calls whose reason is `miss`) with their response times summed. */
 export type PopFigures = { calls: number; hits: number; hit_ms: number; misses: number; miss_ms: number };
 

@@ -3,7 +3,7 @@ import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/accounts/quota";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { type CallPlan, countCallsByRegion } from "@/lib/runs/calls";
+import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
 import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
 import { sharedEgressGroups, sharedEgressWarning } from "@/lib/regions";
 import { getSite } from "@/lib/sites/service";
@@ -27,6 +27,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       urls: selection.urls.length,
       calls: selection.total,
       calls_by_region: countCallsByRegion(selection.urls.length, plan, selection.callLimit),
+      calls_by_variant: countCallsByVariant(selection.urls.length, plan, selection.callLimit),
       quota_remaining: quota.remaining,
       unchanged_urls: selection.unchanged,
       notes: [...selection.notes, ...egressNotes],
@@ -39,6 +40,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       urls: 0,
       calls: 0,
       calls_by_region: countCallsByRegion(0, plan),
+      calls_by_variant: countCallsByVariant(0, plan),
       quota_remaining: quota.remaining,
       unchanged_urls: 0,
       notes: [`the CSV file could not be read: ${describeSourceError(error)}`, ...egressNotes],
@@ -50,7 +52,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
   const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
   const site = await getSite(ctx, boost.siteId);
-  return estimate(ctx.db, ctx.accountId, await boostSourceOf(ctx.db, boost), site, { regions: boost.regions, variations: boost.variations });
+  return estimate(ctx.db, ctx.accountId, await boostSourceOf(ctx.db, boost), site, { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile });
 }
 
 /**
@@ -80,5 +82,5 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     order: "sitemap",
     onlyChanged: draft.only_changed ?? false,
   };
-  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null });
+  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null, requestProfile: draft.request_profile ?? null });
 }

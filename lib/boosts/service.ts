@@ -9,6 +9,7 @@ import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
+import { sealRequestProfile, toRequestProfile } from "./request-profile";
 import { nextRunAt } from "./schedule";
 import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "./schemas";
 
@@ -29,6 +30,7 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     url_root: row.urlRoot,
     exclude_ext: row.excludeExt,
     variations: (row.variations as BoostPayload["variations"]) ?? null,
+    request_profile: toRequestProfile(row.requestProfile),
     content_types: row.contentTypes as BoostPayload["content_types"],
     ignore_errors: row.ignoreErrors,
     verify: row.verify,
@@ -82,6 +84,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         urlRoot: input.url_root ?? "/",
         excludeExt: input.exclude_ext ?? null,
         variations: input.variations ?? null,
+        requestProfile: sealRequestProfile(input.request_profile),
         contentTypes: input.content_types ?? null,
         ignoreErrors: input.ignore_errors ?? false,
         verify: input.verify ?? false,
@@ -155,6 +158,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.url_root !== undefined) changes.urlRoot = input.url_root;
     if (input.exclude_ext !== undefined) changes.excludeExt = input.exclude_ext;
     if (input.variations !== undefined) changes.variations = input.variations;
+    if (input.request_profile !== undefined) changes.requestProfile = sealRequestProfile(input.request_profile, boost.requestProfile);
     if (input.source_url !== undefined) changes.sourceUrl = input.source_url;
     if (input.content_types !== undefined) changes.contentTypes = input.content_types;
     if (input.call_limit !== undefined) changes.callLimit = input.call_limit;

@@ -105,13 +105,15 @@ export const VARIABLES = {
     secret: true,
     description: "Used as `NEXTAUTH_SECRET` when that is unset.",
   }),
-  PREHEAT_SECRETS_KEY: optional(parsedBy(parseSecretsKey, "32 bytes given as 64 hex characters or base64"), {
-    secret: true,
-    description: "Key that encrypts secrets at rest (AES-256-GCM): Basic auth passwords of request profiles and the bot's signing keys. Without it, those features are refused.",
-  }),
   PREHEAT_TRUSTED_PROXIES: withDefault(parsedBy(parseTrustedProxies, "IP addresses or CIDR ranges, comma separated"), NO_PROXIES, {
     defaultText: "unset",
     description: "The proxies in front of the server (nginx, a load balancer): for per-client limits, `X-Forwarded-For` is read past them only; unset, the peer's address counts.",
+  }),
+
+  PREHEAT_SECRETS_KEY: optional(parsedBy(parseSecretsKey, "32 bytes as 64 hexadecimal digits or base64"), {
+    secret: true,
+    description:
+      "The key (AES-256-GCM) that encrypts the secrets Preheat must use again: request profiles' Basic auth passwords and the bot's signing keys (`openssl rand -base64 32`); unset, such fields are refused with 422 and calls are not signed. Changing it makes the stored ones unreadable: set them again.",
   }),
 
   // The database.

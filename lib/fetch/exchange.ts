@@ -73,16 +73,29 @@ export function describeFailure(error: unknown, url: string, timeoutMs: number):
   return new FetchError("network", `${url}: ${err.message ?? String(error)}`, { cause: error });
 }
 
+/** Headers that carry credentials for the host they were meant for (the site's verification secret is one). */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "preheat-verification"]);
+
+/**
+ * A redirect to another host gets no credentials (a site's Basic auth, a profile's cookies): they
+ * were given for the site's host, and the other host may be anyone's (as browsers drop
+ * Authorization across origins, and hold cookies per domain).
+ */
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
 /**
  * The one hop loop every outbound request goes through: http(s) only, the address guard on every
  * hop (in the direct agent's connector, or before each hop through a proxy, which resolves and
- * connects itself), bounded redirects, one total timeout, a cap on every body. Built on undici's
- * `dispatch`: no stream unless the receiver makes one, which is what lets warming count bodies at
- * about 2.5× the rate of `request` (docs/benchmarks.md).
+ * connects itself), bounded redirects (credentials go to the first hop's host only), one total
+ * timeout, a cap on every body. Built on undici's `dispatch`: no stream unless the receiver makes
+ * one, which is what lets warming count bodies at about 2.5× the rate of `request` (docs/benchmarks.md).
  */
 export function exchange(input: string | URL, settings: ExchangeSettings, receiver: ExchangeReceiver): void {
   const { timeoutMs, maxBytes, maxRedirects, proxy } = settings;
   let url = parseHttpUrl(input);
+  const firstHost = url.host;
   const dispatcher = proxy ? proxyAgent(proxy) : outboundAgent();
   let controller: Dispatcher.DispatchController | undefined;
   let body: BodyReceiver | undefined;
@@ -161,7 +174,8 @@ export function exchange(input: string | URL, settings: ExchangeSettings, receiv
     };
     try {
       // A copy through a proxy: undici's ProxyAgent writes `host` into the headers it is given.
-      const headers = proxy ? { ...settings.headers } : settings.headers;
+      const sent = url.host === firstHost ? settings.headers : withoutCredentials(settings.headers);
+      const headers = proxy ? { ...sent } : sent;
       const { method = "GET", body: requestBody } = settings;
       dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers, body: requestBody, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
     } catch (error) {

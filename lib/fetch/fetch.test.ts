@@ -23,6 +23,12 @@ beforeAll(async () => {
       res.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hello` }).end();
     } else if (url.pathname === "/hello") {
       res.end(`hello from ${req.headers.host}`);
+    } else if (url.pathname === "/to-other-host") {
+      res.writeHead(302, { location: `http://other.test:${(server.address() as AddressInfo).port}/credentials` }).end();
+    } else if (url.pathname === "/to-same-host") {
+      res.writeHead(302, { location: "/credentials" }).end();
+    } else if (url.pathname === "/credentials") {
+      res.end(`${req.headers.host} ${req.headers.authorization ?? "-"} ${req.headers.cookie ?? "-"} ${req.headers["x-kept"] ?? "-"}`);
     } else if (url.pathname === "/big") {
       res.end(Buffer.alloc(2 * 1024 * 1024, 97));
     } else if (url.pathname === "/bomb") {
@@ -172,6 +178,17 @@ describe("guardedFetch", () => {
     process.env.PREHEAT_CONNECT_TO = `shop.test:80:127.0.0.1:${new URL(origin).port}`;
     const response = await guardedFetch("http://shop.test/hello");
     expect(response.body.toString()).toBe("hello from shop.test");
+  });
+
+  it("sends credentials (Authorization, Cookie) after a redirect on the same host only, and the other headers everywhere", async () => {
+    allowLoopback();
+    const port = new URL(origin).port;
+    process.env.PREHEAT_CONNECT_TO = `shop.test:${port}:127.0.0.1:${port},other.test:${port}:127.0.0.1:${port}`;
+    const headers = { authorization: "Basic c3RhZ2U6c2VjcmV0", cookie: "currency=USD", "x-kept": "1" };
+    const same = await guardedFetch(`http://shop.test:${port}/to-same-host`, { headers });
+    expect(same.body.toString()).toBe(`shop.test:${port} Basic c3RhZ2U6c2VjcmV0 currency=USD 1`);
+    const other = await guardedFetch(`http://shop.test:${port}/to-other-host`, { headers });
+    expect(other.body.toString()).toBe(`other.test:${port} - - 1`);
   });
 
   it("follows up to 5 redirects and refuses the 6th", async () => {

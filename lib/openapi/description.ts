@@ -107,8 +107,8 @@ is the only time it is shown, and the kept answer never holds it.
 - **Runs**: \`GET /v1/runs\` lists boost runs; on-demand warm runs are listed by \`GET /v1/sites/{siteId}/warm-runs\`.
   \`GET /v1/runs/{runId}\` serves both (\`type\`, with \`boost_id\` and \`boost_name\` null for warm runs).
   Every run carries \`progress\` (\`planned_calls\`, \`completed_calls\`) and a \`summary\` whose \`pops\` is always present (possibly empty).
-- **Warming**: one GET per URL × user agent × language × region (no \`variations\`: one desktop call without
-  \`Accept-Language\` per region), with a realistic \`User-Agent\` per class, the body read to the end. A call succeeds when
+- **Warming**: one GET per URL × user agent × language × cookie set × encoding × region (no \`variations\`: one desktop call without
+  \`Accept-Language\` per region), each class sending its browser's or crawler's current headers, plus the \`request_profile\`, the body read to the end. A call succeeds when
   its final status (after at most 5 redirects) is below 400. Boost runs warm the URLs of the boost's sitemaps (or CSV file)
   under \`url_root\`, without \`exclude_ext\`, of the \`content_types\` asked for, and stop at \`call_limit\`.
   \`variations.languages\` takes at most ${MAX_LANGUAGES} tags (422 beyond). \`cache_hits\` counts answers the CDN served from its cache; \`pops\` maps the CDN's

@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { publicBaseUrl } from "@/lib/server/base-url";
 import { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/warm/blocked";
-import { variationsOf } from "./calls";
+import { agentsOf } from "./calls";
 import { idList } from "./recordset";
 
 /**
@@ -116,7 +116,7 @@ export async function recordBlockedVerdicts(db: Database, runIds: readonly numbe
   for (const run of relevant) {
     const figures = soFar.get(run.id);
     if (!figures?.calls) continue;
-    const { agents } = variationsOf(run);
+    const agents = agentsOf(run);
     const share = figures.calls / agents.length;
     const vendor = mainVendor(figures.byVendor);
     const added: Record<string, BlockedVerdict> = {};

@@ -75,7 +75,7 @@ describe("why calls were not cached", () => {
     expect(cdg!.average_hit_response_time_ms).toBeLessThan(cdg!.average_miss_response_time_ms!);
     // A finished run's breakdown is aggregated once and kept: later reads answer the same from it.
     const [kept] = await world.handle.db.select({ breakdown: runs.breakdown }).from(runs).where(eq(runs.id, run.id));
-    expect(kept!.breakdown).toEqual({ regions: done.regions_breakdown, pops: done.pops_breakdown });
+    expect(kept!.breakdown).toEqual({ regions: done.regions_breakdown, pops: done.pops_breakdown, variants: done.variants_breakdown });
     expect(await getRun(world.ctx, run.id)).toEqual(done);
 
     // What stayed cold, URL by URL, in call order: every call but the hit.
@@ -110,7 +110,7 @@ describe("why calls were not cached", () => {
     // The CSV holds the same rows, all of them.
     const csv = await new Response(await runResultsCsv(world.ctx, run.id, {})).text();
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status");
+    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding");
     expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
   });

@@ -12,6 +12,7 @@ import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { type CallPlan, countCalls, regionCalls } from "./calls";
 import { recordset } from "./recordset";
+import { unusableProfile } from "./request-profile";
 import { changedSince, type ListedUrl, orderUrls, type UrlOrder } from "./url-order";
 import { latestBaseline, storeSnapshot } from "./url-snapshots";
 
@@ -126,7 +127,8 @@ async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutc
     .where(inArray(runs.id, [...ids]));
   const byId = new Map(found.filter((f) => f.run.status === "pending").map((f) => [f.run.id, f]));
   const outcomes = new Map<number, PlanOutcome | Error>();
-  const warms = [...byId.values()].filter((f) => !f.boost && countCalls(f.run.sourceUrls?.length ?? 0, f.run) > 0);
+  // A warm whose profile cannot be sent is planned alone, where it fails saying why.
+  const warms = [...byId.values()].filter((f) => !f.boost && countCalls(f.run.sourceUrls?.length ?? 0, f.run) > 0 && !unusableProfile(f.run.requestProfile));
   try {
     for (const [id, outcome] of await planWarms(db, warms)) outcomes.set(id, outcome);
   } catch {
@@ -280,6 +282,8 @@ async function warmingBefore(db: Database, run: Run): Promise<boolean> {
 
 async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<PlanOutcome> {
   if (await warmingBefore(db, run)) return SKIPPED;
+  const unusable = unusableProfile(run.requestProfile);
+  if (unusable) return end(db, run, "failed", unusable);
   const selection: BoostSelection = boost
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
     : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null };

@@ -16,7 +16,7 @@ export function runResultsMax(): number {
 
 /** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */
 export const RESULT_COLUMNS =
-  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
+  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
 
 export type ResultFilters = { reason?: NotCachedReason; region?: string };
 
@@ -31,6 +31,8 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
     url: row.url,
     user_agent: row.userAgent,
     language: row.language,
+    cookie_set: row.cookieSet,
+    encoding: row.encoding,
     region: row.region as RunResult["region"],
     status_code: row.statusCode,
     cache_status: row.cacheStatus,
@@ -63,7 +65,21 @@ async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): 
   return Object.values(notCached).reduce((sum, n) => sum + n, 0) > run.resultsStored;
 }
 
-export const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status"] as const;
+/** Columns added later come last, so that a reader of the first ones by position reads them still. */
+export const RESULT_CSV_FIELDS = [
+  "url",
+  "user_agent",
+  "language",
+  "region",
+  "status_code",
+  "cache_status",
+  "pop",
+  "response_time_ms",
+  "reason",
+  "verified_cache_status",
+  "cookie_set",
+  "encoding",
+] as const;
 
 /** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */
 export async function runResultsCsv(ctx: AccountContext, runId: number, filters: ResultFilters): Promise<ReadableStream<Uint8Array>> {

@@ -5,6 +5,7 @@ import type { NotCachedReason } from "@/lib/warm/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { BLOCKED_STOP } from "./blocked";
+import { variantKey } from "./calls";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
 export const AUTO_PAUSE = { window: 100, minCalls: 20, failureRate: 0.5 } as const;
@@ -63,6 +64,8 @@ export class BatchState {
   readonly popFigures: Record<string, PopFigures>;
   /** Calls answered by bot protection, by vendor: written whole, like pops. */
   readonly blockedBy: Record<string, number>;
+  /** By variantKey: each variant's calls and hits, for the per-variant figures. */
+  readonly variantFigures: Record<string, { calls: number; hits: number }>;
 
   constructor(row: BatchRow) {
     this.id = row.id;
@@ -76,6 +79,7 @@ export class BatchState {
     this.notCached = { ...row.notCached };
     this.popFigures = structuredClone(row.popFigures);
     this.blockedBy = { ...row.blockedBy };
+    this.variantFigures = structuredClone(row.variantFigures);
     // Calls handed to the network by a worker that died: the site saw them, so they count once, as failed.
     for (let i = row.totalCalls; i < row.dispatchedCalls; i++) this.outcomes.set(i, INTERRUPTED);
     this.next = this.reserved = Math.max(row.totalCalls, row.dispatchedCalls);
@@ -95,6 +99,8 @@ export type ResultRow = {
   url: string;
   user_agent: string;
   language: string | null;
+  cookie_set: string | null;
+  encoding: string | null;
   status_code: number | null;
   cache_status: string | null;
   pop: string | null;
@@ -135,7 +141,10 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
   const { reason } = outcome;
   const hit = reason === null;
   const miss = reason === "miss";
+  const variant = (batch.variantFigures[variantKey(call)] ??= { calls: 0, hits: 0 });
+  variant.calls++;
   if (hit) {
+    variant.hits++;
     delta.hits++;
     delta.hitMs += ms;
   } else {
@@ -149,6 +158,8 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
       url: call.url,
       user_agent: call.user_agent,
       language: call.language,
+      cookie_set: call.cookie_set ?? null,
+      encoding: call.encoding ?? null,
       status_code: outcome.status,
       cache_status: outcome.cache?.verdict ?? null,
       pop: outcome.cache?.pop ?? null,

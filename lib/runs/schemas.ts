@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idString } from "@/lib/api/input";
 import { timestamp } from "@/lib/api/schemas";
-import { variationsValueSchema } from "@/lib/boosts/schemas";
+import { requestProfileValueSchema, variantFields, variationsValueSchema } from "@/lib/boosts/schemas";
 import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { BLOCK_VENDORS } from "@/lib/warm/block-vendors";
@@ -119,7 +119,7 @@ export const failureSampleSchema = z
   .object({
     url: z.string(),
     region: z.string(),
-    user_agent: z.string().meta({ description: "User-agent class of the call." }),
+    user_agent: variantFields.user_agent,
     language: z.string().nullable().meta({ description: "Accept-Language sent; null when none." }),
     status: z.number().int().nullable().meta({ description: "HTTP status answered; null when no answer came (network error, timeout)." }),
     error: z.string(),
@@ -138,11 +138,16 @@ export const popBreakdownSchema = z
 
 export type PopBreakdown = z.infer<typeof popBreakdownSchema>;
 
+export const variantBreakdownSchema = z
+  .object({ ...variantFields, calls: z.number().int(), hits: z.number().int() })
+  .meta({ id: "VariantBreakdown", description: "The calls of one variant (every region together) and how many were cache hits." });
+
+export type VariantBreakdown = z.infer<typeof variantBreakdownSchema>;
+
 export const runResultSchema = z
   .object({
     url: z.string(),
-    user_agent: z.string().meta({ description: "User-agent class of the call." }),
-    language: z.string().nullable().meta({ description: "Accept-Language sent; null when none." }),
+    ...variantFields,
     region: regionCodeOutput,
     status_code: z.number().int().nullable().meta({ description: "Final HTTP status; null when no answer came (network error, timeout, interrupted)." }),
     cache_status: z.string().nullable().meta({ description: "What the cache said: hit, miss, expired, stale, revalidated, bypass, dynamic or unknown (no cache header); null without an answer." }),
@@ -192,6 +197,7 @@ export const runDetailSchema = z
     site_id: z.number().int(),
     region: z.array(regionCodeOutput),
     variations: variationsValueSchema.nullable(),
+    request_profile: requestProfileValueSchema.nullable().meta({ description: "What every call sent beyond its variant, as the boost or warm had it when the run was created (never the password)." }),
     ...runFields,
     bypassed_calls: z
       .number()
@@ -200,6 +206,10 @@ export const runDetailSchema = z
     regions_breakdown: z.array(regionBreakdownSchema).meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
     failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
     pops_breakdown: z.array(popBreakdownSchema).meta({ description: "One entry per point of presence that answered, most calls first: cold against warm, PoP by PoP." }),
+    variants_breakdown: z.array(variantBreakdownSchema).meta({
+      description:
+        "One entry per variant of the run (user agent × language × cookie set × encoding), in the order its calls are made, zeros until they are counted: which variants the cache already held. Verification calls are not counted here.",
+    }),
     slowdowns: z.array(slowdownSchema).meta({ description: "When and why the run slowed down or sped up again, oldest first (at most 50); empty when it kept its pace." }),
   })
   .meta({ id: "RunDetail", description: "Any run (boost or on-demand warm) with its full summary." });

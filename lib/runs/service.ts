@@ -5,10 +5,11 @@ import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound, TooManyRequestsError } from "@/lib/errors";
+import { toRequestProfile } from "@/lib/boosts/request-profile";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { emptySummary, summarisePops, summariseRegions, summariseRuns } from "./summary";
+import { emptySummary, summarisePops, summariseRegions, summariseRuns, summariseVariants } from "./summary";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -89,12 +90,12 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
  * The run's figures per region and per PoP. A run whose final summary is written (finishRun) has
  * final batches too: its breakdown is aggregated once, by the first read, and kept.
  */
-export async function breakdownOf(db: Database, run: RunRow): Promise<RunBreakdown> {
-  // A breakdown kept before regions named their PoPs is read again from the batches, once.
-  if (run.breakdown?.regions.every((region) => region.reached)) return run.breakdown;
-  const [regions, pops] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id)]);
-  if (run.summary) await db.update(runs).set({ breakdown: { regions, pops } }).where(eq(runs.id, run.id));
-  return { regions, pops };
+export async function breakdownOf(db: Database, run: RunRow): Promise<Required<RunBreakdown>> {
+  // A breakdown kept before regions named their PoPs, or before variants were counted, is read again from the batches, once.
+  if (run.breakdown?.variants && run.breakdown.regions.every((region) => region.reached)) return run.breakdown as Required<RunBreakdown>;
+  const [regions, pops, variants] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id), summariseVariants(db, run)]);
+  if (run.summary) await db.update(runs).set({ breakdown: { regions, pops, variants } }).where(eq(runs.id, run.id));
+  return { regions, pops, variants };
 }
 
 export async function getRun(ctx: AccountContext, runId: number): Promise<z.infer<typeof runDetailSchema>> {
@@ -104,7 +105,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId)));
   if (!found) throw notFound("Run");
-  const [[view], { regions: regionsBreakdown, pops: popsBreakdown }] = await Promise.all([runViews(ctx.db, [found.run]), breakdownOf(ctx.db, found.run)]);
+  const [[view], { regions: regionsBreakdown, pops: popsBreakdown, variants: variantsBreakdown }] = await Promise.all([runViews(ctx.db, [found.run]), breakdownOf(ctx.db, found.run)]);
   const { row, common } = view!;
   return {
     type: row.kind,
@@ -113,10 +114,12 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     site_id: row.siteId,
     region: row.regions as z.infer<typeof runDetailSchema>["region"],
     variations: (row.variations as z.infer<typeof runDetailSchema>["variations"]) ?? null,
+    request_profile: toRequestProfile(row.requestProfile),
     ...common,
     bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
     regions_breakdown: regionsBreakdown,
     pops_breakdown: popsBreakdown,
+    variants_breakdown: variantsBreakdown,
     failure_samples: row.failureSamples ?? [],
     slowdowns: row.slowdowns ?? [],
   };
@@ -146,6 +149,8 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
       boostId: boost.id,
       regions: boost.regions,
       variations: boost.variations,
+      // The profile as it is now: a later edit of the boost does not change what this run sends.
+      requestProfile: boost.requestProfile,
       verify: boost.verify,
     })
     .returning();

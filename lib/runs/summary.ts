@@ -6,7 +6,8 @@ import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { idList } from "./recordset";
-import type { PopBreakdown, RegionBreakdown, Summary } from "./schemas";
+import { type CallPlan, variantKey, variantOfKey, variantsOf } from "./calls";
+import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "./schemas";
 
 /** The summary of a run with no call recorded yet: a new object each time, its maps filled by the caller. */
 export const emptySummary = (): Summary => ({
@@ -116,6 +117,24 @@ export async function summarisePops(db: Database, runId: number): Promise<PopBre
     average_hit_response_time_ms: averageMs(Number(row.hit_ms), Number(row.hits)),
     average_miss_response_time_ms: averageMs(Number(row.miss_ms), Number(row.misses)),
   }));
+}
+
+/**
+ * One run's calls and hits per variant: one entry per variant of its plan, in the order its calls
+ * are made (zeros until its calls are counted), then any other its batches name. One aggregate query.
+ */
+export async function summariseVariants(db: Database, run: Pick<typeof runs.$inferSelect, "id"> & CallPlan): Promise<VariantBreakdown[]> {
+  const result = await db.execute(
+    sql`select f.key as key, sum((f.value ->> 'calls')::int) as calls, sum((f.value ->> 'hits')::int) as hits
+        from ${runBatches} b, jsonb_each(b.variant_figures) f
+        where b.run_id = ${run.id} and b.purpose = 'warm'
+        group by f.key`,
+  );
+  const counted = new Map(rowsOf<{ key: string; calls: string; hits: string }>(result).map((row) => [row.key, { calls: Number(row.calls), hits: Number(row.hits) }]));
+  const planned = variantsOf(run).map((variant) => ({ ...variant, ...(counted.get(variantKey(variant)) ?? { calls: 0, hits: 0 }) }));
+  const plannedKeys = new Set(planned.map(variantKey));
+  const others = [...counted].filter(([key]) => !plannedKeys.has(key)).map(([key, figures]) => ({ ...variantOfKey(key), ...figures }));
+  return [...planned, ...others];
 }
 
 /**

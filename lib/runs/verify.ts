@@ -40,7 +40,16 @@ export async function planVerifications(db: Database, runIds: readonly number[])
     const notBefore = new Date(Date.now() + verifyDelaySeconds() * 1000);
     for (const { id: runId, siteId } of wanting.filter((run) => !done.has(run.id))) {
       const misses = await tx
-        .select({ seq: runResults.batchSeq, index: runResults.callIndex, region: runResults.region, url: runResults.url, userAgent: runResults.userAgent, language: runResults.language })
+        .select({
+          seq: runResults.batchSeq,
+          index: runResults.callIndex,
+          region: runResults.region,
+          url: runResults.url,
+          userAgent: runResults.userAgent,
+          language: runResults.language,
+          cookieSet: runResults.cookieSet,
+          encoding: runResults.encoding,
+        })
         .from(runResults)
         .where(and(eq(runResults.runId, runId), eq(runResults.reason, "miss")))
         .orderBy(asc(runResults.batchSeq), asc(runResults.callIndex));
@@ -53,7 +62,11 @@ export async function planVerifications(db: Database, runIds: readonly number[])
       const byRegion = new Map<string, PlannedCall[]>();
       for (const miss of misses) {
         const calls = byRegion.get(miss.region) ?? [];
-        calls.push({ url: miss.url, user_agent: miss.userAgent, language: miss.language, of: { seq: miss.seq, index: miss.index } });
+        const call: PlannedCall = { url: miss.url, user_agent: miss.userAgent, language: miss.language, of: { seq: miss.seq, index: miss.index } };
+        // The same variant as the miss: its cookie set and encoding are part of what the cache keyed it on.
+        if (miss.cookieSet !== null) call.cookie_set = miss.cookieSet;
+        if (miss.encoding !== null) call.encoding = miss.encoding;
+        calls.push(call);
         byRegion.set(miss.region, calls);
       }
       for (const [region, calls] of byRegion) {

@@ -12,6 +12,7 @@ import { botSigner } from "@/lib/warm/signing-keys";
 import { callEgress } from "@/lib/warm/workers";
 import { type BlockedJudgement, blockedSoFar, blockedStopMessage, judgeBlocked, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { recordset } from "./recordset";
+import { basicAuthorization } from "./request-profile";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
 import { renewSlots, slotTtlSeconds } from "./site-slots";
 import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type ResultRow, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
@@ -35,8 +36,19 @@ const MAX_JOB_MS = 20_000;
 export type WarmResult = "more" | "finished" | "stopped";
 
 /** What every call of the run sends beyond its variant, from its request profile and its site. */
-function runRequestOf(_run: typeof runs.$inferSelect, site: typeof sites.$inferSelect, signer: RunRequest["signer"]): RunRequest {
-  return { ...PLAIN_REQUEST, siteHost: site.domain, verification: site.verificationSecret, signer };
+function runRequestOf(run: typeof runs.$inferSelect, site: typeof sites.$inferSelect, signer: RunRequest["signer"]): RunRequest {
+  const profile = run.requestProfile;
+  return {
+    ...PLAIN_REQUEST,
+    siteHost: site.domain,
+    headers: profile?.headers ?? {},
+    cookies: profile?.cookies ?? {},
+    // Opened here, in the worker's memory only: never written back, never logged.
+    authorization: basicAuthorization(profile),
+    cookieSets: Object.fromEntries((run.variations?.cookie_sets ?? []).map((set) => [set.name, set.cookies])),
+    verification: site.verificationSecret,
+    signer,
+  };
 }
 
 /** A third of the run.batch job's expiry, 20 s at most. */
@@ -355,6 +367,7 @@ export class WarmLoop {
           not_cached: b.batch.notCached,
           pop_figures: b.batch.popFigures,
           blocked_by: b.batch.blockedBy,
+          variant_figures: b.batch.variantFigures,
           done: b.done,
           egress: callEgress(b.batch.region),
         })),
@@ -376,10 +389,11 @@ export class WarmLoop {
             not_cached = v.not_cached,
             pop_figures = v.pop_figures,
             blocked_by = v.blocked_by,
+            variant_figures = v.variant_figures,
             egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, done boolean, egress text")}
+          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, variant_figures jsonb, done boolean, egress text")}
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string; blockJudged: boolean }>();
@@ -444,7 +458,7 @@ export class WarmLoop {
       }
       if (resultRows.length) {
         await tx.execute(sql`
-          insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, status_code, cache_status, pop, response_time_ms, reason)
+          insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, cookie_set, encoding, status_code, cache_status, pop, response_time_ms, reason)
           select * from ${recordset(JSON.stringify(resultRows), RESULT_COLUMNS)}
           on conflict do nothing`);
       }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { variationsSchema, verify } from "@/lib/boosts/schemas";
+import { requestProfileSchema, variationsSchema, verify } from "@/lib/boosts/schemas";
 import { regionListSchema } from "@/lib/regions";
 
 export const MAX_WARM_URLS = 5000;
@@ -13,6 +13,7 @@ export const warmBody = z
       .meta({ description: `Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.` }),
     region: regionListSchema.optional().meta({ description: 'Default ["fr"]; `uk` is accepted for `gb`.' }),
     variations: variationsSchema.nullable().optional(),
+    request_profile: requestProfileSchema.nullable().optional(),
     verify: verify.optional(),
   })
   .meta({ id: "WarmRequest" });

@@ -1,5 +1,6 @@
 import type { PlannedCall } from "@/drizzle/schema";
 import { guardedCount } from "@/lib/fetch";
+import { sameSite } from "@/lib/sites/domain-name";
 import { callOutcome, metrics } from "@/lib/observability/metrics";
 import { type BlockVendor, blockBodyBytes, blockedBy, blockedSentence } from "./blocked";
 import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
@@ -7,7 +8,7 @@ import { regionProxyUrl } from "./egress";
 import { identifyingHeaders } from "./identify";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
-import { USER_AGENTS, type UserAgentClass } from "./user-agents";
+import { BROWSER_REQUESTS, CUSTOM_AGENT_HEADERS, isUserAgentClass } from "./user-agents";
 
 export const CALL_TIMEOUT_MS = 30_000;
 /** Bodies are read to the end (a CDN must see a complete response) and discarded, up to this size. */
@@ -36,21 +37,44 @@ function retryAfterSeconds(value: string | string[] | undefined): number | null 
   return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
 }
 
-/** The request headers of a user-agent class and language: built once, shared by every call that sends them. */
-const headerSets = new Map<string, Record<string, string>>();
-function callHeaders(userAgent: string, language: string | null): Record<string, string> {
-  const key = `${userAgent}\u0000${language ?? ""}`;
+/** The variant's own headers (its agent's browser, language and encoding): built once, shared by every call that sends them. */
+const headerSets = new Map<string, Readonly<Record<string, string>>>();
+function variantHeaders(call: PlannedCall): Readonly<Record<string, string>> {
+  const key = `${call.user_agent}\u0000${call.language ?? ""}\u0000${call.encoding ?? ""}`;
   let headers = headerSets.get(key);
   if (!headers) {
-    headers = {
-      "user-agent": USER_AGENTS[userAgent as UserAgentClass] ?? USER_AGENTS.desktop,
-      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
-      "accept-encoding": "gzip, deflate, br",
-      pragma: PRAGMA_AKAMAI,
-    };
-    if (language) headers["accept-language"] = `${language},${language.split("-")[0]};q=0.9`;
-    headerSets.set(key, headers);
+    const browser = isUserAgentClass(call.user_agent) ? BROWSER_REQUESTS[call.user_agent] : { userAgent: call.user_agent, headers: CUSTOM_AGENT_HEADERS };
+    const built: Record<string, string> = { "user-agent": browser.userAgent, ...browser.headers, pragma: PRAGMA_AKAMAI };
+    if (call.language) built["accept-language"] = `${call.language},${call.language.split("-")[0]};q=0.9`;
+    // An encoding variant is sent exactly as named, for caches that key on the encoding.
+    if (call.encoding) built["accept-encoding"] = call.encoding;
+    headerSets.set(key, (headers = built));
+    // Custom agents make the keys unbounded in number across runs: the cache is for the classes' few.
+    if (headerSets.size > 1000) headerSets.clear();
   }
+  return headers;
+}
+
+function cookieHeader(cookies: Readonly<Record<string, string>>): string {
+  return Object.entries(cookies)
+    .map(([name, value]) => `${name}=${value}`)
+    .join("; ");
+}
+
+/**
+ * Every header of one call: its variant's, then what its run sends beside them (the profile's
+ * headers, cookies with the call's cookie set's, Basic auth to the site's own host only). The one
+ * place a call's headers are put together; lib/fetch drops the credentials on a redirect to another host.
+ */
+export function requestHeaders(call: PlannedCall, request: RunRequest): Readonly<Record<string, string>> {
+  const variant = variantHeaders(call);
+  const cookies = call.cookie_set ? { ...request.cookies, ...request.cookieSets[call.cookie_set] } : request.cookies;
+  const authorization = request.authorization && sameSite(new URL(call.url).host, request.siteHost) ? request.authorization : null;
+  const cookie = cookieHeader(cookies);
+  if (!cookie && !authorization && !Object.keys(request.headers).length) return variant;
+  const headers: Record<string, string> = { ...variant, ...request.headers };
+  if (cookie) headers.cookie = cookie;
+  if (authorization) headers.authorization = authorization;
   return headers;
 }
 
@@ -67,7 +91,7 @@ export async function warmCall(call: PlannedCall, region: string, request: RunRe
 async function exchange(call: PlannedCall, region: string, request: RunRequest): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    const headers = { ...callHeaders(call.user_agent, call.language), ...(await identifyingHeaders(call.url, request)) };
+    const headers = { ...requestHeaders(call, request), ...(await identifyingHeaders(call.url, request)) };
     const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES, keepBody: blockBodyBytes });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;

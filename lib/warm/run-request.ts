@@ -14,10 +14,12 @@ export type RunRequest = {
   cookies: Readonly<Record<string, string>>;
   /** `Basic …`, or null: for the site's own host only. */
   authorization: string | null;
+  /** The cookies of each cookie set of the run's variations, by name: a call sends its set's after the profile's. */
+  cookieSets: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** The site's `Preheat-Verification` secret, and the signer of Web Bot Auth signatures or null (lib/warm/identify.ts). */
   verification: string | null;
   signer: Signer | null;
 };
 
 /** A run with no profile: the variant's own headers, nothing more. */
-export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null, verification: null, signer: null };
+export const PLAIN_REQUEST: RunRequest = { siteHost: "", headers: {}, cookies: {}, authorization: null, cookieSets: {}, verification: null, signer: null };

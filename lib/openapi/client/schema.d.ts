@@ -928,6 +928,7 @@ export interface components {
             url_root: string;
             exclude_ext: string[] | null;
             variations: components["schemas"]["VariationsValue"];
+            request_profile: components["schemas"]["RequestProfileValue"];
             content_types: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             ignore_errors: boolean;
             /** @description Whether runs verify their cacheable misses (see the create request). */
@@ -970,6 +971,28 @@ export interface components {
         VariationsValue: {
             user_agents?: ("mobile" | "desktop" | "bot" | "ai_crawler")[];
             languages?: string[];
+            cookie_sets?: {
+                name: string;
+                cookies: {
+                    [key: string]: string;
+                };
+            }[];
+            encodings?: ("zstd" | "br" | "gzip" | "identity")[];
+        } | null;
+        RequestProfileValue: {
+            headers?: {
+                [key: string]: string;
+            };
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description The password is never returned. */
+            basic_auth?: {
+                username: string;
+                /** @enum {boolean} */
+                password_set: true;
+            };
+            custom_user_agents?: string[];
         } | null;
         /** @description Caps in force while the site's ownership is not proven: each run warms at most its first 10 URLs and makes at most 100 calls, and the site runs at most 24 boost runs in 24 hours. null once the site is validated. */
         UnvalidatedLimits: {
@@ -993,6 +1016,7 @@ export interface components {
             /** @description Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`). */
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
+            request_profile?: components["schemas"]["RequestProfile"];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1023,12 +1047,83 @@ export interface components {
             /** @description Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted. */
             only_changed?: boolean;
         };
-        /** @description Each combination of user agent and language is one call per URL and region. */
+        /** @description Each combination of user agent, language, cookie set and encoding is one call per URL and region. */
         Variations: {
             /** @description User-agent classes; each is one call per URL. Default: desktop. */
             user_agents?: ("mobile" | "desktop" | "bot" | "ai_crawler")[];
             /** @description Accept-Language values of the form ll-RR, at most 20; each is one call per URL and user agent. Default: none sent. */
             languages?: string[];
+            /**
+             * @description Named sets of cookies, at most 10, for caches that key on a cookie (a currency, a consent state): each set is one call per URL, user agent and language. Default: none (the profile's cookies only).
+             * @example [
+             *       {
+             *         "name": "USD",
+             *         "cookies": {
+             *           "currency": "USD"
+             *         }
+             *       },
+             *       {
+             *         "name": "EUR",
+             *         "cookies": {
+             *           "currency": "EUR"
+             *         }
+             *       }
+             *     ]
+             */
+            cookie_sets?: components["schemas"]["CookieSet"][];
+            /** @description Accept-Encoding values, for caches that key on the encoding: each is one call per URL, user agent, language and cookie set, sending exactly that value (`identity`: no compression). Default: each class sends its browser's own (Chromium `gzip, deflate, br, zstd`, Safari and the crawlers `gzip, deflate, br`). */
+            encodings?: ("zstd" | "br" | "gzip" | "identity")[];
+        } | null;
+        CookieSet: {
+            /**
+             * @description Names the set in results and per-variant figures.
+             * @example USD
+             */
+            name: string;
+            /**
+             * @description The set's cookies (name → value); empty for a visitor with none. They win over the profile's cookies of the same name.
+             * @example {
+             *       "currency": "USD"
+             *     }
+             */
+            cookies: {
+                [key: string]: string;
+            };
+        };
+        /** @description What every call sends beyond its variant: extra headers, cookies, Basic auth, and extra user agents (which add calls). */
+        RequestProfile: {
+            /**
+             * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Cookies every call sends (name → value), before the call's cookie set's.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            basic_auth?: components["schemas"]["BasicAuthInput"];
+            /**
+             * @description User-Agent strings warmed as variants of their own beside the classes of `variations.user_agents` (desktop when none is listed), at most 10: each is one call per URL, language, cookie set and encoding, sent with a generic browser's other headers. Results name them by the string itself.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
+        } | null;
+        /** @description HTTP Basic credentials (a staging site), sent to the site's own host only, never after a redirect to another host. Needs PREHEAT_SECRETS_KEY on the server (otherwise 422); null removes them. */
+        BasicAuthInput: {
+            username: string;
+            /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+            password?: string;
         } | null;
         /** @description A boost warming the URLs of a CSV file. */
         CreateBoostRequestFromCsv: {
@@ -1041,6 +1136,7 @@ export interface components {
             /** @description Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`). */
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
+            request_profile?: components["schemas"]["RequestProfile"];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1073,7 +1169,7 @@ export interface components {
              */
             only_changed?: false;
         };
-        /** @description Only the fields supplied change; `schedule: null` and `call_limit: null` clear them. */
+        /** @description Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. */
         UpdateBoostRequest: {
             name?: string;
             /** @description Regions to warm from, each an egress of its own. */
@@ -1083,6 +1179,35 @@ export interface components {
             /** @description Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`). */
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
+            /** @description Replaces the profile whole (null removes it); a `basic_auth` without `password` keeps the stored one. */
+            request_profile?: {
+                /**
+                 * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+                 * @example {
+                 *       "x-preview": "0"
+                 *     }
+                 */
+                headers?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Cookies every call sends (name → value), before the call's cookie set's.
+                 * @example {
+                 *       "consent": "all"
+                 *     }
+                 */
+                cookies?: {
+                    [key: string]: string;
+                };
+                basic_auth?: components["schemas"]["BasicAuthInput"];
+                /**
+                 * @description User-Agent strings warmed as variants of their own beside the classes of `variations.user_agents` (desktop when none is listed), at most 10: each is one call per URL, language, cookie set and encoding, sent with a generic browser's other headers. Results name them by the string itself.
+                 * @example [
+                 *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+                 *     ]
+                 */
+                custom_user_agents?: string[];
+            } | null;
             sitemap_ids?: number[];
             /**
              * Format: uri
@@ -1114,12 +1239,14 @@ export interface components {
         BoostEstimate: {
             /** @description URLs a run would warm now, after url_root, exclude_ext, content_types and the cap of a site not validated. */
             urls: number;
-            /** @description Calls a run would make: URL × user agent × language × region, cut at call_limit (and at the cap of a site not validated). A run of the boost started now has this `total_calls`. */
+            /** @description Calls a run would make: URL × user agent (classes and custom) × language × cookie set × encoding × region, cut at call_limit (and at the cap of a site not validated). A run of the boost started now has this `total_calls`. */
             calls: number;
             /** @description Region code → its calls, in the boost's region order. */
             calls_by_region: {
                 [key: string]: number;
             };
+            /** @description Each variant's calls (every region together), in the order a run makes them: a run started now has these in its `variants_breakdown`. */
+            calls_by_variant: components["schemas"]["VariantCalls"][];
             /** @description Calls left in the account's monthly quota now: a run needing more fails. */
             quota_remaining: number;
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
@@ -1128,6 +1255,17 @@ export interface components {
             notes: string[];
             /** @description Groups of the chosen regions whose calls leave through the same network now (GET /v1/me's `shares_egress_with`): each group reaches the same CDN PoPs and warms one cache, though every call is made and counted. Empty when each region has its own egress. */
             shared_egress: components["schemas"]["RegionCode"][][];
+        };
+        VariantCalls: {
+            /** @description A user-agent class, or a custom User-Agent string of the request profile. */
+            user_agent: string;
+            /** @description Accept-Language tag; null when none was sent. */
+            language: string | null;
+            /** @description The cookie set's name; null when the run has none. */
+            cookie_set: string | null;
+            /** @description The Accept-Encoding variant (zstd, br, gzip, identity); null for the browser's own. */
+            encoding: string | null;
+            calls: number;
         };
         /** @description Processed asynchronously; poll GET /v1/runs/{run_id}. */
         RunQueued: {
@@ -1154,6 +1292,7 @@ export interface components {
             /** @description Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`). */
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
+            request_profile?: components["schemas"]["RequestProfile"];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1194,6 +1333,7 @@ export interface components {
             /** @description Extensions to skip, case-insensitive; leading dots are stripped (`.JPG` → `jpg`). */
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
+            request_profile?: components["schemas"]["RequestProfile"];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1298,6 +1438,7 @@ export interface components {
             /** @description Default ["fr"]; `uk` is accepted for `gb`. */
             region?: ("fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk")[];
             variations?: components["schemas"]["Variations"];
+            request_profile?: components["schemas"]["RequestProfile"];
             /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
             verify?: boolean;
         };
@@ -1441,6 +1582,22 @@ export interface components {
             site_id: number;
             region: components["schemas"]["RegionCode"][];
             variations: components["schemas"]["VariationsValue"];
+            /** @description What every call sent beyond its variant, as the boost or warm had it when the run was created (never the password). */
+            request_profile: {
+                headers?: {
+                    [key: string]: string;
+                };
+                cookies?: {
+                    [key: string]: string;
+                };
+                /** @description The password is never returned. */
+                basic_auth?: {
+                    username: string;
+                    /** @enum {boolean} */
+                    password_set: true;
+                };
+                custom_user_agents?: string[];
+            } | null;
             id: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
@@ -1472,6 +1629,8 @@ export interface components {
             failure_samples: components["schemas"]["FailureSample"][];
             /** @description One entry per point of presence that answered, most calls first: cold against warm, PoP by PoP. */
             pops_breakdown: components["schemas"]["PopBreakdown"][];
+            /** @description One entry per variant of the run (user agent × language × cookie set × encoding), in the order its calls are made, zeros until they are counted: which variants the cache already held. Verification calls are not counted here. */
+            variants_breakdown: components["schemas"]["VariantBreakdown"][];
             /** @description When and why the run slowed down or sped up again, oldest first (at most 50); empty when it kept its pace. */
             slowdowns: components["schemas"]["Slowdown"][];
         };
@@ -1514,7 +1673,7 @@ export interface components {
         FailureSample: {
             url: string;
             region: string;
-            /** @description User-agent class of the call. */
+            /** @description A user-agent class, or a custom User-Agent string of the request profile. */
             user_agent: string;
             /** @description Accept-Language sent; null when none. */
             language: string | null;
@@ -1532,6 +1691,19 @@ export interface components {
             average_hit_response_time_ms: number | null;
             /** @description Over its cacheable misses; null when it had none. */
             average_miss_response_time_ms: number | null;
+        };
+        /** @description The calls of one variant (every region together) and how many were cache hits. */
+        VariantBreakdown: {
+            /** @description A user-agent class, or a custom User-Agent string of the request profile. */
+            user_agent: string;
+            /** @description Accept-Language tag; null when none was sent. */
+            language: string | null;
+            /** @description The cookie set's name; null when the run has none. */
+            cookie_set: string | null;
+            /** @description The Accept-Encoding variant (zstd, br, gzip, identity); null for the browser's own. */
+            encoding: string | null;
+            calls: number;
+            hits: number;
         };
         /** @description A change of pace the engine made on its own: the window halves when the site slows down, and grows back by one call when it recovers. */
         Slowdown: {
@@ -1558,10 +1730,14 @@ export interface components {
         /** @description A call that did not end as a cache hit (first pass). */
         RunResult: {
             url: string;
-            /** @description User-agent class of the call. */
+            /** @description A user-agent class, or a custom User-Agent string of the request profile. */
             user_agent: string;
-            /** @description Accept-Language sent; null when none. */
+            /** @description Accept-Language tag; null when none was sent. */
             language: string | null;
+            /** @description The cookie set's name; null when the run has none. */
+            cookie_set: string | null;
+            /** @description The Accept-Encoding variant (zstd, br, gzip, identity); null for the browser's own. */
+            encoding: string | null;
             region: components["schemas"]["RegionCode"];
             /** @description Final HTTP status; null when no answer came (network error, timeout, interrupted). */
             status_code: number | null;

@@ -64,6 +64,7 @@ describe("creating a boost", () => {
       url_root: "/",
       exclude_ext: null,
       variations: null,
+      request_profile: null,
       content_types: null,
       ignore_errors: false,
       verify: false,

@@ -178,6 +178,7 @@ describe("GET /v1/runs/{runId}", () => {
       site_id: site.id,
       region: ["gb", "us"],
       variations: null,
+      request_profile: null,
       status: "pending",
       status_message: null,
       started_at: null,
@@ -198,6 +199,8 @@ describe("GET /v1/runs/{runId}", () => {
         reached: "unknown",
       })),
       pops_breakdown: [],
+      // Its one variant, the default desktop call, with nothing counted yet.
+      variants_breakdown: [{ user_agent: "desktop", language: null, cookie_set: null, encoding: null, calls: 0, hits: 0 }],
       failure_samples: [],
       slowdowns: [],
       created_at: iso,

@@ -57,7 +57,8 @@ export default async function setup(project: TestProject) {
     PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
     // A webhook's receiver that answered 500 hears again within seconds, not a minute.
     PREHEAT_WEBHOOK_RETRY_BASE_SECONDS: "1",
-    // Every warming call signed (Web Bot Auth), its keys sealed under a key of this run's.
+    // Every warming call signed (Web Bot Auth), its keys and request profiles' Basic auth passwords
+    // sealed under a key of this run's (request-profile.test.ts, verification.test.ts).
     PREHEAT_BOT_SIGNATURES: "true",
     PREHEAT_SECRETS_KEY: randomBytes(32).toString("hex"),
   };
