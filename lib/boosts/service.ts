@@ -9,7 +9,7 @@ import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
-import { sealRequestProfile, toRequestProfile } from "./request-profile";
+import { sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
 import { nextRunAt } from "./schedule";
 import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "./schemas";
 

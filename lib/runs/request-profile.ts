@@ -1,5 +1,10 @@
 import type { RequestProfileValue } from "@/drizzle/schema";
-import { decryptSecret, SecretsError } from "@/lib/secrets";
+import type { RequestProfileInput, RequestProfilePayload } from "@/lib/boosts/schemas";
+import { InvalidError } from "@/lib/errors";
+import { decryptSecret, encryptSecret, NO_SECRETS_KEY, SecretsError, secretsKeyConfigured } from "@/lib/secrets";
+
+// A boost's or warm's request profile: sealed when it is saved (the password encrypted), shown
+// without its password, and opened only in the worker's memory when a run is taken up.
 
 /** The Authorization header of a profile's Basic auth (RFC 7617, UTF-8), or null without one. Throws SecretsError when the password cannot be opened. */
 export function basicAuthorization(profile: RequestProfileValue | null): string | null {
@@ -21,4 +26,37 @@ export function unusableProfile(profile: RequestProfileValue | null): string | n
     if (!(error instanceof SecretsError)) throw error;
     return `The request profile's Basic auth password cannot be used: ${error.message}. Once the key is right, set the password again.`;
   }
+}
+
+/**
+ * A request profile as stored, from what a boost or a warm was given: the Basic auth password
+ * sealed (lib/secrets), never kept in clear. `stored`: the boost's profile before an update, whose
+ * password a `basic_auth` without one keeps (a form edits the rest without typing it again).
+ * An empty profile is no profile.
+ */
+export function sealRequestProfile(input: RequestProfileInput | null | undefined, stored: RequestProfileValue | null = null): RequestProfileValue | null {
+  if (!input) return null;
+  const profile: RequestProfileValue = {};
+  if (input.headers && Object.keys(input.headers).length) profile.headers = input.headers;
+  if (input.cookies && Object.keys(input.cookies).length) profile.cookies = input.cookies;
+  if (input.custom_user_agents?.length) profile.custom_user_agents = input.custom_user_agents;
+  if (input.basic_auth) {
+    const { username, password } = input.basic_auth;
+    if (password !== undefined) {
+      if (!secretsKeyConfigured()) throw new InvalidError(`request_profile.basic_auth: ${NO_SECRETS_KEY}.`, [{ field: "request_profile.basic_auth", message: NO_SECRETS_KEY }]);
+      profile.basic_auth = { username, password_encrypted: encryptSecret(password) };
+    } else if (stored?.basic_auth) {
+      profile.basic_auth = { username, password_encrypted: stored.basic_auth.password_encrypted };
+    } else {
+      throw new InvalidError("request_profile.basic_auth.password: is required.", [{ field: "request_profile.basic_auth.password", message: "is required" }]);
+    }
+  }
+  return Object.keys(profile).length ? profile : null;
+}
+
+/** A stored profile as the API shows it: that a password is set, never the password. */
+export function toRequestProfile(value: RequestProfileValue | null): RequestProfilePayload | null {
+  if (!value) return null;
+  const { basic_auth, ...rest } = value;
+  return basic_auth ? { ...rest, basic_auth: { username: basic_auth.username, password_set: true } } : rest;
 }

@@ -5,7 +5,7 @@ import { iso } from "@/lib/api/schemas";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound, TooManyRequestsError } from "@/lib/errors";
-import { toRequestProfile } from "@/lib/boosts/request-profile";
+import { toRequestProfile } from "./request-profile";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";

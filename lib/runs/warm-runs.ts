@@ -7,7 +7,7 @@ import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
-import { sealRequestProfile } from "@/lib/boosts/request-profile";
+import { sealRequestProfile } from "./request-profile";
 import { countCalls } from "./calls";
 import { ACTIVE_RUN_STATUSES } from "./status";
 import { toWarmRuns } from "./service";
