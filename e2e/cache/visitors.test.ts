@@ -41,6 +41,7 @@ async function warmAndWait(key: string, siteId: number, host: string, body: Reco
 
 function expectMostlyHits(results: VisitResult[]) {
   const { ratio, missed } = hitRatio(results);
+  console.info(`${expect.getState().currentTestName}: visitors' hit ratio ${ratio.toFixed(2)}`);
   expect(ratio, `hit ratio ${ratio}; missed: ${JSON.stringify(missed)}`).toBeGreaterThanOrEqual(0.95);
 }
 

@@ -213,6 +213,18 @@ export const requestProfileSchema = z
 
 export type RequestProfileInput = z.output<typeof requestProfileSchema>;
 
+/**
+ * The profile's fields as the top level of a boost or warm body also takes them (`headers`,
+ * `cookies`, `basic_auth`, `custom_user_agents`): the same rules, folded into the one profile
+ * (lib/runs/request-profile.ts, requestProfileOf). A body gives one form or the other.
+ */
+export const requestProfileTopLevel = {
+  headers: requestProfileSchema.shape.headers.meta({ description: "Same as `request_profile.headers`." }),
+  cookies: requestProfileSchema.shape.cookies.meta({ description: "Same as `request_profile.cookies`." }),
+  basic_auth: requestProfileSchema.shape.basic_auth.meta({ description: "Same as `request_profile.basic_auth` (write-only)." }),
+  custom_user_agents: requestProfileSchema.shape.custom_user_agents.meta({ description: "Same as `request_profile.custom_user_agents`." }),
+};
+
 /** A profile as returned: the password never, only that one is set. */
 export const requestProfileValueSchema = z
   .object({
@@ -294,6 +306,7 @@ const boostFields = {
   exclude_ext: excludeExt.nullable().optional(),
   variations: variationsSchema.nullable().optional(),
   request_profile: requestProfileSchema.nullable().optional(),
+  ...requestProfileTopLevel,
   content_types: contentTypes.nullable().optional(),
   schedule: schedule.nullable().optional(),
   call_limit: callLimit.nullable().optional(),
@@ -381,6 +394,7 @@ export const updateBoostBody = z
     exclude_ext: excludeExt.nullable().optional(),
     variations: variationsSchema.nullable().optional(),
     request_profile: requestProfileSchema.nullable().optional().meta({ description: "Replaces the profile whole (null removes it); a `basic_auth` without `password` keeps the stored one." }),
+    ...requestProfileTopLevel,
     sitemap_ids: sitemapIds.optional(),
     source_url: sourceUrl.optional(),
     content_types: contentTypes.nullable().optional(),

@@ -9,7 +9,7 @@ import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
-import { sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
+import { requestProfileOf, sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
 import { nextRunAt } from "./schedule";
 import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "./schemas";
 
@@ -84,7 +84,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         urlRoot: input.url_root ?? "/",
         excludeExt: input.exclude_ext ?? null,
         variations: input.variations ?? null,
-        requestProfile: sealRequestProfile(input.request_profile),
+        requestProfile: sealRequestProfile(requestProfileOf(input)),
         contentTypes: input.content_types ?? null,
         ignoreErrors: input.ignore_errors ?? false,
         verify: input.verify ?? false,
@@ -158,7 +158,8 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.url_root !== undefined) changes.urlRoot = input.url_root;
     if (input.exclude_ext !== undefined) changes.excludeExt = input.exclude_ext;
     if (input.variations !== undefined) changes.variations = input.variations;
-    if (input.request_profile !== undefined) changes.requestProfile = sealRequestProfile(input.request_profile, boost.requestProfile);
+    const profile = requestProfileOf(input);
+    if (profile !== undefined) changes.requestProfile = sealRequestProfile(profile, boost.requestProfile);
     if (input.source_url !== undefined) changes.sourceUrl = input.source_url;
     if (input.content_types !== undefined) changes.contentTypes = input.content_types;
     if (input.call_limit !== undefined) changes.callLimit = input.call_limit;

@@ -60,3 +60,17 @@ export function toRequestProfile(value: RequestProfileValue | null): RequestProf
   const { basic_auth, ...rest } = value;
   return basic_auth ? { ...rest, basic_auth: { username: basic_auth.username, password_set: true } } : rest;
 }
+
+type ProfileForms = Partial<Pick<RequestProfileInput, "headers" | "cookies" | "basic_auth" | "custom_user_agents">> & { request_profile?: RequestProfileInput | null };
+
+/** The one request profile of a body: `request_profile`, or the same fields at the top level (a body gives one form, not both). */
+export function requestProfileOf(input: ProfileForms): RequestProfileInput | null | undefined {
+  const { headers, cookies, basic_auth, custom_user_agents } = input;
+  const topLevel = Object.fromEntries(Object.entries({ headers, cookies, basic_auth, custom_user_agents }).filter(([, value]) => value !== undefined));
+  if (!Object.keys(topLevel).length) return input.request_profile;
+  if (input.request_profile !== undefined) {
+    const message = "give the request profile either as request_profile or as its fields at the top level (headers, cookies, basic_auth, custom_user_agents), not both";
+    throw new InvalidError(`request_profile: ${message}.`, [{ field: "request_profile", message }]);
+  }
+  return topLevel as RequestProfileInput;
+}

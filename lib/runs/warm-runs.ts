@@ -7,7 +7,7 @@ import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/regions";
-import { sealRequestProfile } from "./request-profile";
+import { requestProfileOf, sealRequestProfile } from "./request-profile";
 import { countCalls } from "./calls";
 import { ACTIVE_RUN_STATUSES } from "./status";
 import { toWarmRuns } from "./service";
@@ -39,7 +39,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`, undefined, "site_not_validated");
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;
-  const requestProfile = sealRequestProfile(input.request_profile);
+  const requestProfile = sealRequestProfile(requestProfileOf(input));
   const plannedCalls = countCalls(urls.length, { regions, variations, requestProfile });
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
   const run = await ctx.db

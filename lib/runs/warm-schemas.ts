@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requestProfileSchema, variationsSchema, verify } from "@/lib/boosts/schemas";
+import { requestProfileSchema, requestProfileTopLevel, variationsSchema, verify } from "@/lib/boosts/schemas";
 import { regionListSchema } from "@/lib/regions";
 
 export const MAX_WARM_URLS = 5000;
@@ -14,6 +14,7 @@ export const warmBody = z
     region: regionListSchema.optional().meta({ description: 'Default ["fr"]; `uk` is accepted for `gb`.' }),
     variations: variationsSchema.nullable().optional(),
     request_profile: requestProfileSchema.nullable().optional(),
+    ...requestProfileTopLevel,
     verify: verify.optional(),
   })
   .meta({ id: "WarmRequest" });

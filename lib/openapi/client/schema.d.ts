@@ -1017,6 +1017,37 @@ export interface components {
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1137,6 +1168,37 @@ export interface components {
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1208,6 +1270,37 @@ export interface components {
                  */
                 custom_user_agents?: string[];
             } | null;
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             sitemap_ids?: number[];
             /**
              * Format: uri
@@ -1293,6 +1386,37 @@ export interface components {
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1334,6 +1458,37 @@ export interface components {
             exclude_ext?: string[] | null;
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
@@ -1439,6 +1594,37 @@ export interface components {
             region?: ("fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk")[];
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
+            /**
+             * @description Same as `request_profile.headers`.
+             * @example {
+             *       "x-preview": "0"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Same as `request_profile.cookies`.
+             * @example {
+             *       "consent": "all"
+             *     }
+             */
+            cookies?: {
+                [key: string]: string;
+            };
+            /** @description Same as `request_profile.basic_auth` (write-only). */
+            basic_auth?: {
+                username: string;
+                /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
+                password?: string;
+            } | null;
+            /**
+             * @description Same as `request_profile.custom_user_agents`.
+             * @example [
+             *       "Mozilla/5.0 (compatible; MyAppBot/1.0)"
+             *     ]
+             */
+            custom_user_agents?: string[];
             /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
             verify?: boolean;
         };

@@ -73,6 +73,19 @@ describe("a boost with cookie sets, encodings and a custom user agent", () => {
       expect(response.body.error).toContain(field);
     }
   });
+
+  it("takes the profile's fields at the top level of the body too, but not both forms at once", async () => {
+    const site = await createSite(key);
+    const body = { name: "Top level", source_type: "csv", source_url: "https://files.example.org/u.csv", region: ["fr"] };
+    const created = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { ...body, headers: { "X-Preview": "1" }, cookies: { consent: "all" } } });
+    expect(created.status).toBe(201);
+    expect(created.body.request_profile).toEqual({ headers: { "x-preview": "1" }, cookies: { consent: "all" } });
+    const refusedHeader = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { ...body, headers: { Cookie: "a=1" } } });
+    expect(refusedHeader.status).toBe(422);
+    const both = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { ...body, cookies: { a: "1" }, request_profile: { cookies: { b: "2" } } } });
+    expect(both.status).toBe(422);
+    expect(both.body.error).toContain("not both");
+  });
 });
 
 describe("a Basic auth password", () => {
