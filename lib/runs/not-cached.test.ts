@@ -67,8 +67,9 @@ describe("why calls were not cached", () => {
       cache_misses: 1,
       not_cached: { set_cookie: 1, vary: 1, no_store: 1, cdn_bypass: 1, http_error: 1, no_cache_detected: 1, miss: 1 },
     });
-    expect(done.summary.average_hit_response_time_ms).toBeLessThan(100);
+    // One hit answered in 5 ms against a miss's 150: faster, whatever a loaded machine adds to both.
     expect(done.summary.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
+    expect(done.summary.average_hit_response_time_ms).toBeLessThan(done.summary.average_miss_response_time_ms!);
     expect(done.pops_breakdown).toEqual([{ pop: "CDG", calls: 3, hits: 1, average_hit_response_time_ms: expect.any(Number), average_miss_response_time_ms: expect.any(Number) }]);
     const [cdg] = done.pops_breakdown;
     expect(cdg!.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
