@@ -27,19 +27,22 @@ function key(): Buffer {
   return value;
 }
 
-export function encryptSecret(plain: string): string {
+/** `purpose` is bound in as associated data: a value sealed for one use does not open for another. */
+export function encryptSecret(plain: string, purpose?: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  if (purpose) cipher.setAAD(Buffer.from(purpose));
   const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), sealed.toString("base64url")].join(".");
 }
 
 /** The plain text of a sealed secret; throws SecretsError when it was sealed under another key, or altered. */
-export function decryptSecret(sealed: string): string {
+export function decryptSecret(sealed: string, purpose?: string): string {
   const [version, iv, tag, data] = sealed.split(".");
   if (version !== VERSION || !iv || !tag || data === undefined) throw new SecretsError("not a sealed secret");
   try {
     const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64url"));
+    if (purpose) decipher.setAAD(Buffer.from(purpose));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
   } catch (error) {

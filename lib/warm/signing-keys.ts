@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync } from "node:crypto";
 import { desc, gt, isNull, or, sql } from "drizzle-orm";
 import { directoryResponseHeaders, helpers, jwkToKeyID, MediaType, type Signer } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
+import { decryptSecret, encryptSecret, secretsKeyConfigured } from "@/lib/secrets";
 import { botSigningKeys } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
@@ -27,28 +28,15 @@ const KEY_LOCK = 7_341_926;
 
 export type SigningKeyRow = typeof botSigningKeys.$inferSelect;
 
-/** AES-256-GCM under PREHEAT_SECRETS_KEY, the purpose bound in as associated data: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
-const PURPOSE = Buffer.from("preheat:bot-signing-key");
+/** Private keys are sealed by lib/secrets under PREHEAT_SECRETS_KEY, bound to this use. */
+const PURPOSE = "preheat:bot-signing-key";
 
-function secretsKey(): Buffer {
-  const key = setting("PREHEAT_SECRETS_KEY");
-  if (!key) throw new DomainError("Bot signatures need PREHEAT_SECRETS_KEY (32 bytes, e.g. `openssl rand -hex 32`) to keep their private keys encrypted.");
-  return key;
+function requireSecretsKey(): void {
+  if (!secretsKeyConfigured()) throw new DomainError("Bot signatures need PREHEAT_SECRETS_KEY (32 bytes, e.g. `openssl rand -hex 32`) to keep their private keys encrypted.");
 }
 
-function encrypt(plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", secretsKey(), iv).setAAD(PURPOSE);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), body].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
-}
-
-function decrypt(sealed: string): string {
-  const [version, iv, tag, body] = sealed.split(".");
-  if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("a signing key's private half is not in the v1 format");
-  const decipher = createDecipheriv("aes-256-gcm", secretsKey(), Buffer.from(iv, "base64url")).setAAD(PURPOSE).setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
-}
+const encrypt = (plain: string) => encryptSecret(plain, PURPOSE);
+const decrypt = (sealed: string) => decryptSecret(sealed, PURPOSE);
 
 export function botSignaturesEnabled(): boolean {
   return setting("PREHEAT_BOT_SIGNATURES");
@@ -71,7 +59,7 @@ const newestActive = (db: Database) => db.select().from(botSigningKeys).where(is
 
 /** The key calls are signed with now (the newest one not retired), made when there is none. */
 export async function activeSigningKey(db: Database): Promise<SigningKeyRow> {
-  secretsKey(); // refused before anything is made
+  requireSecretsKey(); // refused before anything is made
   const [found] = await newestActive(db);
   if (found) return found;
   return db.transaction(async (tx) => {
@@ -83,7 +71,7 @@ export async function activeSigningKey(db: Database): Promise<SigningKeyRow> {
 
 /** Retires every key in use and makes the next one: calls are signed with it within a minute, everywhere. */
 export async function rotateSigningKeys(db: Database): Promise<{ active: SigningKeyRow; retired: SigningKeyRow[] }> {
-  secretsKey();
+  requireSecretsKey();
   const result = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${KEY_LOCK})`);
     const retired = await tx.update(botSigningKeys).set({ retiredAt: new Date() }).where(isNull(botSigningKeys.retiredAt)).returning();
@@ -158,7 +146,7 @@ export async function keyDirectory(db: Database): Promise<{ body: string; header
   const rows = await listedSigningKeys(db);
   const body = JSON.stringify({ keys: rows.map((row) => row.publicJwk) });
   const headers: Record<string, string> = { "content-type": MediaType.HTTP_MESSAGE_SIGNATURES_DIRECTORY, "cache-control": `public, max-age=${DIRECTORY_MAX_AGE_SECONDS}` };
-  if (!rows.length || !setting("PREHEAT_SECRETS_KEY")) return { body, headers };
+  if (!rows.length || !secretsKeyConfigured()) return { body, headers };
   const signers = await Promise.all(rows.map(signerOf));
   const created = new Date();
   // The signed component is the authority the directory was asked at: Preheat's public address, whatever proxy is in front.
