@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runs, sites } from "@/drizzle/schema";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
+import { runEnded } from "@/lib/testing/run-end";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "./warm-runs";
 import { listRunResults, runResultsCsv } from "./results";
@@ -45,15 +46,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-async function ended(runId: number) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const run = await getRun(world.ctx, runId);
-    if (["done", "failed", "paused"].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const ended = (runId: number) => runEnded(world.ctx, runId);
 
 describe("why calls were not cached", () => {
   it("gives every call that did not hit one reason, counts misses, and compares hits with misses per PoP", async () => {
