@@ -11,7 +11,7 @@ import { Card, ErrorNote, Loading } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
+import { CONTENT_TYPES, USER_AGENT_CLASSES, type VerifyMode } from "@/lib/boosts/schemas";
 import { checkCron } from "@/lib/boosts/schedule";
 import { REGIONS } from "@/lib/regions";
 import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/runs/url-order";
@@ -40,7 +40,7 @@ type FormState = {
   order: UrlOrder;
   only_changed: boolean;
   ignore_errors: boolean;
-  verify: boolean;
+  verify: VerifyMode;
   report_email_enabled: boolean;
   schedule: string;
   /** The request profile, cookie sets and encodings. */
@@ -222,6 +222,13 @@ function SitemapChoices({ siteId, chosen, onChange, error }: { siteId: number; c
 }
 
 /** Create (siteId) or edit (boost) a boost, every field of the API; a 422 puts the server's words next to the fields. */
+const VERIFY_HINTS = {
+  false: "Runs end after their calls.",
+  true: "After each run, every cacheable miss is asked once more (a few seconds later) to count how many became hits. Not counted against the quota.",
+  visitors:
+    "After each run, a sample of its URLs (20 per region) is asked as Chrome desktop and Android, Safari iOS, Firefox and Googlebot visitors send them: the run page shows each one's hit ratio and why it missed. Not counted against the quota; these requests can fill the cache themselves.",
+};
+
 export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -435,12 +442,21 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             <p className="ml-6 text-xs text-slate-500">Off: the boost pauses itself when at least half of its recent calls fail.</p>
             {problem("ignore_errors") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("ignore_errors")}</p> : null}
           </div>
-          <div>
-            <Check label="Verify cache hits" name="verify" checked={state.verify} onChange={(on) => set("verify", on)} />
-            <p className="ml-6 text-xs text-slate-500">
-              After each run, ask every cacheable miss once more (a few seconds later) and count how many became hits. These calls are not counted against the quota.
-            </p>
-          </div>
+          <Field label="Check after each run" hint={VERIFY_HINTS[String(state.verify) as keyof typeof VERIFY_HINTS]} error={problem("verify")}>
+            {(props) => (
+              <select
+                {...props}
+                name="verify"
+                value={String(state.verify)}
+                onChange={(e) => set("verify", e.target.value === "visitors" ? "visitors" : e.target.value === "true")}
+                className={`${inputClass} sm:max-w-xs`}
+              >
+                <option value="false">No check</option>
+                <option value="true">Ask the misses again</option>
+                <option value="visitors">Visitor check</option>
+              </select>
+            )}
+          </Field>
           <div>
             <Check label="E-mail report" name="report_email_enabled" checked={state.report_email_enabled} onChange={(on) => set("report_email_enabled", on)} />
             <p className="ml-6 text-xs text-slate-500">An e-mail with the run's figures when each run ends.</p>

@@ -223,7 +223,9 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
             )}
           </Detail>
           <Detail label="Next run">{paused && boost.schedule ? "paused" : <LocalTime value={boost.next_run_at} empty="not scheduled" />}</Detail>
-          <Detail label="Verify cache hits">{boost.verify ? "yes: each run asks its cacheable misses again" : "no"}</Detail>
+          <Detail label="Check after each run">
+            {boost.verify === "visitors" ? "visitor check: a sample asked as standard visitors after each run" : boost.verify ? "yes: each run asks its cacheable misses again" : "no"}
+          </Detail>
           <Detail label="Ignore errors">{boost.ignore_errors ? "yes: never pauses itself" : "no: pauses after a high error rate"}</Detail>
           <Detail label="E-mail report">{boost.report_email_enabled ? "on" : "off"}</Detail>
           <Detail label="Created">

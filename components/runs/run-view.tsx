@@ -14,6 +14,7 @@ import { ColdCallsCard } from "./cold-calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
 import { VariantsCard } from "./variants-card";
+import { AdviceCard, VisitorsCard } from "./visitors-card";
 import { EGRESS_LABELS } from "./region-choices";
 import { RegionPops, RegionTruthNotes } from "./region-reach";
 import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
@@ -159,6 +160,8 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         </div>
       ) : null}
 
+      <AdviceCard run={run} />
+      <VisitorsCard run={run} />
       <NotCachedCard run={run} />
       <ColdCallsCard run={run} />
 

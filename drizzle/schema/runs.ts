@@ -87,10 +87,13 @@ export type Egress = "worker" | "proxy" | "local";
  * `user_agent`: a class, or one of the request profile's custom User-Agent strings. `cookie_set`
  * (its name in the run's variations) and `encoding` (sent as Accept-Encoding) only when the run has
  * them. `of`: for a verification call, the call it asks again (its batch's seq and its index there).
+ * `visitor`: for a visitor check's call, the standard visitor it asks as (lib/warm/visitors.ts).
  */
-export type PlannedCall = { url: string; user_agent: string; language: string | null; cookie_set?: string; encoding?: string; of?: { seq: number; index: number } };
+export type PlannedCall = { url: string; user_agent: string; language: string | null; cookie_set?: string; encoding?: string; of?: { seq: number; index: number }; visitor?: string };
 /** One PoP's calls in a batch: hits and cacheable misses (the calls whose reason is `miss`) with their response times summed. */
 export type PopFigures = { calls: number; hits: number; hit_ms: number; misses: number; miss_ms: number };
+
+export type BatchPurpose = "warm" | "verify" | "visitors";
 
 /** Statistics live per batch (never per call) and are summed into a run's summary. */
 export const runBatches = pgTable(
@@ -103,8 +106,11 @@ export const runBatches = pgTable(
     seq: integer("seq").notNull(),
     region: text("region").notNull(),
     calls: jsonb("calls").$type<PlannedCall[]>().notNull(),
-    /** `warm` (the run's own calls, its statistics) or `verify` (cacheable misses asked again, counted apart). */
-    purpose: text("purpose").$type<"warm" | "verify">().notNull().default("warm"),
+    /**
+     * `warm` (the run's own calls, its statistics), `verify` (cacheable misses asked again) or
+     * `visitors` (a sample asked as standard visitors, one batch per visitor and region): both counted apart.
+     */
+    purpose: text("purpose").$type<BatchPurpose>().notNull().default("warm"),
     /** No call of this batch leaves before then (a verification waits for the cache to store what it fetched). */
     notBefore: timestamp("not_before", { withTimezone: true }),
     /** pending → done | failed; a batch's statistics are written once, with its status. */
@@ -124,6 +130,11 @@ export const runBatches = pgTable(
     bypassedCalls: integer("bypassed_calls").notNull().default(0),
     responseTimeMsTotal: bigint("response_time_ms_total", { mode: "number" }).notNull().default(0),
     pops: jsonb("pops").$type<Record<string, number>>().notNull().default({}),
+    /**
+     * What the site's answers said of their cache key, for the run's advice: `answers` (answers
+     * read), `vary:<header>` and `set-cookie:<name>` (answers that carried it). Written whole, like pops.
+     */
+    answerHeaders: jsonb("answer_headers").$type<Record<string, number>>().notNull().default({}),
     /** Calls that did not end as a cache hit, by reason (lib/warm/not-cached.ts). */
     notCached: jsonb("not_cached").$type<Record<string, number>>().notNull().default({}),
     /** Response times of hits, and of cacheable misses, summed: cold against warm. */

@@ -291,10 +291,22 @@ export const CSV_ORDER_PROBLEM = "must be sitemap for a CSV boost: a CSV file gi
 export const CSV_ONLY_CHANGED_PROBLEM = "applies to sitemap boosts only: a CSV file gives no lastmod to compare";
 
 /** Shared by boosts and warms. */
-export const verify = z.boolean().meta({
+export const verify = z.union([z.boolean(), z.literal("visitors")]).meta({
+  id: "Verify",
   description:
-    "After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted.",
+    "`true`: after each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). `\"visitors\"`: after the calls, a visitor check: a sample of the run's URLs in each region (20 by default, PREHEAT_VISITOR_CHECK_URLS) is requested once as each standard visitor (Chrome desktop, Chrome Android, Safari iOS, Firefox, Googlebot smartphone; each with the run's cookies, cookie sets and Basic auth, not its extra headers), and `summary.visitors` gives each visitor's hit ratio and the likely cause of its misses. Neither kind of call is counted in `total_calls` nor in the quota; a visitor check's requests can fill the cache themselves. `false` when omitted.",
 });
+export type VerifyMode = z.infer<typeof verify>;
+
+/** The columns a verify mode is stored in (boosts and runs alike). */
+export function verifyColumns(mode: VerifyMode): { verify: boolean; verifyVisitors: boolean } {
+  return { verify: mode === true, verifyVisitors: mode === "visitors" };
+}
+
+/** The verify mode stored in those columns. */
+export function verifyMode(row: { verify: boolean; verifyVisitors: boolean }): VerifyMode {
+  return row.verifyVisitors ? "visitors" : row.verify;
+}
 
 const boostFields = {
   name,
@@ -429,7 +441,9 @@ export const boostSchema = z
     request_profile: requestProfileValueSchema.nullable(),
     content_types: z.array(z.enum(CONTENT_TYPES)).nullable(),
     ignore_errors: z.boolean(),
-    verify: z.boolean().meta({ description: "Whether runs verify their cacheable misses (see the create request)." }),
+    verify: z
+      .union([z.boolean(), z.literal("visitors")])
+      .meta({ description: '`true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request).' }),
     report_email_enabled: z.boolean(),
     schedule: z.string().nullable(),
     next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),

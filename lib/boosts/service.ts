@@ -11,7 +11,7 @@ import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
 import { nextRunAt } from "./schedule";
-import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "./schemas";
+import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput, verifyColumns, verifyMode } from "./schemas";
 
 export type BoostRow = typeof boosts.$inferSelect;
 /** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */
@@ -33,7 +33,7 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     request_profile: toRequestProfile(row.requestProfile),
     content_types: row.contentTypes as BoostPayload["content_types"],
     ignore_errors: row.ignoreErrors,
-    verify: row.verify,
+    verify: verifyMode(row),
     report_email_enabled: row.reportEmailEnabled,
     schedule: row.schedule,
     next_run_at: iso(row.nextRunAt),
@@ -87,7 +87,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         requestProfile: sealRequestProfile(requestProfileOf(input)),
         contentTypes: input.content_types ?? null,
         ignoreErrors: input.ignore_errors ?? false,
-        verify: input.verify ?? false,
+        ...verifyColumns(input.verify ?? false),
         reportEmailEnabled: input.report_email_enabled ?? true,
         schedule: input.schedule ?? null,
         nextRunAt: nextRunAt(input.schedule),
@@ -166,7 +166,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.order !== undefined) changes.order = input.order;
     if (input.only_changed !== undefined) changes.onlyChanged = input.only_changed;
     if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
-    if (input.verify !== undefined) changes.verify = input.verify;
+    if (input.verify !== undefined) Object.assign(changes, verifyColumns(input.verify));
     if (input.report_email_enabled !== undefined) changes.reportEmailEnabled = input.report_email_enabled;
     if (input.schedule !== undefined) {
       changes.schedule = input.schedule;

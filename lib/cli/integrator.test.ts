@@ -42,6 +42,8 @@ function runAt(id: number, status: string, { planned = 10, completed = 0, hits =
       average_hit_response_time_ms: null,
       average_miss_response_time_ms: null,
       verified: null,
+      visitors: null,
+      advice: [],
     },
     progress: { planned_calls: planned, completed_calls: completed },
     created_at: "2026-01-01T09:59:59.000Z",

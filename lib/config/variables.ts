@@ -224,7 +224,11 @@ export const VARIABLES = {
     description: "The most a site may set as its `max_concurrency` (422 above it).",
   }),
   PREHEAT_VERIFY_DELAY_SECONDS: withDefault(numeric({ above: 0 }), 5, {
-    description: "With `verify`, how long after a run's calls its cacheable misses are asked again.",
+    description: 'With `verify`, how long after a run\'s calls its cacheable misses are asked again, or its visitor check (`verify: "visitors"`) starts.',
+  }),
+  PREHEAT_VISITOR_CHECK_URLS: withDefault(numeric({ integer: true, min: 1, max: 100 }), 20, {
+    description:
+      'With `verify: "visitors"`, the URLs per region a visitor check asks as each standard visitor (fewer when the run has cookie sets, so that a region\'s check never exceeds 500 requests).',
   }),
   PREHEAT_RUN_RESULTS_MAX: withDefault(positiveInteger, 100_000, {
     description: "Calls that did not end as a cache hit stored per run for `GET /v1/runs/{runId}/results` (the summary keeps counting past it).",

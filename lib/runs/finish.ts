@@ -11,6 +11,7 @@ import { blockedSentence } from "@/lib/warm/blocked";
 import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { emptySummary, popsPerRegion, summariseRuns } from "./summary";
 import { planVerifications } from "./verify";
+import { planVisitorChecks } from "./visitor-check";
 
 type Run = typeof runs.$inferSelect;
 
@@ -81,12 +82,16 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     running.map((r) => r.id),
   );
   const warmed = running.filter((run) => !waiting.has(run.id));
-  // A run asking for `verify` asks its cacheable misses again before it ends (once: then it ends here).
+  // A run asking for `verify` asks its cacheable misses again, or its visitors, before it ends (once: then it ends here).
   const verifying = await planVerifications(
     db,
     warmed.filter((run) => run.verify).map((run) => run.id),
   );
-  const ready = warmed.filter((run) => !verifying.has(run.id));
+  const checking = await planVisitorChecks(
+    db,
+    warmed.filter((run) => run.verifyVisitors).map((run) => run.id),
+  );
+  const ready = warmed.filter((run) => !verifying.has(run.id) && !checking.has(run.id));
   if (!ready.length) return ids.map(() => false);
   const readyIds = ready.map((run) => run.id);
   const [summaries, popsByRun, bypassRows] = await Promise.all([

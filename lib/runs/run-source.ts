@@ -1,4 +1,4 @@
-import type { FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
+import type { BatchPurpose, FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
 import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
 import type { NotCachedReason } from "@/lib/warm/not-cached";
@@ -50,7 +50,7 @@ export class BatchState {
   readonly calls: PlannedCall[];
   readonly region: string;
   readonly seq: number;
-  readonly purpose: "warm" | "verify";
+  readonly purpose: BatchPurpose;
   /** Epoch ms before which none of its calls leaves (0: no wait). */
   readonly notBefore: number;
   recorded: number;
@@ -66,6 +66,8 @@ export class BatchState {
   readonly blockedBy: Record<string, number>;
   /** By variantKey: each variant's calls and hits, for the per-variant figures. */
   readonly variantFigures: Record<string, { calls: number; hits: number }>;
+  /** What the answers said of their cache key (run_batches.answer_headers): written whole, like pops. */
+  readonly answerHeaders: Record<string, number>;
 
   constructor(row: BatchRow) {
     this.id = row.id;
@@ -80,6 +82,7 @@ export class BatchState {
     this.popFigures = structuredClone(row.popFigures);
     this.blockedBy = { ...row.blockedBy };
     this.variantFigures = structuredClone(row.variantFigures);
+    this.answerHeaders = { ...row.answerHeaders };
     // Calls handed to the network by a worker that died: the site saw them, so they count once, as failed.
     for (let i = row.totalCalls; i < row.dispatchedCalls; i++) this.outcomes.set(i, INTERRUPTED);
     this.next = this.reserved = Math.max(row.totalCalls, row.dispatchedCalls);
@@ -110,12 +113,36 @@ export type ResultRow = {
 /** A verification's answer, for the run_results row of the call it asked again. */
 export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
 
-function countVerification(delta: BatchDelta, call: PlannedCall, outcome: CallOutcome): void {
+/**
+ * A call asked again (a verification, for the call it asks again) or asked as a visitor (a visitor
+ * check, its reasons and blocks by batch): counted apart from the run's calls.
+ */
+function countCheck(delta: BatchDelta, call: PlannedCall, outcome: CallOutcome): void {
+  const { batch } = delta;
   if (outcome.ok) delta.ok++;
   else delta.failed++;
   if (outcome.reason === null) delta.hits++;
+  else if (batch.purpose === "visitors") {
+    batch.notCached[outcome.reason] = (batch.notCached[outcome.reason] ?? 0) + 1;
+    if (outcome.blockedBy) batch.blockedBy[outcome.blockedBy] = (batch.blockedBy[outcome.blockedBy] ?? 0) + 1;
+  }
   delta.ms += Math.round(outcome.ms);
   if (call.of) delta.verifications.push({ batch_seq: call.of.seq, call_index: call.of.index, cache_status: outcome.cache?.verdict ?? null });
+}
+
+/** Distinct names kept per batch: a site setting cookies with random names must not grow the row. */
+const MAX_ANSWER_HEADER_KEYS = 100;
+
+/** The cache key an answer told of: Vary's headers and the cookies set, counted per answer. */
+function countAnswer(batch: BatchState, outcome: CallOutcome): void {
+  if (!outcome.keyedOn || outcome.blockedBy) return;
+  const counts = batch.answerHeaders;
+  counts.answers = (counts.answers ?? 0) + 1;
+  const keys = [...new Set([...outcome.keyedOn.vary.map((name) => `vary:${name}`), ...outcome.keyedOn.setCookies.map((name) => `set-cookie:${name.slice(0, 64)}`)])];
+  for (const key of keys) {
+    if (counts[key] === undefined && Object.keys(counts).length >= MAX_ANSWER_HEADER_KEYS) continue;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
 }
 
 export type BatchDelta = {
@@ -394,11 +421,12 @@ export class RunSource implements WarmSource {
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;
-        if (batch.purpose === "verify") {
-          // A verification: what the second answer said, for the call it asks again; counted apart from the run's calls.
-          countVerification(delta, call, outcome);
+        if (batch.purpose !== "warm") {
+          // A verification or a visitor check: counted apart from the run's calls.
+          countCheck(delta, call, outcome);
           continue;
         }
+        countAnswer(batch, outcome);
         if (outcome.ok) delta.ok++;
         else {
           delta.failed++;

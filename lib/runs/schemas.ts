@@ -6,6 +6,8 @@ import { egressSchema, regionCodeOutput, regionCodeSchema } from "@/lib/regions"
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { BLOCK_VENDORS } from "@/lib/warm/block-vendors";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
+import { VISITOR_PROFILES } from "@/lib/warm/visitors";
+import { ADVICE_CODES } from "./advice-codes";
 
 import { RUN_STATUSES } from "./status";
 
@@ -25,6 +27,33 @@ export const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
   description:
     "The bot protection that answered a call instead of the site, read from its documented fingerprints (docs/cache-detection.md): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",
 });
+
+export const visitorFiguresSchema = z
+  .object({
+    profile: z.enum(VISITOR_PROFILES).meta({ description: "The standard visitor: `chrome_desktop`, `chrome_android`, `safari_ios`, `firefox`, `googlebot_smartphone`." }),
+    label: z.string().meta({ description: "Its name for people, e.g. `Chrome Android`." }),
+    urls: z.number().int().meta({ description: "URLs it asked for (in every region): each visitor asks for different URLs of the run, so that no visitor's miss fills the cache for another." }),
+    requests: z.number().int().meta({ description: "Its requests made so far: each of its URLs once per region and cookie set." }),
+    hits: z.number().int().meta({ description: "Of those, the ones the cache answered as a hit." }),
+    cause: z.string().nullable().meta({
+      description:
+        'When it missed: the likely cause, read from what was warmed and what the site answered (e.g. "the cache likely keys on the encoding: it asks for zstd, which was not warmed"); null when every request hit or none was made.',
+    }),
+  })
+  .meta({ id: "VisitorFigures", description: "What one standard visitor got from the cache after the run's warm." });
+
+export const adviceSchema = z
+  .object({
+    code: z.enum(ADVICE_CODES).meta({
+      description:
+        "`vary_accept_language`: answers vary on Accept-Language and one language was warmed; `vary_user_agent`: answers vary on User-Agent; `vary_cookie`: answers vary on Cookie; `set_cookie`: a cookie is set on most pages and no cookie set carries it; `variant_never_hits`: a variant never hit while the others did; `visitors_missed`: a standard visitor of the visitor check missed; `blocked`: bot protection answered calls.",
+    }),
+    message: z.string().meta({ description: "What to change, in a sentence." }),
+  })
+  .meta({ id: "Advice", description: "A dimension the run likely missed, read from the site's answers and the run's figures." });
+
+export type Advice = z.infer<typeof adviceSchema>;
+export type VisitorFigures = z.infer<typeof visitorFiguresSchema>;
 
 export const summarySchema = z
   .object({
@@ -57,6 +86,11 @@ export const summarySchema = z
         description:
           "With `verify`: after the run's calls, each cacheable miss (`cache_misses`, up to the results a run keeps) is requested once more, same URL, variant and region, after PREHEAT_VERIFY_DELAY_SECONDS (5 s by default). These calls are counted here, apart: not in `total_calls`, nor in the monthly quota. null without `verify`.",
       }),
+    visitors: z.array(visitorFiguresSchema).nullable().meta({
+      description:
+        "With `verify: \"visitors\"`: after the run's calls (and PREHEAT_VERIFY_DELAY_SECONDS), a sample of its URLs in each region is requested once by each standard visitor, as its browser sends them, with the run's cookies, cookie sets and Basic auth (not its extra headers), and the Preheat-Verification header so that firewalls let them through. Up to PREHEAT_VISITOR_CHECK_URLS (20) URLs per visitor and region, at most 500 requests per region. Counted here, apart: not in `total_calls`, nor in the quota. A visitor's miss fills the cache like a visitor's would. null without a visitor check.",
+    }),
+    advice: z.array(adviceSchema).meta({ description: "What the run likely missed and what to change, most useful first; empty when nothing stands out." }),
   })
   .meta({ id: "Summary", description: "Totals over the calls made so far; updated while the run is in progress." });
 

@@ -152,6 +152,7 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
       // The profile as it is now: a later edit of the boost does not change what this run sends.
       requestProfile: boost.requestProfile,
       verify: boost.verify,
+      verifyVisitors: boost.verifyVisitors,
     })
     .returning();
   await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));

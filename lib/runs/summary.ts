@@ -6,6 +6,8 @@ import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { idList } from "./recordset";
+import { adviceFor, mostlyVaryOn, type VisitorCounts, visitorFigures } from "./advice";
+import { isVisitorProfile, VISITOR_PROFILES, type VisitorProfile } from "@/lib/warm/visitors";
 import { type CallPlan, variantKey, variantOfKey, variantsOf } from "./calls";
 import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "./schemas";
 
@@ -23,13 +25,15 @@ export const emptySummary = (): Summary => ({
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
   verified: null,
+  visitors: null,
+  advice: [],
 });
 
 /** An average in ms to one decimal; null over no call. */
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
 /** Per run, a jsonb map of counts summed over its own batches (verification batches are counted apart). */
-export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by"): Promise<Map<number, Record<string, number>>> {
+export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by" | "answer_headers"): Promise<Map<number, Record<string, number>>> {
   const counts = new Map<number, Record<string, number>>();
   if (!runIds.length) return counts;
   const result = await db.execute(
@@ -90,14 +94,98 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     summary.cache_misses = summary.not_cached.miss ?? 0;
     summary.average_miss_response_time_ms = averageMs(missTimes.get(runId) ?? 0, summary.cache_misses);
   }
-  const verifying = await db
-    .select({ id: runs.id })
+  const planned = await db
+    .select({ id: runs.id, verify: runs.verify, verifyVisitors: runs.verifyVisitors, variations: runs.variations, requestProfile: runs.requestProfile })
     .from(runs)
-    .where(and(inArray(runs.id, runIds), eq(runs.verify, true)));
-  for (const { id } of verifying) {
+    .where(inArray(runs.id, runIds));
+  for (const { id } of planned.filter((run) => run.verify)) {
     summaries.set(id, { ...(summaries.get(id) ?? emptySummary()), verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
   }
+  const [answerHeaders, variants, visitorCounts] = await Promise.all([
+    countsPerRun(db, runIds, "answer_headers"),
+    variantFiguresPerRun(db, runIds),
+    visitorCountsPerRun(
+      db,
+      planned.filter((run) => run.verifyVisitors),
+    ),
+  ]);
+  for (const run of planned) {
+    const summary = summaries.get(run.id) ?? emptySummary();
+    const headers = answerHeaders.get(run.id) ?? {};
+    const counts = visitorCounts.get(run.id);
+    summary.visitors = run.verifyVisitors ? visitorFigures(counts ?? new Map(), run, mostlyVaryOn(headers)) : null;
+    summary.advice = adviceFor({ plan: run, answerHeaders: headers, variants: variants.get(run.id) ?? {}, visitors: summary.visitors, blockedBy: summary.blocked_by });
+    summaries.set(run.id, summary);
+  }
   return summaries;
+}
+
+/** Per run, each variant's calls and hits (warming batches). */
+async function variantFiguresPerRun(db: Database, runIds: readonly number[]): Promise<Map<number, Record<string, { calls: number; hits: number }>>> {
+  const perRun = new Map<number, Record<string, { calls: number; hits: number }>>();
+  if (!runIds.length) return perRun;
+  const result = await db.execute(
+    sql`select b.run_id, f.key, sum((f.value ->> 'calls')::int) as calls, sum((f.value ->> 'hits')::int) as hits
+        from ${runBatches} b, jsonb_each(b.variant_figures) f
+        where b.run_id in ${idList(runIds)} and b.purpose = 'warm'
+        group by b.run_id, f.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; key: string; calls: string; hits: string }>(result)) {
+    const runId = Number(row.run_id);
+    perRun.set(runId, { ...perRun.get(runId), [row.key]: { calls: Number(row.calls), hits: Number(row.hits) } });
+  }
+  return perRun;
+}
+
+/**
+ * Per run with a visitor check, each visitor's requests, hits, failures, reasons and blocks, summed
+ * over its batches (a batch per visitor and region, purpose `visitors`), every visitor listed.
+ */
+async function visitorCountsPerRun(
+  db: Database,
+  checked: readonly { id: number; variations: { cookie_sets?: readonly unknown[] | null } | null }[],
+): Promise<Map<number, Map<VisitorProfile, VisitorCounts & { urls: number }>>> {
+  const perRun = new Map<number, Map<VisitorProfile, VisitorCounts & { urls: number }>>();
+  if (!checked.length) return perRun;
+  const ids = checked.map((run) => run.id);
+  const visitor = sql`b.calls -> 0 ->> 'visitor'`;
+  const [totals, reasons, blocks] = await Promise.all([
+    db.execute(
+      sql`select b.run_id, ${visitor} as visitor, sum(jsonb_array_length(b.calls)) as planned, sum(b.total_calls) as requests, sum(b.cache_hits) as hits, sum(b.failed_calls) as failed
+          from ${runBatches} b where b.run_id in ${idList(ids)} and b.purpose = 'visitors' group by 1, 2`,
+    ),
+    db.execute(
+      sql`select b.run_id, ${visitor} as visitor, c.key, sum(c.value::int) as n
+          from ${runBatches} b, jsonb_each_text(b.not_cached) c where b.run_id in ${idList(ids)} and b.purpose = 'visitors' group by 1, 2, 3`,
+    ),
+    db.execute(
+      sql`select b.run_id, ${visitor} as visitor, c.key, sum(c.value::int) as n
+          from ${runBatches} b, jsonb_each_text(b.blocked_by) c where b.run_id in ${idList(ids)} and b.purpose = 'visitors' group by 1, 2, 3`,
+    ),
+  ]);
+  for (const run of checked) {
+    perRun.set(run.id, new Map(VISITOR_PROFILES.map((profile) => [profile, { urls: 0, requests: 0, hits: 0, failed: 0, notCached: {}, blockedBy: {} }])));
+  }
+  const sets = new Map(checked.map((run) => [run.id, Math.max(1, run.variations?.cookie_sets?.length ?? 0)]));
+  const entry = (row: { run_id: number; visitor: string }) => (isVisitorProfile(row.visitor) ? perRun.get(Number(row.run_id))?.get(row.visitor) : undefined);
+  for (const row of rowsOf<{ run_id: number; visitor: string; planned: string; requests: string; hits: string; failed: string }>(totals)) {
+    const counts = entry(row);
+    if (!counts) continue;
+    counts.urls = Number(row.planned) / sets.get(Number(row.run_id))!;
+    counts.requests = Number(row.requests);
+    counts.hits = Number(row.hits);
+    counts.failed = Number(row.failed);
+  }
+  for (const [rows, field] of [
+    [reasons, "notCached"],
+    [blocks, "blockedBy"],
+  ] as const) {
+    for (const row of rowsOf<{ run_id: number; visitor: string; key: string; n: string }>(rows)) {
+      const counts = entry(row);
+      if (counts) counts[field][row.key] = Number(row.n);
+    }
+  }
+  return perRun;
 }
 
 /** One run's figures per PoP, most calls first: hits and cacheable misses with their average response times. */

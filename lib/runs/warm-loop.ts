@@ -368,6 +368,7 @@ export class WarmLoop {
           pop_figures: b.batch.popFigures,
           blocked_by: b.batch.blockedBy,
           variant_figures: b.batch.variantFigures,
+          answer_headers: b.batch.answerHeaders,
           done: b.done,
           egress: callEgress(b.batch.region),
         })),
@@ -390,10 +391,11 @@ export class WarmLoop {
             pop_figures = v.pop_figures,
             blocked_by = v.blocked_by,
             variant_figures = v.variant_figures,
+            answer_headers = v.answer_headers,
             egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
             status = case when v.done then 'done' else b.status end,
             finished_at = case when v.done then now() else b.finished_at end
-          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, variant_figures jsonb, done boolean, egress text")}
+          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, variant_figures jsonb, answer_headers jsonb, done boolean, egress text")}
           where b.id = v.id`);
       }
       const decided = new Map<number, { running: boolean; window: string; blockJudged: boolean }>();

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/api/pagination";
 import { reserveQuota } from "@/lib/accounts/quota";
+import { verifyColumns } from "@/lib/boosts/schemas";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
 import { ConflictError, InvalidError } from "@/lib/errors";
@@ -53,7 +54,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
       await reserveQuota(tx, ctx.accountId, plannedCalls);
       const [created] = await tx
         .insert(runs)
-        .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, requestProfile, plannedCalls, verify: input.verify ?? false })
+        .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, requestProfile, plannedCalls, ...verifyColumns(input.verify ?? false) })
         .returning();
       return created!;
     })

@@ -8,7 +8,8 @@ import { regionProxyUrl } from "./egress";
 import { identifyingHeaders } from "./identify";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import { type NotCachedReason, whyNotCached } from "./not-cached";
-import { BROWSER_REQUESTS, CUSTOM_AGENT_HEADERS, isUserAgentClass } from "./user-agents";
+import { BROWSER_REQUESTS, type BrowserRequest, CUSTOM_AGENT_HEADERS, isUserAgentClass } from "./user-agents";
+import { isVisitorProfile, VISITORS } from "./visitors";
 
 export const CALL_TIMEOUT_MS = 30_000;
 /** Bodies are read to the end (a CDN must see a complete response) and discarded, up to this size. */
@@ -26,7 +27,27 @@ export type CallOutcome = {
   reason: NotCachedReason | null;
   /** The bot protection that answered instead of the site (reason `blocked`). */
   blockedBy?: BlockVendor | null;
+  /** What the answer said of its cache key: the headers its Vary names and the cookies it set (names only, lower case). */
+  keyedOn?: AnswerKey;
 };
+
+export type AnswerKey = { vary: string[]; setCookies: string[] };
+
+/** Vary's header names and the names of the cookies Set-Cookie sets (never their values). */
+function answerKey(headers: Record<string, string | string[] | undefined>): AnswerKey {
+  const all = (value: string | string[] | undefined) => (Array.isArray(value) ? value : value ? [value] : []);
+  return {
+    vary: all(headers.vary).flatMap((value) =>
+      value
+        .split(",")
+        .map((name) => name.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    setCookies: all(headers["set-cookie"])
+      .map((cookie) => (cookie.includes("=") ? cookie.slice(0, cookie.indexOf("=")).trim() : ""))
+      .filter(Boolean),
+  };
+}
 
 function retryAfterSeconds(value: string | string[] | undefined): number | null {
   const raw = Array.isArray(value) ? value[0] : value;
@@ -40,10 +61,10 @@ function retryAfterSeconds(value: string | string[] | undefined): number | null 
 /** The variant's own headers (its agent's browser, language and encoding): built once, shared by every call that sends them. */
 const headerSets = new Map<string, Readonly<Record<string, string>>>();
 function variantHeaders(call: PlannedCall): Readonly<Record<string, string>> {
-  const key = `${call.user_agent}\u0000${call.language ?? ""}\u0000${call.encoding ?? ""}`;
+  const key = `${call.visitor ?? ""}\u0000${call.user_agent}\u0000${call.language ?? ""}\u0000${call.encoding ?? ""}`;
   let headers = headerSets.get(key);
   if (!headers) {
-    const browser = isUserAgentClass(call.user_agent) ? BROWSER_REQUESTS[call.user_agent] : { userAgent: call.user_agent, headers: CUSTOM_AGENT_HEADERS };
+    const browser = browserOf(call);
     const built: Record<string, string> = { "user-agent": browser.userAgent, ...browser.headers, pragma: PRAGMA_AKAMAI };
     if (call.language) built["accept-language"] = `${call.language},${call.language.split("-")[0]};q=0.9`;
     // An encoding variant is sent exactly as named, for caches that key on the encoding.
@@ -53,6 +74,12 @@ function variantHeaders(call: PlannedCall): Readonly<Record<string, string>> {
     if (headerSets.size > 1000) headerSets.clear();
   }
   return headers;
+}
+
+/** A visitor check's call is sent as its visitor; a warming call as its class, or as a custom User-Agent. */
+function browserOf(call: PlannedCall): BrowserRequest {
+  if (call.visitor && isVisitorProfile(call.visitor)) return VISITORS[call.visitor];
+  return isUserAgentClass(call.user_agent) ? BROWSER_REQUESTS[call.user_agent] : { userAgent: call.user_agent, headers: CUSTOM_AGENT_HEADERS };
 }
 
 function cookieHeader(cookies: Readonly<Record<string, string>>): string {
@@ -65,14 +92,17 @@ function cookieHeader(cookies: Readonly<Record<string, string>>): string {
  * Every header of one call: its variant's, then what its run sends beside them (the profile's
  * headers, cookies with the call's cookie set's, Basic auth to the site's own host only). The one
  * place a call's headers are put together; lib/fetch drops the credentials on a redirect to another host.
+ * A visitor check's call sends what a visitor carries (cookies, Basic auth), not the profile's extra
+ * headers: no visitor sends those, and a cache keyed on one must show as a miss.
  */
 export function requestHeaders(call: PlannedCall, request: RunRequest): Readonly<Record<string, string>> {
   const variant = variantHeaders(call);
   const cookies = call.cookie_set ? { ...request.cookies, ...request.cookieSets[call.cookie_set] } : request.cookies;
   const authorization = request.authorization && sameSite(new URL(call.url).host, request.siteHost) ? request.authorization : null;
   const cookie = cookieHeader(cookies);
-  if (!cookie && !authorization && !Object.keys(request.headers).length) return variant;
-  const headers: Record<string, string> = { ...variant, ...request.headers };
+  const extra = call.visitor ? {} : request.headers;
+  if (!cookie && !authorization && !Object.keys(extra).length) return variant;
+  const headers: Record<string, string> = { ...variant, ...extra };
   if (cookie) headers.cookie = cookie;
   if (authorization) headers.authorization = authorization;
   return headers;
@@ -107,6 +137,7 @@ async function exchange(call: PlannedCall, region: string, request: RunRequest):
       error: blocked ? `${blockedSentence(blocked)} (HTTP ${response.status})` : response.status < 400 ? null : `HTTP ${response.status}`,
       retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
       blockedBy: blocked,
+      keyedOn: answerKey(response.headers),
     };
   } catch (error) {
     // Every failure of the exchange is a FetchError, its message meant for the site owner.

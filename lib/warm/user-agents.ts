@@ -25,7 +25,7 @@ export type UserAgentClass = (typeof USER_AGENT_CLASSES)[number];
  */
 export type BrowserRequest = { userAgent: string; headers: Readonly<Record<string, string>> };
 
-const CHROME_VERSION = "142";
+export const CHROME_VERSION = "142";
 
 export const BROWSER_REQUESTS: Record<UserAgentClass, BrowserRequest> = {
   desktop: {

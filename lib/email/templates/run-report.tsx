@@ -25,6 +25,11 @@ export const runReportProps = z.object({
     average_hit_response_time_ms: count.nullable().default(null),
     average_miss_response_time_ms: count.nullable().default(null),
     verified: z.object({ calls: count, hits: count }).nullable().default(null),
+    visitors: z
+      .array(z.object({ label: z.string(), requests: count, hits: count, cause: z.string().nullable() }))
+      .nullable()
+      .default(null),
+    advice: z.array(z.object({ code: z.string(), message: z.string() })).default([]),
   }),
   popsBreakdown: z.array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() })).default([]),
   regions: z.array(z.string()),
@@ -61,8 +66,12 @@ export function runReportFigures(input: RunReportProps) {
       ? `${ms(summary.average_hit_response_time_ms)} per hit, ${ms(summary.average_miss_response_time_ms)} per cacheable miss`
       : null;
   const verified = summary.verified ? `${n(summary.verified.hits)} of ${n(summary.verified.calls)} cacheable misses asked again were hits` : null;
+  // Each visitor of a visitor check: "Chrome Android: 0 of 20 hits".
+  const visitors = (summary.visitors ?? []).map((v) => ({ label: v.label, figures: `${n(v.hits)} of ${n(v.requests)} hits (${shown(percent(v.hits, v.requests))})`, cause: v.cause }));
   return {
     verified,
+    visitors,
+    advice: summary.advice.map((item) => item.message),
     successRate: percent(summary.successful_calls, summary.total_calls),
     hitRatio: percent(summary.cache_hits, summary.total_calls),
     averageMs: Math.round(summary.average_response_time_ms),
@@ -112,7 +121,7 @@ function Figure({ name, value }: { name: string; value: string }) {
  */
 export function RunReportEmail(props: RunReportProps) {
   const { summary } = props;
-  const { successRate, hitRatio, averageMs, topPops, notCached, warmVsCold, verified } = runReportFigures(props);
+  const { successRate, hitRatio, averageMs, topPops, notCached, warmVsCold, verified, visitors, advice } = runReportFigures(props);
   const took = duration(props.startedAt, props.finishedAt);
   const samples = props.failureSamples.slice(0, 5);
   return (
@@ -135,6 +144,30 @@ export function RunReportEmail(props: RunReportProps) {
             {props.regions.length ? <Figure name="Regions" value={props.regions.join(", ")} /> : null}
             {took ? <Figure name="Duration" value={took} /> : null}
           </Section>
+          {advice.length ? (
+            <Section>
+              <Hr />
+              <Text style={strong}>What to change</Text>
+              {advice.map((message) => (
+                <Text key={message} style={text}>
+                  {message}
+                </Text>
+              ))}
+            </Section>
+          ) : null}
+          {visitors.length ? (
+            <Section>
+              <Hr />
+              <Text style={strong}>Visitor check</Text>
+              {visitors.map((v) => (
+                <Text key={v.label} style={text}>
+                  <strong>{`${v.label}: ${v.figures}`}</strong>
+                  {v.cause ? <br /> : null}
+                  {v.cause ? <span style={{ color: "#64748b" }}>{v.cause}</span> : null}
+                </Text>
+              ))}
+            </Section>
+          ) : null}
           {topPops.length ? (
             <Section>
               <Hr />

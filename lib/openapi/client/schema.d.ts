@@ -931,8 +931,8 @@ export interface components {
             request_profile: components["schemas"]["RequestProfileValue"];
             content_types: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             ignore_errors: boolean;
-            /** @description Whether runs verify their cacheable misses (see the create request). */
-            verify: boolean;
+            /** @description `true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request). */
+            verify: boolean | "visitors";
             report_email_enabled: boolean;
             schedule: string | null;
             /**
@@ -1059,8 +1059,7 @@ export interface components {
             call_limit?: number | null;
             /** @description When true the boost never auto-pauses on errors; false when omitted. */
             ignore_errors?: boolean;
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
             /**
@@ -1156,6 +1155,8 @@ export interface components {
             /** @description Write-only: stored encrypted (AES-256-GCM), never returned nor logged. Required, except in an update of a boost that has one already: left out, the stored password is kept. */
             password?: string;
         } | null;
+        /** @description `true`: after each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). `"visitors"`: after the calls, a visitor check: a sample of the run's URLs in each region (20 by default, PREHEAT_VISITOR_CHECK_URLS) is requested once as each standard visitor (Chrome desktop, Chrome Android, Safari iOS, Firefox, Googlebot smartphone; each with the run's cookies, cookie sets and Basic auth, not its extra headers), and `summary.visitors` gives each visitor's hit ratio and the likely cause of its misses. Neither kind of call is counted in `total_calls` nor in the quota; a visitor check's requests can fill the cache themselves. `false` when omitted. */
+        Verify: boolean | "visitors";
         /** @description A boost warming the URLs of a CSV file. */
         CreateBoostRequestFromCsv: {
             site_id: number;
@@ -1210,8 +1211,7 @@ export interface components {
             call_limit?: number | null;
             /** @description When true the boost never auto-pauses on errors; false when omitted. */
             ignore_errors?: boolean;
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
             /**
@@ -1324,8 +1324,7 @@ export interface components {
             /** @description Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted. */
             only_changed?: boolean;
             ignore_errors?: boolean;
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
             report_email_enabled?: boolean;
         };
         /** @description What a run of the boost would do now, without doing it. Sitemaps are counted from their current lists (a run first reads again those older than the operator's maximum age); a CSV file is read now. */
@@ -1428,8 +1427,7 @@ export interface components {
             call_limit?: number | null;
             /** @description When true the boost never auto-pauses on errors; false when omitted. */
             ignore_errors?: boolean;
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
             /**
@@ -1500,8 +1498,7 @@ export interface components {
             call_limit?: number | null;
             /** @description When true the boost never auto-pauses on errors; false when omitted. */
             ignore_errors?: boolean;
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
             /**
@@ -1625,8 +1622,7 @@ export interface components {
              *     ]
              */
             custom_user_agents?: string[];
-            /** @description After each run's calls, request every cacheable miss once more (after PREHEAT_VERIFY_DELAY_SECONDS, 5 s by default) and count how many became hits (`summary.verified`). These calls are not counted in `total_calls` nor in the quota. False when omitted. */
-            verify?: boolean;
+            verify?: components["schemas"]["Verify"];
         };
         WarmRunPage: {
             data: components["schemas"]["WarmRun"][];
@@ -1717,6 +1713,38 @@ export interface components {
                 /** @description Of those, the ones the cache answered as a hit: misses warming turned into hits. */
                 hits: number;
             } | null;
+            /** @description With `verify: "visitors"`: after the run's calls (and PREHEAT_VERIFY_DELAY_SECONDS), a sample of its URLs in each region is requested once by each standard visitor, as its browser sends them, with the run's cookies, cookie sets and Basic auth (not its extra headers), and the Preheat-Verification header so that firewalls let them through. Up to PREHEAT_VISITOR_CHECK_URLS (20) URLs per visitor and region, at most 500 requests per region. Counted here, apart: not in `total_calls`, nor in the quota. A visitor's miss fills the cache like a visitor's would. null without a visitor check. */
+            visitors: components["schemas"]["VisitorFigures"][] | null;
+            /** @description What the run likely missed and what to change, most useful first; empty when nothing stands out. */
+            advice: components["schemas"]["Advice"][];
+        };
+        /** @description What one standard visitor got from the cache after the run's warm. */
+        VisitorFigures: {
+            /**
+             * @description The standard visitor: `chrome_desktop`, `chrome_android`, `safari_ios`, `firefox`, `googlebot_smartphone`.
+             * @enum {string}
+             */
+            profile: "chrome_desktop" | "chrome_android" | "safari_ios" | "firefox" | "googlebot_smartphone";
+            /** @description Its name for people, e.g. `Chrome Android`. */
+            label: string;
+            /** @description URLs it asked for (in every region): each visitor asks for different URLs of the run, so that no visitor's miss fills the cache for another. */
+            urls: number;
+            /** @description Its requests made so far: each of its URLs once per region and cookie set. */
+            requests: number;
+            /** @description Of those, the ones the cache answered as a hit. */
+            hits: number;
+            /** @description When it missed: the likely cause, read from what was warmed and what the site answered (e.g. "the cache likely keys on the encoding: it asks for zstd, which was not warmed"); null when every request hit or none was made. */
+            cause: string | null;
+        };
+        /** @description A dimension the run likely missed, read from the site's answers and the run's figures. */
+        Advice: {
+            /**
+             * @description `vary_accept_language`: answers vary on Accept-Language and one language was warmed; `vary_user_agent`: answers vary on User-Agent; `vary_cookie`: answers vary on Cookie; `set_cookie`: a cookie is set on most pages and no cookie set carries it; `variant_never_hits`: a variant never hit while the others did; `visitors_missed`: a standard visitor of the visitor check missed; `blocked`: bot protection answered calls.
+             * @enum {string}
+             */
+            code: "blocked" | "visitors_missed" | "vary_accept_language" | "set_cookie" | "vary_cookie" | "vary_user_agent" | "variant_never_hits";
+            /** @description What to change, in a sentence. */
+            message: string;
         };
         RunProgress: {
             /** @description Calls the run will make; 0 until a boost run is planned. */

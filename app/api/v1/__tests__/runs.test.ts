@@ -14,6 +14,8 @@ const EMPTY_SUMMARY = {
   average_hit_response_time_ms: null,
   average_miss_response_time_ms: null,
   verified: null,
+  visitors: null,
+  advice: [],
 };
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 

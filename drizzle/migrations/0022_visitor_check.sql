@@ -1,0 +1,1 @@
+ALTER TABLE "run_batches" ADD COLUMN "answer_headers" jsonb DEFAULT '{}'::jsonb NOT NULL;
