@@ -15,7 +15,7 @@ declare module "vitest" {
 }
 
 /** The suite's sites: each reaches Preheat through its own cache, keyed as its profile says. */
-export const CACHE_SITES = ["languages.cache.test", "currency.cache.test", "encodings.cache.test", "staging.cache.test", "firewall.cache.test", "blocked.cache.test"] as const;
+export const CACHE_SITES = ["languages.cache.test", "currency.cache.test", "encodings.cache.test", "staging.cache.test", "firewall.cache.test", "blocked.cache.test", "check.cache.test"] as const;
 
 /** The production build, its warming calls sent to each site's cache (PREHEAT_CONNECT_TO), the caches in front of one local origin. */
 export default async function setup(project: TestProject) {

@@ -21,10 +21,10 @@ afterEach(async () => {
 });
 
 /** The site at `host`, its pages cacheable (varying on `vary`), its cache started with `profile` once the profile's secret is known, and its ownership proven. */
-async function siteBehindCache(key: string, host: string, vary: string | null, profile: (site: { verification_secret?: string }) => CacheProfile) {
+async function siteBehindCache(key: string, host: string, vary: string | null, profile: (site: { verification_secret?: string }) => CacheProfile, pages = PAGES) {
   const site = await createSite(key, host);
   const page = { body: "<html><body>product</body></html>", headers: { "cache-control": "public, max-age=3600", ...(vary ? { vary } : {}) } };
-  await serveSite(host, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token }, ...Object.fromEntries(PAGES.map((p) => [p, page])) } });
+  await serveSite(host, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token }, ...Object.fromEntries(pages.map((p) => [p, page])) } });
   const full = (await api("GET", `/v1/sites/${site.id}`, { key })).body;
   varnish = await startVarnish(cachePorts[host]!, vclFor(profile(full), originPort));
   const validated = await api("POST", `/v1/sites/${site.id}/validate`, { key });
@@ -32,8 +32,8 @@ async function siteBehindCache(key: string, host: string, vary: string | null, p
   return site;
 }
 
-async function warmAndWait(key: string, siteId: number, host: string, body: Record<string, unknown>) {
-  const queued = await api("POST", `/v1/sites/${siteId}/warm`, { key, body: { urls: PAGES.map((p) => `http://${host}${p}`), region: ["fr"], ...body } });
+async function warmAndWait(key: string, siteId: number, host: string, body: Record<string, unknown>, pages = PAGES) {
+  const queued = await api("POST", `/v1/sites/${siteId}/warm`, { key, body: { urls: pages.map((p) => `http://${host}${p}`), region: ["fr"], ...body } });
   expect(queued.status, JSON.stringify(queued.body)).toBe(202);
   await expect.poll(async () => (await api("GET", `/v1/runs/${queued.body.run_id}`, { key })).body.status, { timeout: 90_000, interval: 500 }).toMatch(/^(done|failed|paused)$/);
   return (await api("GET", `/v1/runs/${queued.body.run_id}`, { key })).body;
@@ -94,6 +94,24 @@ describe("visitors find the cache warm", () => {
     const run = await warmAndWait(key, site.id, host, { variations: { user_agents: AGENTS } });
     expect(run.status).toBe("done");
     expectMostlyHits(await visit(cachePorts[host]!, host, PAGES, visitorMix()));
+  }, 180_000);
+});
+
+describe("the visitor check", () => {
+  it("names the visitor the warm left cold and why, on a cache keyed on the negotiated encoding warmed without encodings", async () => {
+    const key = await newKey();
+    const host = "check.cache.test";
+    const pages = Array.from({ length: 50 }, (_, i) => `/products/${i + 1}`);
+    const site = await siteBehindCache(key, host, "Accept-Encoding", () => ({ kind: "encodings" }), pages);
+    const run = await warmAndWait(key, site.id, host, { variations: { user_agents: AGENTS }, verify: "visitors" }, pages);
+    expect(run.status).toBe("done");
+    expect(run.summary.total_calls).toBe(150);
+    const byProfile = Object.fromEntries(run.summary.visitors.map((v: { profile: string }) => [v.profile, v]));
+    console.info(`visitor check: ${JSON.stringify(run.summary.visitors)}`);
+    // Chrome on Android is a mobile asking for zstd; the warm's mobile calls (Safari) asked for br. The others asked as the warm did.
+    expect(byProfile.chrome_android).toMatchObject({ requests: 10, hits: 0, cause: expect.stringContaining("Chrome Android asks for zstd, which was not warmed") });
+    for (const profile of ["chrome_desktop", "safari_ios", "firefox", "googlebot_smartphone"]) expect(byProfile[profile]).toMatchObject({ requests: 10, hits: 10, cause: null });
+    expect(run.summary.advice).toContainEqual({ code: "visitors_missed", message: expect.stringMatching(/^Chrome Android visitors missed on 10 of 10: .*add "zstd" to variations\.encodings\.$/) });
   }, 180_000);
 });
 

@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db";
 import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
 import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
 import { sharedEgressGroups, sharedEgressWarning } from "@/lib/regions";
+import { visitorCheckNote } from "@/lib/runs/visitor-check";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
 import { regionsWithEgress } from "@/lib/warm/workers";
@@ -17,7 +18,7 @@ import { getBoostRow } from "./service";
  * selection: filters, the caps of a site not validated, the call limit) from the sitemaps' current
  * lists (a stale one is not read again here; the run reads it first) or the CSV file read now.
  */
-async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan): Promise<BoostEstimate> {
+async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, visitorCheck: boolean): Promise<BoostEstimate> {
   const [quota, regions] = await Promise.all([getQuota(db, accountId), regionsWithEgress(db)]);
   const shared_egress = sharedEgressGroups(regions, plan.regions);
   const egressNotes = shared_egress.map((group) => sharedEgressWarning(regions, group));
@@ -30,7 +31,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls_by_variant: countCallsByVariant(selection.urls.length, plan, selection.callLimit),
       quota_remaining: quota.remaining,
       unchanged_urls: selection.unchanged,
-      notes: [...selection.notes, ...egressNotes],
+      notes: [...selection.notes, ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
       shared_egress,
     };
   } catch (error) {
@@ -52,7 +53,14 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
   const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
   const site = await getSite(ctx, boost.siteId);
-  return estimate(ctx.db, ctx.accountId, await boostSourceOf(ctx.db, boost), site, { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile });
+  return estimate(
+    ctx.db,
+    ctx.accountId,
+    await boostSourceOf(ctx.db, boost),
+    site,
+    { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile },
+    boost.verifyVisitors,
+  );
 }
 
 /**
@@ -82,5 +90,5 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     order: "sitemap",
     onlyChanged: draft.only_changed ?? false,
   };
-  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null, requestProfile: draft.request_profile ?? null });
+  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null, requestProfile: draft.request_profile ?? null }, draft.verify === "visitors");
 }

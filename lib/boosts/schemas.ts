@@ -386,6 +386,7 @@ export const boostDraftBody = z
     content_types: boostFields.content_types,
     call_limit: boostFields.call_limit,
     only_changed: onlyChanged.optional(),
+    verify: verify.optional(),
   })
   .superRefine(requireSource)
   .superRefine((value, ctx) => {

@@ -69,7 +69,7 @@ export function visitorCause(profile: VisitorProfile, counts: VisitorCounts, pla
   const visitor = VISITORS[profile];
   const vendor = mainVendor(counts.blockedBy);
   const blocked = Object.values(counts.blockedBy).reduce((n, c) => n + c, 0);
-  if (vendor && blocked * 2 >= misses) return `${blockedSentence(vendor)} answered ${blocked} of them, though they carried the Preheat-Verification header: ${letPreheatThrough()}`;
+  if (vendor && blocked * 2 >= misses) return `${blockedSentence(vendor)} on ${blocked} of them, though they carried the Preheat-Verification header: ${letPreheatThrough()}`;
   if (counts.failed * 2 >= misses) return `the site answered ${counts.failed} of them with an error or not at all, which no warm can fill`;
   // A cookie set or a Vary on a miss only suggests the cache will not keep it: the reasons that say so outright.
   const [reason, times] = mostCommon(counts.notCached) ?? ["miss", 0];
@@ -144,7 +144,7 @@ export function adviceFor(input: {
   const vendor = mainVendor(blockedBy);
   if (vendor) {
     const blocked = Object.values(blockedBy).reduce((n, c) => n + c, 0);
-    advice.push({ code: "blocked", message: `${blockedSentence(vendor)} answered ${plural(blocked, "call")}: ${letPreheatThrough()}.` });
+    advice.push({ code: "blocked", message: `${blockedSentence(vendor)} on ${plural(blocked, "call")}: ${letPreheatThrough()}.` });
   }
   for (const visitor of visitors ?? []) {
     if (visitor.cause) advice.push({ code: "visitors_missed", message: `${visitor.label} visitors missed on ${visitor.requests - visitor.hits} of ${visitor.requests}: ${visitor.cause}.` });

@@ -6,7 +6,7 @@ import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { runEnded } from "@/lib/testing/run-end";
 import { negotiatedEncoding, VISITOR_PROFILES } from "@/lib/warm/visitors";
-import { spread, visitorShares } from "./visitor-check";
+import { spread, visitorCheckNote, visitorCheckRequests, visitorShares } from "./visitor-check";
 import { queueWarm } from "./warm-runs";
 
 // A cache keyed as many real ones are: the URL, the device class read from the User-Agent, and the
@@ -97,5 +97,15 @@ describe("the sample", () => {
     expect(shares.get("chrome_desktop")!.at(-1)).toBe("u950");
     expect([...visitorShares(["a", "b"], 20).values()]).toEqual([["a"], ["b"], ["a"], ["b"], ["a"]]);
     expect(spread([1, 2, 3], 5)).toEqual([1, 2, 3]);
+  });
+
+  it("is bounded: 20 URLs per visitor, fewer with cookie sets, never over 500 requests a region", () => {
+    expect(visitorCheckRequests(1000, 0)).toBe(100);
+    expect(visitorCheckRequests(1000, 10)).toBe(500);
+    expect(visitorCheckRequests(1000, 3)).toBe(300);
+    expect(visitorCheckRequests(40, 0)).toBe(40);
+    expect(visitorCheckRequests(3, 2)).toBe(10);
+    expect(visitorCheckRequests(0, 0)).toBe(0);
+    expect(visitorCheckNote(1000, 2, 0)).toBe("the visitor check adds up to 200 requests after each run (100 per region), not counted in calls nor in the quota");
   });
 });

@@ -29,6 +29,21 @@ export function visitorShares(urls: readonly string[], perVisitor: number): Map<
   return new Map(VISITOR_PROFILES.map((visitor, v) => [visitor, sample.length >= visitors ? sample.filter((_, j) => j % visitors === v) : sample.length ? [sample[v % sample.length]!] : []]));
 }
 
+/** The most requests a run's visitor check makes in one region with so many URLs and cookie sets. */
+export function visitorCheckRequests(urlCount: number, cookieSets: number): number {
+  const sets = Math.max(1, cookieSets);
+  const perVisitor = visitorSampleSize(cookieSets);
+  const visitors = VISITOR_PROFILES.length;
+  const urls = urlCount >= visitors ? Math.min(urlCount, perVisitor * visitors) : urlCount ? visitors : 0;
+  return urls * sets;
+}
+
+/** The estimate's word on a visitor check: what it adds after each run, apart from the calls. */
+export function visitorCheckNote(urlCount: number, regions: number, cookieSets: number): string {
+  const perRegion = visitorCheckRequests(urlCount, cookieSets);
+  return `the visitor check adds up to ${perRegion * regions} requests after each run (${perRegion} per region), not counted in calls nor in the quota`;
+}
+
 /** Up to `size` of the items, spread evenly from the first on: a sample of the whole run, not of its start. */
 export function spread<T>(items: readonly T[], size: number): T[] {
   if (items.length <= size) return [...items];

@@ -128,6 +128,18 @@ describe("creating a boost", () => {
     expect(await getBoost(boost.id)).toEqual(boost);
   });
 
+  it('takes verify as true, false or "visitors" (a visitor check), and refuses anything else with 422', async () => {
+    const boost = await createBoost(sitemapBoost({ verify: "visitors" }));
+    expect(boost.verify).toBe("visitors");
+    const updated = await api("PUT", `/v1/boosts/${boost.id}`, { key, body: { verify: true } });
+    expect(updated.body.verify).toBe(true);
+    const refused = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: sitemapBoost({ verify: "visitor" }) });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain("verify");
+    const warm = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls: [`https://${site.domain}/`], verify: "everyone" } });
+    expect(warm.status).toBe(422);
+  });
+
   it("stores uk as gb and collapses duplicate regions", async () => {
     const boost = await createBoost(sitemapBoost({ region: ["uk", "fr", "gb", "fr"] }));
     expect(boost.region).toEqual(["gb", "fr"]);
