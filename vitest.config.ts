@@ -12,7 +12,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "inngest/**/*.test.ts"] },
+        // In-process tests of lib/ and inngest/, most of them on an embedded database (PGlite): integration tests.
+        test: { name: "integration", include: ["lib/**/*.test.ts", "inngest/**/*.test.ts"] },
       },
       {
         extends: true,

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/next-auth";
+import { currentUser } from "@/lib/accounts/next-auth";
 
 const steps = [
   { title: "Get an API key", body: "Sign up, then API keys → Create key (or: npm run --silent cli -- keys create --email you@example.com --scopes all)" },

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentUser } from "@/lib/auth/next-auth";
+import { currentUser } from "@/lib/accounts/next-auth";
 import { SignOutButton } from "./sign-out-button";
 
 const dashboardLinks = [

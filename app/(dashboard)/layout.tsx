@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
-import { currentUser } from "@/lib/auth/next-auth";
+import { currentUser } from "@/lib/accounts/next-auth";
 
 /** Every dashboard page needs a signed-in user; the API routes check the session again on each call. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {

@@ -1,9 +1,9 @@
 import { notFound, redirect } from "next/navigation";
-import { idString } from "@/lib/api/input";
-import { currentUser } from "@/lib/auth/next-auth";
+import { idString } from "@/lib/core/primitives";
+import { currentUser } from "@/lib/accounts/next-auth";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/core/errors";
 
 /**
  * Loads a record of the signed-in account for a page, or answers the page with a 404: another

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { currentUser } from "@/lib/auth/next-auth";
+import { currentUser } from "@/lib/accounts/next-auth";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignUpForm } from "@/components/auth/sign-up-form";
-import { currentUser } from "@/lib/auth/next-auth";
+import { currentUser } from "@/lib/accounts/next-auth";
 import { setting } from "@/lib/config";
 
 export const metadata: Metadata = { title: "Sign up" };

@@ -15,7 +15,7 @@ import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { REGIONS } from "@/lib/regions";
+import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/runs/url-order";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";

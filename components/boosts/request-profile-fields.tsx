@@ -3,7 +3,7 @@
 import { ApiError } from "@/components/dashboard/api";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
-import { ENCODINGS, type RequestProfilePayload, type Variations } from "@/lib/boosts/schemas";
+import { ENCODINGS, type RequestProfilePayload, type Variations } from "@/lib/core/variations";
 
 /**
  * A request profile and the cookie-set and encoding variations as a form holds them: text as typed

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
 import { inputClass } from "@/components/ui/field";
 import type { RunResult } from "@/lib/runs/schemas";
-import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS, type NotCachedReason } from "@/lib/warm/not-cached";
+import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS, type NotCachedReason } from "@/lib/core/not-cached";
 import { isActive, milliseconds } from "./format";
 import { Pager } from "./pager";
 import { ColumnHeads, td, tdNum } from "./run-cells";

@@ -1,5 +1,5 @@
 import type { RunListItem } from "@/components/dashboard/types";
-import { isActiveRun } from "@/lib/runs/status";
+import { isActiveRun } from "@/lib/core/run-status";
 
 type Summary = RunListItem["summary"];
 

@@ -1,6 +1,6 @@
 import type { RunDetail } from "@/components/dashboard/types";
 import { Card, EmptyState } from "@/components/ui/card";
-import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
+import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/core/not-cached";
 import { count, percent, ratio } from "./format";
 
 /** Why the calls that did not hit were not cached: each reason with its count and what the owner can do, most calls first. */

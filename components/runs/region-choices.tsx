@@ -3,8 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/components/dashboard/api";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
-import type { Egress } from "@/drizzle/schema";
-import { REGIONS, type RegionCode, sharedEgressGroups, sharedEgressWarning } from "@/lib/regions";
+import type { Egress } from "@/lib/core/regions";
+import { REGIONS, type RegionCode, sharedEgressGroups, sharedEgressWarning } from "@/lib/core/regions";
 
 /** The same words as GET /v1/me's `egress`, for a person. */
 export const EGRESS_LABELS: Record<Egress, string> = {

@@ -9,7 +9,7 @@ import { Card, EmptyState, ErrorNote, PageHeader } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { REGIONS } from "@/lib/regions";
+import { REGIONS } from "@/lib/core/regions";
 import { ColdCallsCard } from "./cold-calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { api } from "@/components/dashboard/api";
 import type { Site } from "@/components/dashboard/types";
 import { Card } from "@/components/ui/card";
-import { ALLOW_LISTING_PATH, type BlockVendor, blockedSentence } from "@/lib/warm/block-vendors";
+import { ALLOW_LISTING_PATH, type BlockVendor, blockedSentence } from "@/lib/core/block-vendors";
 
 type Verdict = Site["blocked_verdicts"][string];
 

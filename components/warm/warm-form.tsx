@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
-import { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
+import { USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";

@@ -2,7 +2,7 @@ import { bigint, integer, pgTable, primaryKey, timestamp } from "drizzle-orm/pg-
 import { accounts } from "./accounts";
 
 /**
- * Calls counted against each account's monthly quota (lib/accounts/quota.ts): the planned calls of
+ * Calls counted against each account's monthly quota (lib/runs/quota.ts): the planned calls of
  * the runs created in the month (UTC), added when a warm is queued and when a boost run is planned.
  * One row to read per warm, however many runs the month holds; a deleted site's runs still count.
  */

@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "dri
 import { accounts } from "./accounts";
 
 /**
- * Counters of rate-limiter-flexible's RateLimiterDrizzle (lib/api/rate-limit.ts): one row per
+ * Counters of rate-limiter-flexible's RateLimiterDrizzle (lib/auth/rate-limit.ts): one row per
  * budget and subject (an API key, an account, a client address, an e-mail address), shared by every
  * server so that a budget holds across them.
  */

@@ -1,16 +1,12 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import type { variationsValueSchema } from "@/lib/core/variations";
 import { createdAt, id, timestamps } from "./columns";
 import { sitemaps } from "./sitemaps";
 import { sites } from "./sites";
 
-export type VariationsValue = {
-  user_agents?: string[];
-  languages?: string[];
-  /** Named sets of cookies, each a variant of its own (a currency, a consent state). */
-  cookie_sets?: { name: string; cookies: Record<string, string> }[];
-  /** Accept-Encoding values warmed as variants of their own (`zstd`, `br`, `gzip`, `identity`). */
-  encodings?: string[];
-};
+/** The variations column of boosts and runs, as the API gives it back. */
+export type VariationsValue = z.infer<typeof variationsValueSchema>;
 
 /**
  * What every call of a boost or warm sends beyond its variant: extra headers, cookies, extra user

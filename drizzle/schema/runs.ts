@@ -2,16 +2,13 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { boosts, type RequestProfileValue, type VariationsValue } from "./boosts";
 import { createdAt, id } from "./columns";
+import type { BatchPurpose, PlannedCall, PopFigures } from "@/lib/core/calls";
+import type { Egress } from "@/lib/core/regions";
 import { sites } from "./sites";
-import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "@/lib/runs/schemas";
+import type { FailureSample, PopBreakdown, RegionBreakdown, Slowdown, Summary, VariantBreakdown } from "@/lib/core/run-figures";
 
 /** What GET /v1/runs/{id} shows of a run per region, per PoP and per variant (kept before variants were: none). */
 export type RunBreakdown = { regions: RegionBreakdown[]; pops: PopBreakdown[]; variants?: VariantBreakdown[] };
-
-/** A change of pace the engine made on its own: the window it now keeps open, and why. */
-export type Slowdown = { at: string; reason: string; concurrency: number };
-
-export type FailureSample = { url: string; region: string; user_agent: string; language: string | null; status: number | null; error: string };
 
 /** Boost runs and on-demand warm runs share this table: a warm's run_id is a run id. */
 export const runs = pgTable(
@@ -79,21 +76,6 @@ export const runs = pgTable(
     uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm'`),
   ],
 );
-
-/** How a region's calls leave: a regional worker, the region's proxy, or the worker's own network. */
-export type Egress = "worker" | "proxy" | "local";
-
-/**
- * `user_agent`: a class, or one of the request profile's custom User-Agent strings. `cookie_set`
- * (its name in the run's variations) and `encoding` (sent as Accept-Encoding) only when the run has
- * them. `of`: for a verification call, the call it asks again (its batch's seq and its index there).
- * `visitor`: for a visitor check's call, the standard visitor it asks as (lib/warm/visitors.ts).
- */
-export type PlannedCall = { url: string; user_agent: string; language: string | null; cookie_set?: string; encoding?: string; of?: { seq: number; index: number }; visitor?: string };
-/** One PoP's calls in a batch: hits and cacheable misses (the calls whose reason is `miss`) with their response times summed. */
-export type PopFigures = { calls: number; hits: number; hit_ms: number; misses: number; miss_ms: number };
-
-export type BatchPurpose = "warm" | "verify" | "visitors";
 
 /** Statistics live per batch (never per call) and are summed into a run's summary. */
 export const runBatches = pgTable(

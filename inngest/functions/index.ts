@@ -1,5 +1,15 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, recheckOwnershipFunction, warmBatchFunction } from "./runs";
+import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, recheckOwnershipFunction, runEndedFunction, sitemapEndedFunction, warmBatchFunction } from "./runs";
 import { scheduleTickFunction } from "./schedule-tick";
 
-export const functions = [processSitemapFunction, planRunFunction, warmBatchFunction, deliverEmailFunction, deliverWebhookFunction, recheckOwnershipFunction, scheduleTickFunction];
+export const functions = [
+  processSitemapFunction,
+  planRunFunction,
+  warmBatchFunction,
+  runEndedFunction,
+  sitemapEndedFunction,
+  deliverEmailFunction,
+  deliverWebhookFunction,
+  recheckOwnershipFunction,
+  scheduleTickFunction,
+];

@@ -4,6 +4,10 @@ export const planRunFunction = jobFunction("run.plan", "plan-run", { key: "event
 /** One batch at a time per site: each batch already makes PREHEAT_SITE_CONCURRENCY calls at once. */
 export const warmBatchFunction = jobFunction("run.batch", "warm-batch", { key: "event.data.siteId", limit: 1 });
 
+/** What follows a run's end, and a sitemap read's: one at a time per run or sitemap. */
+export const runEndedFunction = jobFunction("run.ended", "run-ended", { key: "event.data.runId", limit: 1 });
+export const sitemapEndedFunction = jobFunction("sitemap.ended", "sitemap-ended", { key: "event.data.sitemapId", limit: 1 });
+
 /** An e-mail is sent by one attempt at a time. */
 export const deliverEmailFunction = jobFunction("email.deliver", "deliver-email", { key: "event.data.emailId", limit: 1 });
 

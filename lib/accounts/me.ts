@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/drizzle/schema";
-import { timestamp } from "@/lib/api/schemas";
+import { timestamp } from "@/lib/core/primitives";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { scopeSchema } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
-import { notFound } from "@/lib/errors";
-import { regionSchema } from "@/lib/regions";
+import { notFound } from "@/lib/core/errors";
+import { regionSchema } from "@/lib/core/regions";
 import { regionsWithEgress } from "@/lib/warm/workers";
-import { getQuota } from "./quota";
+import { getQuota } from "@/lib/runs/quota";
 
 export const meSchema = z
   .object({

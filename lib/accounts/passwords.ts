@@ -3,7 +3,7 @@ import bcrypt from "bcryptjs";
 import { eq, sql } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 import { findUserByEmail } from "./users";
 
 export const MIN_PASSWORD_LENGTH = 10;

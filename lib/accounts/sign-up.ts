@@ -2,12 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { eq, lt, or } from "drizzle-orm";
 import { accounts, signUpRequests, users } from "@/drizzle/schema";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
-import { createSignInLink, SIGN_IN_LINK_HOURS } from "@/lib/auth/sign-in-link";
+import { createSignInLink, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
 import type { Database } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
-import { InvalidError } from "@/lib/errors";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { InvalidError } from "@/lib/core/errors";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { checkNewPassword, hashPassword } from "./passwords";
 import { findUserByEmail, normaliseEmail } from "./users";
 

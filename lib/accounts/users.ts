@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 
 export function normaliseEmail(email: string): string {
   const normalised = email.trim().toLowerCase();

@@ -1,6 +1,6 @@
-import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError, QuotaExceededError, TooManyRequestsError, UnauthenticatedError } from "@/lib/errors";
+import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError, QuotaExceededError, TooManyRequestsError, UnauthenticatedError } from "@/lib/core/errors";
 import { logger } from "@/lib/observability/log";
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "@/lib/core/error-codes";
 import { errorResponse } from "./responses";
 
 /** An error raised while reading the request itself (body, query, path). */

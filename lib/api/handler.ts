@@ -5,12 +5,12 @@ import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import { type Database, getDb } from "@/lib/db";
 import { type Caller, recordRequest } from "@/lib/observability/requests";
-import { clientAddress } from "@/lib/server/client-address";
+import { clientAddress } from "@/lib/auth/client-address";
 import { toErrorResponse } from "./errors";
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
 import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
 import type { OperationSpec } from "./operation";
-import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "./rate-limit";
+import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "@/lib/auth/rate-limit";
 import { REQUEST_ID_HEADER, requestIdFor } from "./request-id";
 import { errorResponse } from "./responses";
 
@@ -65,7 +65,7 @@ async function authenticate(request: Request, db: AccountContext["db"], viaSessi
     return key ? authenticateApiKey(db, key) : undefined;
   }
   // Loaded here only: the API-key path must not pull next-auth into every cold start.
-  const { currentUser } = await import("@/lib/auth/next-auth");
+  const { currentUser } = await import("@/lib/accounts/next-auth");
   const user = await currentUser();
   // A signed-in owner may do everything with the account: the session carries every scope.
   return user ? { keyId: 0, accountId: user.accountId, scopes: [...SCOPES], name: "dashboard session", prefix: "", expiresAt: null } : undefined;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { idempotencyKeys } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { ConflictError, InvalidError } from "@/lib/errors";
+import { ConflictError, InvalidError } from "@/lib/core/errors";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";

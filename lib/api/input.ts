@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { RequestError } from "./errors";
 import { fieldErrors, summarise } from "./validation";
 
@@ -120,11 +120,3 @@ export function parseParams<T extends z.ZodType>(params: Record<string, string |
   }
   return result.data;
 }
-
-/** A positive integer in a path or query string, e.g. `/v1/sites/{id}`. */
-export const idString = z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/, "must be a positive integer")
-  .transform(Number)
-  .refine((n) => n <= 2_147_483_647, "is out of range")
-  .meta({ type: "integer", minimum: 1, maximum: 2_147_483_647 } as Record<string, unknown>);

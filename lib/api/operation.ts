@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Scope } from "@/lib/auth/scopes";
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "@/lib/core/error-codes";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs" | "Webhooks" | "Hooks";

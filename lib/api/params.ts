@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idString } from "./input";
+import { idString } from "@/lib/core/primitives";
 
 export const siteParams = z.object({ siteId: idString });
 export const siteSitemapParams = z.object({ siteId: idString, sitemapId: idString });

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "@/lib/core/error-codes";
 
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers });

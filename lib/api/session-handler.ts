@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { getDb } from "@/lib/db";
-import type { SessionUser } from "@/lib/auth/next-auth";
+import type { SessionUser } from "@/lib/accounts/next-auth";
 import { routeOf } from "@/lib/observability/requests";
 import { RequestError } from "./errors";
 import { answer, DASHBOARD_HEADER, type Input, parseRequest, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
@@ -31,7 +31,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
     answer(request, { path: routeOf(request, await route.params) }, async (meter) => {
       if (request.headers.get(DASHBOARD_HEADER) !== "1")
         return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
-      const { currentUser } = await import("@/lib/auth/next-auth");
+      const { currentUser } = await import("@/lib/accounts/next-auth");
       const user = await currentUser();
       if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
       meter.caller = { accountId: user.accountId };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idString } from "@/lib/api/input";
-import { iso } from "@/lib/api/schemas";
+import { idString } from "@/lib/core/primitives";
+import { iso } from "@/lib/core/primitives";
 import { apiKeyState } from "./api-keys";
 import { scopeSchema } from "./scopes";
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
-import { InvalidError, NotFoundError } from "@/lib/errors";
+import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Scope } from "./scopes";
 
 /** Recognisable in logs, secret scanners and support tickets. */

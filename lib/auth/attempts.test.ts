@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countFailure, forgive, secondsUntilAllowed, takePoint } from "@/lib/api/rate-limit";
+import { countFailure, forgive, secondsUntilAllowed, takePoint } from "@/lib/auth/rate-limit";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { mayEmailVisitor } from "./email-caps";
 

@@ -1,7 +1,7 @@
-import type { Budget } from "@/lib/api/rate-limit";
+import type { Budget } from "@/lib/auth/rate-limit";
 
 /**
- * Failed sign-ins and sign-ups, counted in the database like the API's budgets (lib/api/rate-limit.ts),
+ * Failed sign-ins and sign-ups, counted in the database like the API's budgets (lib/auth/rate-limit.ts),
  * so that guessing passwords is slow on every server at once: 10 failed passwords per address and 50
  * per client in 15 minutes; 20 sign-ups per client an hour.
  */

@@ -1,4 +1,4 @@
-import { takePoint } from "@/lib/api/rate-limit";
+import { takePoint } from "@/lib/auth/rate-limit";
 import type { Database } from "@/lib/db";
 import type { TemplateName } from "@/lib/email/render";
 import { logger } from "@/lib/observability/log";

@@ -10,7 +10,7 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { type Database, openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
-import { recordset } from "@/lib/runs/recordset";
+import { recordset } from "@/lib/db/recordset";
 import { summariseRuns } from "@/lib/runs/summary";
 import { createCaseDatabase } from "./postgres-workers";
 

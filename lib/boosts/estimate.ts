@@ -1,11 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
-import { getQuota } from "@/lib/accounts/quota";
+import { getQuota } from "@/lib/runs/quota";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
 import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
-import { sharedEgressGroups, sharedEgressWarning } from "@/lib/regions";
+import { sharedEgressGroups, sharedEgressWarning } from "@/lib/core/regions";
 import { visitorCheckNote } from "@/lib/runs/visitor-check";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";

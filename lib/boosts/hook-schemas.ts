@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/schemas";
+import { timestamp } from "@/lib/core/primitives";
 
 export const createHookBody = z
   .object({ name: z.string().trim().max(200, "must be at most 200 characters").nullable().optional().meta({ description: "What calls it, e.g. `Production deploy`." }) })

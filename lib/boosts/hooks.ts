@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { boostHooks, boosts, runs, sites } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { iso } from "@/lib/core/primitives";
 import { hashApiKey } from "@/lib/auth/api-keys";
 import type { AccountContext } from "@/lib/context";
 import { type Database, isUniqueViolation } from "@/lib/db";
-import { NotFoundError, notFound } from "@/lib/errors";
+import { NotFoundError, notFound } from "@/lib/core/errors";
 import { sendJob } from "@/lib/jobs";
 import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
-import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { getBoostRow } from "./service";
 
 type HookRow = typeof boostHooks.$inferSelect;

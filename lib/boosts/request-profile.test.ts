@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrors, summarise } from "@/lib/api/validation";
-import { requestProfileSchema, variationsSchema } from "./schemas";
+import { requestProfileSchema, variationsSchema } from "@/lib/core/variations";
 
 const problems = (result: { success: boolean; error?: Parameters<typeof fieldErrors>[0] }) => (result.success ? "" : summarise(fieldErrors(result.error!, "request_profile")));
 

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, lte, ne } from "drizzle-orm";
 import { boosts } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import { TooManyRequestsError } from "@/lib/errors";
+import { TooManyRequestsError } from "@/lib/core/errors";
 import { assertUnvalidatedRunBudget, insertBoostRun } from "@/lib/runs/service";
 import { hasActiveRun } from "./service";
 import { nextRunAt } from "./schedule";

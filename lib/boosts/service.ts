@@ -1,17 +1,18 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { boostSitemaps, boosts, runs, sites } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { ConflictError, InvalidError, notFound } from "@/lib/errors";
-import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
+import { ConflictError, InvalidError, notFound } from "@/lib/core/errors";
+import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
 import { nextRunAt } from "./schedule";
-import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput, verifyColumns, verifyMode } from "./schemas";
+import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/boosts/schemas";
+import { verifyColumns, verifyMode } from "@/lib/core/variations";
 
 export type BoostRow = typeof boosts.$inferSelect;
 /** A boost as the API shows it: with its sitemaps, and whether its site is validated (the caps depend on it). */

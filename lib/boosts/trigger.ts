@@ -1,6 +1,6 @@
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
-import { ConflictError } from "@/lib/errors";
+import { ConflictError } from "@/lib/core/errors";
 import { sendJob } from "@/lib/jobs";
 import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";

@@ -4,7 +4,7 @@ import { apiKeyState, createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth
 import { parseScopeList, type Scope } from "@/lib/auth/scopes";
 import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { listSigningKeys, RETIRED_KEY_LISTED_DAYS, rotateSigningKeys } from "@/lib/warm/signing-keys";
 import { INTEGRATOR_USAGE } from "./integrator";
 

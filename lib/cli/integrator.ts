@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ConfigError, setting } from "@/lib/config";
 import type { components } from "@/lib/openapi/client/schema";
-import { isActiveRun } from "@/lib/runs/status";
+import { isActiveRun } from "@/lib/core/run-status";
 import { sameSite } from "@/lib/sites/domain-name";
 import { type ApiClient, ApiError, apiClient, sleep } from "./api-client";
 import { type Output, progressReporter } from "./progress";

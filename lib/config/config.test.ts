@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkConfig, ConfigError, configProblems, setting, settingDefault, VARIABLES, type VariableName } from "@/lib/config";
 import { connectTarget } from "@/lib/fetch/connect-to";
-import { clientAddress, PEER_ADDRESS_HEADER, trustedProxies } from "@/lib/server/client-address";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { clientAddress, PEER_ADDRESS_HEADER, trustedProxies } from "@/lib/auth/client-address";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { regionProxyUrl } from "@/lib/warm/egress";
 
@@ -278,7 +278,7 @@ describe("product code", () => {
       readFileSync(path.join(root, file), "utf8")
         .split("\n")
         .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
-        // next-auth reads NEXTAUTH_URL itself: lib/auth/next-auth.ts writes it, once, when unset.
+        // next-auth reads NEXTAUTH_URL itself: lib/accounts/next-auth.ts writes it, once, when unset.
         .filter(({ line }) => /process\.env\b/.test(line) && !/^\s*(\/\/|\*)/.test(line) && !/process\.env\.NEXTAUTH_URL = /.test(line))
         .map(({ at, line }) => `${at}: ${line.trim()}`),
     );

@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { parseIp } from "@/lib/fetch/ip-address";
-import { REGIONS, type RegionCode, regionCodeSchema } from "@/lib/regions";
+import { REGIONS, type RegionCode, regionCodeSchema } from "@/lib/core/regions";
 
 /**
  * Readers of the configuration values that are lists. Each throws an Error whose message says

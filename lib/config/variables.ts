@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { REGIONS, type RegionCode } from "@/lib/regions";
+import { REGIONS, type RegionCode } from "@/lib/core/regions";
 import { boolean, emailSender, httpUrl, inngestDev, type Kind, numeric, oneOf, parsedBy, postgresUrl, text, token } from "./kinds";
 import { type ConnectTarget, parseConnectTo, parseRegionList, parseSecretsKey, parseTrustedProxies, type ProxyRange } from "./parsers";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { createBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
-import { ConflictError } from "@/lib/errors";
+import { ConflictError } from "@/lib/core/errors";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { getRun, listRuns } from "@/lib/runs/service";
 import { addSitemap } from "@/lib/sitemaps/service";

@@ -1,10 +1,10 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { emailOutbox } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { version } from "@/package.json";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 
 /**
  * How Preheat names itself when it reads a site's documents (ownership checks, sitemaps, feeds,

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { setting } from "@/lib/config";
-import { regionCodeOutput } from "@/lib/regions";
+import { regionCodeOutput } from "@/lib/core/regions";
+
+/** Inngest takes the work when it is configured (Cloud with an event key, or a dev/self-hosted server). */
+export function inngestConfigured(): boolean {
+  return Boolean(setting("INNGEST_EVENT_KEY") || setting("INNGEST_DEV"));
+}
 
 const id = z.number().int().positive();
 
@@ -18,6 +23,10 @@ export const jobDefinitions = {
   "email.deliver": { payload: z.object({ emailId: id, siteId: id.optional() }), retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
   /** Looks for a validated site's ownership proof again (lib/sites/recheck.ts), queued by the cron tick. */
   "ownership.recheck": { payload: z.object({ siteId: id }), retryLimit: 2, retryDelaySeconds: 300, expireInSeconds: 120 },
+  /** What follows a run's end (lib/worker/after-run-end.ts): its webhook event, its boost's report e-mail and follow-up run; sent each time a job sees the run ended, idempotent. */
+  "run.ended": { payload: z.object({ runId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
+  /** What follows a sitemap's read: its webhook event (sitemap.processed or sitemap.failed). */
+  "sitemap.ended": { payload: z.object({ sitemapId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
   /** Delivers one webhook event; its retries span about a day (webhookRetryPolicy), its attempts are kept. */
   "webhook.deliver": { payload: z.object({ messageId: id, webhookId: id }), retryLimit: 10, retryDelaySeconds: 60, expireInSeconds: 120 },

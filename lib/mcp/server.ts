@@ -6,7 +6,7 @@ import { missingScopeMessage } from "@/lib/api/handler";
 import { parseBody, validationFailed } from "@/lib/api/input";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import type { AccountContext } from "@/lib/context";
-import { ForbiddenError } from "@/lib/errors";
+import { ForbiddenError } from "@/lib/core/errors";
 import { version } from "@/package.json";
 import { type McpTool, tools } from "./tools";
 

@@ -3,8 +3,8 @@ import { runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { jobDefinitions, type JobName } from "@/lib/jobs";
-import { ACTIVE_RUN_STATUSES } from "@/lib/runs/status";
-import { inngestConfigured } from "@/lib/worker/config";
+import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
+import { inngestConfigured } from "@/lib/jobs";
 import { metrics } from "./metrics";
 
 const READY_TIMEOUT_MS = 2_000;

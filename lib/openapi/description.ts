@@ -1,10 +1,10 @@
-import { DEFAULT_MONTHLY_CALL_QUOTA } from "@/lib/accounts/quota";
+import { DEFAULT_MONTHLY_CALL_QUOTA } from "@/lib/runs/quota";
 import { MAX_JSON_DEPTH } from "@/lib/api/input";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@/lib/api/pagination";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@/lib/core/pagination";
 import { SCOPES } from "@/lib/auth/scopes";
-import { CONTENT_TYPES, MAX_LANGUAGES } from "@/lib/boosts/schemas";
+import { CONTENT_TYPES, MAX_LANGUAGES } from "@/lib/core/variations";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
-import { REGIONS } from "@/lib/regions";
+import { REGIONS } from "@/lib/core/regions";
 
 /** What the specification leaves "not shown", decided here once and published in the document. */
 export const API_DESCRIPTION = `

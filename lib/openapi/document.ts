@@ -1,10 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
+import { ERROR_CODES, type ErrorCode } from "@/lib/core/error-codes";
 import { IDEMPOTENCY_KEEP_HOURS } from "@/lib/api/idempotency";
 import { errorCodesOf, type OperationSpec, type OperationTag } from "@/lib/api/operation";
 import { operations } from "@/lib/api/operations";
-import { errorSchema } from "@/lib/api/schemas";
+import { errorSchema } from "@/lib/core/primitives";
 import { SCOPES, type Scope } from "@/lib/auth/scopes";
 import { API_DESCRIPTION } from "./description";
 

@@ -1,11 +1,12 @@
-import { plural } from "@/lib/format";
-import { blockedSentence } from "@/lib/warm/block-vendors";
-import { NOT_CACHED_ADVICE, type NotCachedReason } from "@/lib/warm/not-cached";
+import { plural } from "@/lib/core/format";
+import { blockedSentence } from "@/lib/core/block-vendors";
+import { NOT_CACHED_ADVICE, type NotCachedReason } from "@/lib/core/not-cached";
 import { BROWSER_REQUESTS, isUserAgentClass } from "@/lib/warm/user-agents";
-import { negotiatedEncoding, VISITORS, type VisitorProfile } from "@/lib/warm/visitors";
+import { negotiatedEncoding, VISITORS } from "@/lib/warm/visitors";
+import type { VisitorProfile } from "@/lib/core/visitor-profiles";
 import { letPreheatThrough, mainVendor } from "./blocked";
 import { agentsOf, variantOfKey } from "./calls";
-import type { Advice, VisitorFigures } from "./schemas";
+import type { Advice, VisitorFigures } from "@/lib/core/run-figures";
 
 /** What a run was asked to send: its variations, with the cookies of its request profile and cookie sets. */
 export type WarmedPlan = {

@@ -2,10 +2,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { runBatches, runResults, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/warm/blocked";
 import { agentsOf } from "./calls";
-import { idList } from "./recordset";
+import { idList } from "@/lib/db/recordset";
 
 /**
  * The early stop: when at least `blocked` of a run's first `firstCalls` recorded calls (every region

@@ -1,4 +1,4 @@
-import type { PlannedCall } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
 import { DEFAULT_USER_AGENT } from "@/lib/warm/user-agents";
 
 /** What multiplies a run's URLs into calls. */

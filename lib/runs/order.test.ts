@@ -8,7 +8,7 @@ import { createBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import type { AccountContext } from "@/lib/context";
 import type { DatabaseHandle } from "@/lib/db";
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite, updateSite } from "@/lib/sites/service";

@@ -7,7 +7,7 @@ import { createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
 import { createBoost, getBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { rowsOf } from "@/lib/db/rows";
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";

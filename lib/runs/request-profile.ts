@@ -1,6 +1,6 @@
 import type { RequestProfileValue } from "@/drizzle/schema";
-import type { RequestProfileInput, RequestProfilePayload } from "@/lib/boosts/schemas";
-import { InvalidError } from "@/lib/errors";
+import type { RequestProfileInput, RequestProfilePayload } from "@/lib/core/variations";
+import { InvalidError } from "@/lib/core/errors";
 import { decryptSecret, encryptSecret, NO_SECRETS_KEY, SecretsError, secretsKeyConfigured } from "@/lib/secrets";
 
 // A boost's or warm's request profile: sealed when it is saved (the password encrypted), shown

@@ -1,7 +1,9 @@
-import type { BatchPurpose, FailureSample, PlannedCall, PopFigures, runBatches, runs, Slowdown } from "@/drizzle/schema";
+import type { BatchPurpose, PlannedCall, PopFigures } from "@/lib/core/calls";
+import type { runBatches, runs } from "@/drizzle/schema";
+import type { FailureSample, Slowdown } from "@/lib/core/run-figures";
 import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
-import type { NotCachedReason } from "@/lib/warm/not-cached";
+import type { NotCachedReason } from "@/lib/core/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { BLOCKED_STOP } from "./blocked";

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { notFound, TooManyRequestsError } from "@/lib/errors";
+import { notFound, TooManyRequestsError } from "@/lib/core/errors";
 import { toRequestProfile } from "./request-profile";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { z } from "zod";

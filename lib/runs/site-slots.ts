@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { CALL_TIMEOUT_MS } from "@/lib/warm/call";
 import { WORKER_ID } from "@/lib/warm/workers";
-import { idList, recordset } from "./recordset";
+import { idList, recordset } from "@/lib/db/recordset";
 
 /**
  * How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10). The worker sends

@@ -1,15 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Egress, runBatches, runs } from "@/drizzle/schema";
-import type { RegionCode } from "@/lib/regions";
+import type { Egress } from "@/lib/core/regions";
+import { runBatches, runs } from "@/drizzle/schema";
+import type { RegionCode } from "@/lib/core/regions";
 import { regionReach } from "@/lib/warm/pop-locations";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { idList } from "./recordset";
+import { idList } from "@/lib/db/recordset";
 import { adviceFor, mostlyVaryOn, type VisitorCounts, visitorFigures } from "./advice";
-import { isVisitorProfile, VISITOR_PROFILES, type VisitorProfile } from "@/lib/warm/visitors";
+import { isVisitorProfile } from "@/lib/warm/visitors";
+import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profiles";
 import { type CallPlan, variantKey, variantOfKey, variantsOf } from "./calls";
-import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "./schemas";
+import type { PopBreakdown, RegionBreakdown, Summary, VariantBreakdown } from "@/lib/core/run-figures";
 
 /** The summary of a run with no call recorded yet: a new object each time, its maps filled by the caller. */
 export const emptySummary = (): Summary => ({

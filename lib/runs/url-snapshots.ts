@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { runs, runUrlStates } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { recordset } from "./recordset";
+import { recordset } from "@/lib/db/recordset";
 import type { Baseline, ListedUrl } from "./url-order";
 
 /** Snapshot rows per INSERT, handed over as one JSON parameter (see recordset). */

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, max } from "drizzle-orm";
-import { type PlannedCall, runBatches, runResults, runs } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
+import { runBatches, runResults, runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import type { RegionCode } from "@/lib/regions";
+import type { RegionCode } from "@/lib/core/regions";
 import { BATCH_SIZE } from "./plan";
 
 /** How long a verification waits after the run's calls (PREHEAT_VERIFY_DELAY_SECONDS, default 5): time for the cache to store what they fetched. */

@@ -5,7 +5,8 @@ import { runBatches, sites } from "@/drizzle/schema";
 import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { runEnded } from "@/lib/testing/run-end";
-import { negotiatedEncoding, VISITOR_PROFILES } from "@/lib/warm/visitors";
+import { negotiatedEncoding } from "@/lib/warm/visitors";
+import { VISITOR_PROFILES } from "@/lib/core/visitor-profiles";
 import { spread, visitorCheckNote, visitorCheckRequests, visitorShares } from "./visitor-check";
 import { queueWarm } from "./warm-runs";
 

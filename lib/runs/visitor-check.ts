@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, max } from "drizzle-orm";
-import { type PlannedCall, runBatches, runs } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
+import { runBatches, runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import type { RegionCode } from "@/lib/regions";
-import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/warm/visitors";
+import type { RegionCode } from "@/lib/core/regions";
+import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profiles";
 import { verifyDelaySeconds } from "./verify";
 
 /** A region's visitor check never asks more than this: URLs × visitors × cookie sets. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { boosts, type FailureSample, runBatches, runResults, runs, type Slowdown, sites } from "@/drizzle/schema";
+import { boosts, runBatches, runResults, runs, sites } from "@/drizzle/schema";
+import type { FailureSample, Slowdown } from "@/lib/core/run-figures";
 import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { jobExpireSeconds } from "@/lib/jobs";
@@ -11,7 +12,7 @@ import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { botSigner } from "@/lib/warm/signing-keys";
 import { callEgress } from "@/lib/warm/workers";
 import { type BlockedJudgement, blockedSoFar, blockedStopMessage, judgeBlocked, mainVendor, recordBlockedVerdicts } from "./blocked";
-import { recordset } from "./recordset";
+import { recordset } from "@/lib/db/recordset";
 import { basicAuthorization } from "./request-profile";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
 import { renewSlots, slotTtlSeconds } from "./site-slots";

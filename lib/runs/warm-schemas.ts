@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { requestProfileSchema, requestProfileTopLevel, variationsSchema, verify } from "@/lib/boosts/schemas";
-import { regionListSchema } from "@/lib/regions";
+import { requestProfileSchema, requestProfileTopLevel, variationsSchema, verify } from "@/lib/core/variations";
+import { regionListSchema } from "@/lib/core/regions";
 
 export const MAX_WARM_URLS = 5000;
 

@@ -6,7 +6,9 @@ import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
 import { embeddedWorkerEnabled } from "@/lib/worker/config";
 import { startJobs, stopJobs } from "@/lib/worker/start";
-import { publicBaseUrl } from "./base-url";
+import { installInngestDriver } from "@/inngest/driver";
+import { inngestConfigured } from "@/lib/jobs";
+import { publicBaseUrl } from "@/lib/config/base-url";
 
 async function printFirstRunHint(): Promise<void> {
   const { db } = await getDatabaseHandle();
@@ -50,7 +52,9 @@ export async function startServer(): Promise<void> {
     const handle = await getDatabaseHandle();
     console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${setting("PREHEAT_DATA_DIR")}`})`);
     if (handle.kind === "embedded") stopCommands = await serveCommands(handle.db, controlSocketPath());
-    const jobs = await startJobs(handle);
+    // Inngest, when configured, runs the functions served at /api/inngest: this process only sends events.
+    if (inngestConfigured()) installInngestDriver();
+    const jobs = inngestConfigured() ? undefined : await startJobs(handle);
     console.log(`[preheat] background jobs: ${jobs ? (embeddedWorkerEnabled() ? "embedded worker (pg-boss)" : "pg-boss, worked by npm run worker") : "Inngest"}`);
   } catch (error) {
     console.error(`[preheat] cannot start: ${(error as Error).message}`);

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { type DocumentTally, sitemapDocuments, sitemapUrls } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { recordset } from "@/lib/runs/recordset";
+import { recordset } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { isOnDomain } from "@/lib/sites/domain-name";
 import { describeSourceError, fetchXmlSource, fetchXmlSourceIfChanged, isSourceError, isTransient, type Validators } from "@/lib/sources";

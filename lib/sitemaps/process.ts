@@ -1,11 +1,11 @@
 import { and, count, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { sitemapDocuments, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { plural } from "@/lib/format";
+import { plural } from "@/lib/core/format";
 import { describeSourceError, isSourceError, isTransient } from "@/lib/sources";
 import { MAX_URL_LENGTH } from "@/lib/sources/site-urls";
-import { SourceFormatError } from "@/lib/sources/xml-urls";
-import { announceSitemapEnd } from "@/lib/webhooks/events";
+import { SourceFormatError } from "@/lib/sources/errors";
+import { sendJob } from "@/lib/jobs";
 import { type Crawl, crawl, MAX_URLS_PER_SITEMAP, type Resumed } from "./crawl";
 
 /** Attempts of one processing (job retries and restarts after a crash together) before it ends in `error`. */
@@ -109,7 +109,8 @@ async function listChanged(db: Database, sitemapId: number, previous: number, ne
 export async function processSitemap(db: Database, sitemapId: number, attempt: { final: boolean; conditional?: boolean } = { final: true }): Promise<ProcessOutcome> {
   const outcome = await readSitemap(db, sitemapId, attempt);
   // Every read that ends (the job's, or one a run's planning makes) is news for the account's webhooks.
-  if (outcome.status !== "retry") await announceSitemapEnd(db, sitemapId);
+  // Its webhook event follows as a job of its own (lib/worker/jobs/sitemap-ended.ts).
+  if (outcome.status !== "retry") await sendJob("sitemap.ended", { sitemapId });
   return outcome;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/schemas";
+import { timestamp } from "@/lib/core/primitives";
 
 export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as const;
 

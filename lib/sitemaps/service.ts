@@ -1,10 +1,10 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
-import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { ConflictError, InvalidError, notFound } from "@/lib/core/errors";
 import { sendJob } from "@/lib/jobs";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 import { isOnDomain, normaliseDomain, parseSiteUrl } from "./domain-name";
 
 describe("normaliseDomain", () => {

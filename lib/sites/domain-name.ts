@@ -1,4 +1,4 @@
-import { InvalidError } from "@/lib/errors";
+import { InvalidError } from "@/lib/core/errors";
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;

@@ -3,10 +3,10 @@ import { sites } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import { iso } from "@/lib/api/schemas";
+import { iso } from "@/lib/core/primitives";
 import { checkOwnership } from "./ownership";
 import type { OwnershipRecheckPayload } from "./schemas";
-import type { SiteRow } from "./service";
+import type { SiteRow } from "@/lib/sites/site-row";
 
 /** Days a site keeps its validation after a recheck first misses its proof: the owner is told at once. */
 export const OWNERSHIP_NOTICE_DAYS = 7;

@@ -1,18 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
 import { sites } from "@/drizzle/schema";
-import { iso } from "@/lib/api/schemas";
-import type { Page } from "@/lib/api/pagination";
+import { iso } from "@/lib/core/primitives";
+import type { Page } from "@/lib/core/pagination";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
-import { ConflictError, notFound } from "@/lib/errors";
+import { ConflictError, notFound } from "@/lib/core/errors";
 import { normaliseDomain } from "./domain-name";
 import { siteConcurrency, type UpdateSiteInput } from "./pace";
 import { ownershipRecheckOf } from "./recheck";
 import type { SitePayload } from "./schemas";
 import { newVerificationSecret, withVerificationSecret } from "./verification";
-
-export type SiteRow = typeof sites.$inferSelect;
+import type { SiteRow } from "./site-row";
 
 export function toSite(row: SiteRow): SitePayload {
   return {

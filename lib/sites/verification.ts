@@ -3,8 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { sites } from "@/drizzle/schema";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { notFound } from "@/lib/errors";
-import type { SiteRow } from "./service";
+import { notFound } from "@/lib/core/errors";
+import type { SiteRow } from "@/lib/sites/site-row";
 
 /**
  * The site's verification secret: sent on every warming call as `Preheat-Verification`, so that a

@@ -3,7 +3,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { MAX_CSV_CELL_CHARS, MAX_CSV_ROW_CHARS, readCsvUrls } from "./csv-urls";
 import { describeSourceError } from "./index";
-import { SourceFormatError } from "./xml-urls";
+import { SourceFormatError } from "@/lib/sources/errors";
 
 const read = (text: string) => readCsvUrls(Readable.from([Buffer.from(text)]), 1000);
 

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import Papa from "papaparse";
-import { SourceFormatError } from "./xml-urls";
+import { SourceFormatError } from "@/lib/sources/errors";
 import { decodedText } from "./encoding";
 
 /** Longest cell read. URLs are at most 2,048 characters: this cap only bounds memory. */

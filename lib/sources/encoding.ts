@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { SourceFormatError } from "./xml-urls";
+import { SourceFormatError } from "@/lib/sources/errors";
 
 /** Bytes looked at before choosing the encoding: enough for a BOM and an XML declaration. */
 const SNIFF_BYTES = 1024;

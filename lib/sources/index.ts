@@ -3,9 +3,10 @@ import { readCsvUrls } from "./csv-urls";
 import { charsetOf } from "./encoding";
 import { gunzipIfCompressed } from "./gzip";
 import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
-import { type ReadOptions, readXmlUrls, SourceFormatError, type XmlUrlSource } from "./xml-urls";
+import { type ReadOptions, readXmlUrls, type XmlUrlSource } from "@/lib/sources/xml-urls";
+import { SourceFormatError } from "@/lib/sources/errors";
 
-export { SourceFormatError } from "./xml-urls";
+export { SourceFormatError } from "@/lib/sources/errors";
 
 /** The sitemaps protocol's own limits: 50,000 URLs and 50 MB (uncompressed) per file. */
 export const MAX_SOURCE_BYTES = 50 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readXmlUrls, SourceFormatError } from "./xml-urls";
+import { readXmlUrls } from "@/lib/sources/xml-urls";
+import { SourceFormatError } from "@/lib/sources/errors";
 
 const read = (xml: string, chunk = 7) => {
   // Small chunks: values and tags split across writes must still be read whole.

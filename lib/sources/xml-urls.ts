@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { SaxesParser } from "saxes";
 import { decodedText } from "./encoding";
+import { SourceFormatError } from "./errors";
 
 export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 /** `priority`: the sitemap's <priority> (0.0 to 1.0), only when the entry gives a valid one. */
@@ -24,9 +25,6 @@ export type ReadOptions = {
 };
 
 const HANDED_OVER_EVERY = 1000;
-
-/** The document is not one we can read; retrying will not help. */
-export class SourceFormatError extends Error {}
 
 const KIND_BY_ROOT: Record<string, XmlSourceKind> = { urlset: "urlset", sitemapindex: "sitemapindex", rss: "rss", RDF: "rss", feed: "atom" };
 

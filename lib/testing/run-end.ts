@@ -1,6 +1,6 @@
 import type { AccountContext } from "@/lib/context";
 import { getRun } from "@/lib/runs/service";
-import { isActiveRun } from "@/lib/runs/status";
+import { isActiveRun } from "@/lib/core/run-status";
 
 /** Waits for a run to end (done, failed or paused) and answers it as the API would. */
 export async function runEnded(ctx: AccountContext, runId: number, timeoutMs = 30_000) {

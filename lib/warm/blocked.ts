@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
-import type { BlockVendor } from "./block-vendors";
+import type { BlockVendor } from "@/lib/core/block-vendors";
 
-export { ALLOW_LISTING_PATH, BLOCK_VENDOR_NAMES, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "./block-vendors";
+export { ALLOW_LISTING_PATH, BLOCK_VENDOR_NAMES, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/core/block-vendors";
 
 /**
  * Tells a bot protection's answer (a challenge, a captcha, a block page) from the site's own, and

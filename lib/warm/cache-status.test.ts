@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CacheReading, type CacheVerdict, isCacheHit, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
-import { type NotCachedReason, whyNotCached } from "./not-cached";
+import type { NotCachedReason } from "@/lib/core/not-cached";
+import { whyNotCached } from "@/lib/warm/not-cached";
 
 type Headers = Record<string, string | string[] | undefined>;
 type Row = [label: string, headers: Headers, verdict: CacheVerdict, pop: string | null];

@@ -1,4 +1,4 @@
-import type { PlannedCall } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
 import { guardedCount } from "@/lib/fetch";
 import { sameSite } from "@/lib/sites/domain-name";
 import { callOutcome, metrics } from "@/lib/observability/metrics";
@@ -7,7 +7,8 @@ import { type CacheReading, PRAGMA_AKAMAI, readCacheStatus } from "./cache-statu
 import { regionProxyUrl } from "./egress";
 import { identifyingHeaders } from "./identify";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
-import { type NotCachedReason, whyNotCached } from "./not-cached";
+import type { NotCachedReason } from "@/lib/core/not-cached";
+import { whyNotCached } from "@/lib/warm/not-cached";
 import { BROWSER_REQUESTS, type BrowserRequest, CUSTOM_AGENT_HEADERS, isUserAgentClass } from "./user-agents";
 import { isVisitorProfile, VISITORS } from "./visitors";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlannedCall } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
 import type { CallOutcome } from "./call";
 import { type Ticket, WarmEngine, type WarmSource } from "./engine";
 import { PLAIN_REQUEST } from "./run-request";

@@ -1,4 +1,4 @@
-import type { PlannedCall } from "@/drizzle/schema";
+import type { PlannedCall } from "@/lib/core/calls";
 import { setting } from "@/lib/config";
 import { type CallOutcome, warmCall } from "./call";
 import type { RunRequest } from "./run-request";

@@ -1,5 +1,5 @@
 import { signatureHeaders, type Signer } from "web-bot-auth";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 
 /**
  * How a warming call says it is Preheat's, to the firewall in front of the site: the site's

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readCacheStatus } from "./cache-status";
-import { type NotCachedReason, whyNotCached } from "./not-cached";
+import type { NotCachedReason } from "@/lib/core/not-cached";
+import { whyNotCached } from "@/lib/warm/not-cached";
 
 const reasonOf = (status: number | null, headers: Record<string, string> = {}) => whyNotCached(status === null ? null : { status, headers }, status === null ? null : readCacheStatus(headers));
 

@@ -1,4 +1,4 @@
-import { REGIONS, type RegionCode } from "@/lib/regions";
+import { REGIONS, type RegionCode } from "@/lib/core/regions";
 
 /**
  * Where a CDN's point of presence stands, from the code the CDN names it by: IATA airport (or

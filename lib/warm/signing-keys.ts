@@ -6,8 +6,8 @@ import { decryptSecret, encryptSecret, secretsKeyConfigured } from "@/lib/secret
 import { botSigningKeys } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { DomainError } from "@/lib/core/errors";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { KEY_DIRECTORY_PATH } from "./identify";
 
 /**

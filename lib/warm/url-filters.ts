@@ -1,4 +1,4 @@
-import type { CONTENT_TYPES } from "@/lib/boosts/schemas";
+import type { CONTENT_TYPES } from "@/lib/core/variations";
 
 export type ContentType = (typeof CONTENT_TYPES)[number];
 

@@ -1,4 +1,4 @@
-import type { USER_AGENT_CLASSES } from "@/lib/boosts/schemas";
+import type { USER_AGENT_CLASSES } from "@/lib/core/variations";
 
 export type UserAgentClass = (typeof USER_AGENT_CLASSES)[number];
 

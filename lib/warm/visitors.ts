@@ -1,8 +1,5 @@
+import type { VisitorProfile } from "@/lib/core/visitor-profiles";
 import { BROWSER_REQUESTS, type BrowserRequest, CHROME_VERSION, type UserAgentClass } from "./user-agents";
-
-/** The standard visitors a visitor check asks as (`verify: "visitors"`), in the order they are reported. */
-export const VISITOR_PROFILES = ["chrome_desktop", "chrome_android", "safari_ios", "firefox", "googlebot_smartphone"] as const;
-export type VisitorProfile = (typeof VISITOR_PROFILES)[number];
 
 /** A visitor as a cache sees it: what its browser sends, what to call it, and the user-agent class that warms for it. */
 export type Visitor = BrowserRequest & { label: string; warmedBy: UserAgentClass };

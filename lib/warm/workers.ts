@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { eq, sql } from "drizzle-orm";
-import { type Egress, workers } from "@/drizzle/schema";
+import type { Egress } from "@/lib/core/regions";
+import { workers } from "@/drizzle/schema";
 import { parseRegionList } from "@/lib/config/parsers";
 import type { Database } from "@/lib/db";
-import { REGIONS, type RegionCode } from "@/lib/regions";
+import { REGIONS, type RegionCode } from "@/lib/core/regions";
 import { regionProxyUrl } from "./egress";
 
 /** This process, as it signs its site slots and reports in. */

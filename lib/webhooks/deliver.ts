@@ -7,17 +7,16 @@ import type { Database } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send";
 import { FetchError, guardedPost } from "@/lib/fetch";
 import { sendJob } from "@/lib/jobs";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { messageIdOf } from "./message-id";
-import type { WebhookRow } from "./service";
+import type { WebhookRow } from "@/lib/webhooks/types";
 import { slackMessage } from "./slack";
+import type { Envelope } from "./types";
 
 /** A receiver gets this long to answer; a slow one is retried like a failing one. */
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** The body of every standard delivery: the event, when it happened, and the object it is about. */
-export type Envelope = { type: string; timestamp: string; data: unknown };
-
 export type AttemptOutcome = { statusCode: number | null; durationMs: number; error: string | null; permanent: boolean };
 
 /** Refusals that asking again will not change: the address guard, a URL that cannot be fetched. */

@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
 import { getRun } from "@/lib/runs/service";
 import { toSitemap } from "@/lib/sitemaps/service";
-import type { Envelope } from "./deliver";
+import type { Envelope } from "@/lib/webhooks/types";
 import type { WebhookEvent } from "./schemas";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/schemas";
+import { timestamp } from "@/lib/core/primitives";
 
 export const WEBHOOK_EVENTS = ["run.completed", "run.failed", "run.paused", "sitemap.processed", "sitemap.failed"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

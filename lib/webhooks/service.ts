@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
 import { accounts, webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
-import type { Page } from "@/lib/api/pagination";
-import { type Budget, takePoint } from "@/lib/api/rate-limit";
-import { iso } from "@/lib/api/schemas";
+import type { Page } from "@/lib/core/pagination";
+import { type Budget, takePoint } from "@/lib/auth/rate-limit";
+import { iso } from "@/lib/core/primitives";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { ConflictError, ForbiddenError, notFound, TooManyRequestsError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, notFound, TooManyRequestsError } from "@/lib/core/errors";
 import { deliverTest } from "./deliver";
 import { messageIdOf } from "./message-id";
 import { receiverOf } from "./receiver";
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookPayload } from "./schemas";
+import type { WebhookRow } from "./types";
 
-export type WebhookRow = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect & { messageCreatedAt: Date | null };
 
 export function toWebhook(row: WebhookRow): WebhookPayload {

@@ -1,8 +1,8 @@
-import { plural } from "@/lib/format";
+import { plural } from "@/lib/core/format";
 import type { RunDetail } from "@/lib/runs/schemas";
 import type { SitemapPayload } from "@/lib/sitemaps/schemas";
-import { publicBaseUrl } from "@/lib/server/base-url";
-import type { Envelope } from "./deliver";
+import { publicBaseUrl } from "@/lib/config/base-url";
+import type { Envelope } from "@/lib/webhooks/types";
 
 const RUN_OUTCOME: Record<string, string> = { "run.completed": "completed", "run.failed": "failed", "run.paused": "was paused" };
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox, sites, webhookMessages } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import type { AccountContext } from "@/lib/context";
-import { ConflictError, ForbiddenError, TooManyRequestsError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, TooManyRequestsError } from "@/lib/core/errors";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";

@@ -1,10 +1,5 @@
 import { setting } from "@/lib/config";
 
-/** Inngest takes the work when it is configured (Cloud with an event key, or a dev/self-hosted server). */
-export function inngestConfigured(): boolean {
-  return Boolean(setting("INNGEST_EVENT_KEY") || setting("INNGEST_DEV"));
-}
-
 /** The server runs the embedded worker unless separate `npm run worker` processes do. */
 export function embeddedWorkerEnabled(): boolean {
   return setting("PREHEAT_EMBEDDED_WORKER");

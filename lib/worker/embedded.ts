@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { setting } from "@/lib/config";
 import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey, jobRetryPolicy } from "@/lib/jobs";
-import { REGIONS, type RegionCode } from "@/lib/regions";
+import { REGIONS, type RegionCode } from "@/lib/core/regions";
 import { PLANS_AT_ONCE } from "@/lib/runs/plan";
 import { handOverAllRuns } from "@/lib/runs/warm-loop";
 import { workerMaxInFlight } from "@/lib/warm/engine";

@@ -5,8 +5,10 @@ import { type JobContext, type JobHandler, RetryLaterError } from "./job-handler
 import { emailDeliver } from "./jobs/email-deliver";
 import { ownershipRecheck } from "./jobs/ownership-recheck";
 import { runBatch } from "./jobs/run-batch";
+import { runEnded } from "./jobs/run-ended";
 import { runPlan } from "./jobs/run-plan";
 import { scheduleTick } from "./jobs/schedule-tick";
+import { sitemapEnded } from "./jobs/sitemap-ended";
 import { sitemapProcess } from "./jobs/sitemap-process";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 
@@ -15,6 +17,8 @@ export const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "sitemap.process": sitemapProcess,
   "run.plan": runPlan,
   "run.batch": runBatch,
+  "run.ended": runEnded,
+  "sitemap.ended": sitemapEnded,
   "email.deliver": emailDeliver,
   "ownership.recheck": ownershipRecheck,
   "schedule.tick": scheduleTick,

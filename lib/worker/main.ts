@@ -3,9 +3,9 @@ import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { controlSocketPath } from "@/lib/db/paths";
 import { serveWorkerMetrics } from "@/lib/observability/metrics-endpoint";
-import type { RegionCode } from "@/lib/regions";
+import type { RegionCode } from "@/lib/core/regions";
 import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
-import { inngestConfigured } from "./config";
+import { inngestConfigured } from "@/lib/jobs";
 import { startJobs, stopJobs } from "./start";
 
 /** `--regions de,fr` (or `--regions=de,fr`), else PREHEAT_WORKER_REGIONS: the regions whose calls this worker takes. */

@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 import { runs, sitemaps, webhookMessages } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { jobKey, sendJob } from "@/lib/jobs";
-import type { RegionCode } from "@/lib/regions";
+import type { RegionCode } from "@/lib/core/regions";
 import { rowsOf } from "@/lib/db/rows";
 import { pendingRegionsOf } from "@/lib/runs/finish";
 

@@ -1,20 +1,16 @@
 import type { DatabaseHandle } from "@/lib/db";
-import { embeddedWorkerEnabled, inngestConfigured } from "./config";
+import { embeddedWorkerEnabled } from "@/lib/worker/config";
 import { type EmbeddedJobs, startEmbeddedJobs } from "./embedded";
-import { installInngestDriver } from "./inngest-driver";
 
 type Global = typeof globalThis & { __preheatJobs?: Promise<EmbeddedJobs | undefined> };
 
-/** Installs the configured driver once per process; the embedded one may also work the queue here. */
+/**
+ * Starts the embedded driver (pg-boss) once per process, working the queue here or not. With
+ * Inngest configured, the composition root installs Inngest's driver instead (lib/server/start.ts).
+ */
 export function startJobs(handle: DatabaseHandle, options: { work?: boolean } = {}): Promise<EmbeddedJobs | undefined> {
   const g = globalThis as Global;
-  g.__preheatJobs ??= (async () => {
-    if (inngestConfigured()) {
-      installInngestDriver();
-      return undefined;
-    }
-    return startEmbeddedJobs(handle, { work: options.work ?? embeddedWorkerEnabled() });
-  })();
+  g.__preheatJobs ??= startEmbeddedJobs(handle, { work: options.work ?? embeddedWorkerEnabled() });
   return g.__preheatJobs;
 }
 

@@ -1,7 +1,7 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
-import { inngestConfigured } from "@/lib/worker/config";
+import { inngestConfigured } from "@/lib/jobs";
 
 // The Inngest endpoint: Inngest (Cloud, self-hosted or dev server) calls the functions here. Without
 // Inngest configured (INNGEST_EVENT_KEY or INNGEST_DEV) the jobs run on pg-boss, and this path does not exist.

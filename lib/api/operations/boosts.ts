@@ -1,4 +1,4 @@
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { boostParams, siteBoostParams, siteParams } from "@/lib/api/params";
 import { boostEstimateSchema, boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
 import { runQueuedSchema } from "@/lib/runs/schemas";

@@ -1,4 +1,4 @@
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { boostHookParams, boostParams, hookTokenParams } from "@/lib/api/params";
 import { boostHookSchema, createdBoostHookSchema, createHookBody, hookTriggeredSchema } from "@/lib/boosts/hook-schemas";
 import { defineOperation } from "../operation";

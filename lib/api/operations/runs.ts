@@ -1,4 +1,4 @@
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { runParams, siteParams } from "@/lib/api/params";
 import { runDetailSchema, runResultsPageSchema, runResultsQuery, runsListQuery, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
 import { warmBody, warmQueuedSchema } from "@/lib/runs/warm-schemas";

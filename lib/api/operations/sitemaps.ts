@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { siteParams, siteSitemapParams } from "@/lib/api/params";
 import { addSitemapBody, discoveredSitemapsSchema, sitemapSchema } from "@/lib/sitemaps/schemas";
 import { defineOperation } from "../operation";

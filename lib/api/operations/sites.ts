@@ -1,4 +1,4 @@
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { siteParams } from "@/lib/api/params";
 import { updateSiteBody } from "@/lib/sites/pace";
 import { createSiteBody, rotatedVerificationSchema, siteSchema, validateSiteResponse, validationFailedResponse } from "@/lib/sites/schemas";

@@ -1,4 +1,4 @@
-import { paginationQuery, pageOf } from "@/lib/api/pagination";
+import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { webhookParams } from "@/lib/api/params";
 import { createdWebhookSchema, createWebhookBody, updateWebhookBody, webhookDeliverySchema, webhookSchema } from "@/lib/webhooks/schemas";
 import { defineOperation } from "../operation";

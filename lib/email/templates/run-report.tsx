@@ -1,6 +1,6 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import { z } from "zod";
-import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/warm/not-cached";
+import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/core/not-cached";
 
 const count = z.number().nonnegative();
 

@@ -2,9 +2,9 @@ import { accountOwner } from "@/lib/accounts/users";
 import type { Database } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
-import { publicBaseUrl } from "@/lib/server/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { recheckOwnership, unvalidatesAt } from "@/lib/sites/recheck";
-import type { SiteRow } from "@/lib/sites/service";
+import type { SiteRow } from "@/lib/sites/site-row";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import type { JobHandler } from "../job-handler";
 

@@ -1,6 +1,5 @@
 import { sendJob } from "@/lib/jobs";
 import { finishRun } from "@/lib/runs/finish";
-import { afterRunEnd } from "@/lib/runs/ended";
 import { warmNextBatch } from "@/lib/runs/warm-loop";
 import type { JobHandler } from "../job-handler";
 
@@ -11,6 +10,6 @@ export const runBatch: JobHandler<"run.batch"> = async (payload, { db }) => {
   // Ended (here, by another region's job, or before a crash) or paused: its report, events and
   // follow-up, once each however often this is reached.
   if (next === "finished") await finishRun(db, payload.runId);
-  if (next !== "more") await afterRunEnd(db, payload.runId);
+  if (next !== "more") await sendJob("run.ended", { runId: payload.runId });
   return { next };
 };

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/next-auth";
+import { authOptions } from "@/lib/accounts/next-auth";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

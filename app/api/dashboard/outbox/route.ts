@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/core/pagination";
 import { otherMethods } from "@/lib/api/methods";
 import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";

@@ -3,10 +3,10 @@ import { changePassword, hasPassword } from "@/lib/accounts/passwords";
 import { otherMethods } from "@/lib/api/methods";
 import { errorResponse, json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
-import { countFailure, secondsUntilAllowed } from "@/lib/api/rate-limit";
+import { countFailure, secondsUntilAllowed } from "@/lib/auth/rate-limit";
 import { signInBudgets } from "@/lib/auth/attempts";
-import { renewedSessionCookie } from "@/lib/auth/next-auth";
-import { InvalidError } from "@/lib/errors";
+import { renewedSessionCookie } from "@/lib/accounts/next-auth";
+import { InvalidError } from "@/lib/core/errors";
 
 const passwordBody = z.object({
   current_password: z.string().max(1000).optional(),

@@ -4,10 +4,10 @@ import { parseBody, readBodyText } from "@/lib/api/input";
 import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
 import { errorResponse, json } from "@/lib/api/responses";
 import { requireJsonOrDashboard } from "@/lib/api/session-handler";
-import { countFailure, secondsUntilAllowed } from "@/lib/api/rate-limit";
+import { countFailure, secondsUntilAllowed } from "@/lib/auth/rate-limit";
 import { signInBudgets } from "@/lib/auth/attempts";
 import { getDb } from "@/lib/db";
-import { clientAddress } from "@/lib/server/client-address";
+import { clientAddress } from "@/lib/auth/client-address";
 
 const signUpBody = z.object({
   email: z.string().trim().min(1, "Enter your e-mail address."),

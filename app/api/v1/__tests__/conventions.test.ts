@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "@/lib/api/error-codes";
+import { ERROR_CODES } from "@/lib/core/error-codes";
 import { api, baseUrl, createSite, createValidatedSite, newKey } from "./support/api";
 
 // Conventions every answer follows: a documented `code` on every error, an X-Request-Id on every answer.

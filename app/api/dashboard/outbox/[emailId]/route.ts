@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idString } from "@/lib/api/input";
+import { idString } from "@/lib/core/primitives";
 import { otherMethods } from "@/lib/api/methods";
 import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { accounts, accountUsage } from "@/drizzle/schema";
 import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { QuotaExceededError } from "@/lib/errors";
+import { QuotaExceededError } from "@/lib/core/errors";
 
 /** Calls per account per calendar month (UTC) unless the account has its own figure. */
 export const DEFAULT_MONTHLY_CALL_QUOTA = settingDefault("PREHEAT_MONTHLY_CALL_QUOTA");

@@ -3,8 +3,8 @@ import { runs } from "@/drizzle/schema";
 import { startFollowUp } from "@/lib/boosts/hooks";
 import type { Database } from "@/lib/db";
 import { announceRunEnd } from "@/lib/webhooks/events";
-import { reportRunEnd } from "./report";
-import { isActiveRun } from "./status";
+import { reportRunEnd } from "./run-report";
+import { isActiveRun } from "@/lib/core/run-status";
 
 /**
  * What follows the end of a run (done, failed or paused): the boost's report e-mail, the webhook

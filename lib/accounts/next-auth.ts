@@ -11,14 +11,14 @@ import { setting } from "@/lib/config";
 import { type Database, getDb } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
 import { emailSender } from "@/lib/email/transport";
-import { publicBaseUrl } from "@/lib/server/base-url";
-import { clientAddress } from "@/lib/server/client-address";
-import { countFailure, forgive, secondsUntilAllowed } from "@/lib/api/rate-limit";
-import { signInBudgets } from "./attempts";
-import { mayEmailVisitor } from "./email-caps";
+import { publicBaseUrl } from "@/lib/config/base-url";
+import { clientAddress } from "@/lib/auth/client-address";
+import { countFailure, forgive, secondsUntilAllowed } from "@/lib/auth/rate-limit";
+import { signInBudgets } from "@/lib/auth/attempts";
+import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
-import { hasSessionCookie, SESSION_COOKIES } from "./session-cookie";
-import { sessionSecret, SIGN_IN_LINK_HOURS } from "./sign-in-link";
+import { hasSessionCookie, SESSION_COOKIES } from "@/lib/auth/session-cookie";
+import { sessionSecret, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
 
 const SESSION_DAYS = 30;
 

@@ -21,3 +21,11 @@ export const iso = (date: Date | null | undefined) => (date ? date.toISOString()
 
 /** An id in a JSON body: a positive integer that fits the database's integer columns. */
 export const idNumber = z.number().int().positive().max(2_147_483_647, "is out of range");
+
+/** A positive integer in a path or query string, e.g. `/v1/sites/{id}`. */
+export const idString = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/, "must be a positive integer")
+  .transform(Number)
+  .refine((n) => n <= 2_147_483_647, "is out of range")
+  .meta({ type: "integer", minimum: 1, maximum: 2_147_483_647 } as Record<string, unknown>);

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@/lib/api/error-codes";
+import type { ErrorCode } from "./error-codes";
 
 /**
  * Transport-neutral domain errors. lib/ throws these; the HTTP edge (lib/api/errors.ts)

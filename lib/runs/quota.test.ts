@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts } from "@/drizzle/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
-import { QuotaExceededError } from "@/lib/errors";
-import { findOrCreateUser } from "./users";
+import { QuotaExceededError } from "@/lib/core/errors";
+import { findOrCreateUser } from "@/lib/accounts/users";
 import { addUsage, getQuota, quotaPeriod, reserveQuota } from "./quota";
 
 let handle: DatabaseHandle;

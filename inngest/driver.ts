@@ -1,4 +1,4 @@
-import { eventName, inngest } from "@/inngest/client";
+import { eventName, inngest } from "./client";
 import { type JobName, type JobPayload, installJobDriver, jobKey } from "@/lib/jobs";
 
 /** Events go to Inngest, which calls the functions served at /api/inngest. */

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { publicBaseUrl } from "@/lib/server/base-url";
-import { preheatAdapter } from "./next-auth-adapter";
-import { serviceSecret } from "./service-secret";
+import { publicBaseUrl } from "@/lib/config/base-url";
+import { preheatAdapter } from "@/lib/accounts/next-auth-adapter";
+import { serviceSecret } from "@/lib/auth/service-secret";
 
 export const SIGN_IN_LINK_HOURS = 24;
 

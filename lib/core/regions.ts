@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { Egress } from "@/drizzle/schema";
+
+/** How a region's calls leave: a regional worker, the region's proxy, or the worker's own network. */
+export type Egress = "worker" | "proxy" | "local";
 
 /** The union of both region lists of the spec; `uk` is accepted as an alias of `gb`. `area`: where its visitors are (a country, or a continent). */
 export const REGIONS = [

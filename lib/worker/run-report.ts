@@ -4,8 +4,8 @@ import { accountOwner } from "@/lib/accounts/users";
 import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
-import { publicBaseUrl } from "@/lib/server/base-url";
-import { breakdownOf, runViews } from "./service";
+import { publicBaseUrl } from "@/lib/config/base-url";
+import { breakdownOf, runViews } from "@/lib/runs/service";
 
 const ENDED = ["done", "failed", "paused"];
 
