@@ -53,9 +53,12 @@ export function blockedStopMessage(vendor: BlockVendor, blocked: number, calls: 
   return `${blockedSentence(vendor)}: ${letPreheatThrough()}. ${blocked} of the run's first ${calls} calls were answered with a challenge or a block page, so the run stopped.`;
 }
 
+/** A run's warming calls recorded so far, and the blocked ones in all and by vendor. */
+export type BlockedFigures = { calls: number; blocked: number; byVendor: Record<string, number> };
+
 /** Per run, the calls recorded so far and the blocked ones by vendor (warming batches only). */
-export async function blockedSoFar(db: Database, runIds: readonly number[]): Promise<Map<number, { calls: number; blocked: number; byVendor: Record<string, number> }>> {
-  const found = new Map<number, { calls: number; blocked: number; byVendor: Record<string, number> }>();
+export async function blockedSoFar(db: Database, runIds: readonly number[]): Promise<Map<number, BlockedFigures>> {
+  const found = new Map<number, BlockedFigures>();
   if (!runIds.length) return found;
   const totals = await db
     .select({ runId: runBatches.runId, calls: sql<string>`sum(${runBatches.totalCalls})` })

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { boosts, runBatches, runs } from "@/drizzle/schema";
+import { runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/core/format";
@@ -9,6 +9,7 @@ import type { RegionCode } from "@/lib/core/regions";
 import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
 import { blockedSentence } from "@/lib/warm/blocked";
 import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
+import { reactivateBoostsOfEndedRuns } from "./lifecycle";
 import { emptySummary, popsPerRegion, summariseRuns } from "./summary";
 import { planVerifications } from "./verify";
 import { planVisitorChecks } from "./visitor-check";
@@ -129,10 +130,6 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     returning r.id`)) as unknown;
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));
   const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId).map((run) => run.boostId!);
-  if (endedBoosts.length)
-    await db
-      .update(boosts)
-      .set({ status: "active", updatedAt: new Date() })
-      .where(and(inArray(boosts.id, endedBoosts), eq(boosts.status, "running")));
+  await reactivateBoostsOfEndedRuns(db, endedBoosts);
   return ids.map((id) => endedIds.has(id));
 }

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { boosts, runBatches, runResults, runs, sites } from "@/drizzle/schema";
-import type { FailureSample, Slowdown } from "@/lib/core/run-figures";
+import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
+import { recordset } from "@/lib/db/recordset";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { withVerificationSecret } from "@/lib/sites/verification";
@@ -10,13 +10,10 @@ import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { botSigner } from "@/lib/warm/signing-keys";
-import { callEgress } from "@/lib/warm/workers";
-import { type BlockedJudgement, blockedSoFar, blockedStopMessage, judgeBlocked, mainVendor, recordBlockedVerdicts } from "./blocked";
-import { recordset } from "@/lib/db/recordset";
+import { recordOutcomes } from "./record-outcomes";
 import { basicAuthorization } from "./request-profile";
-import { RESULT_COLUMNS, runResultsMax } from "./results";
+import { type BatchRow, type RunDelta, RunSource, sourceKey } from "./run-source";
 import { renewSlots, slotTtlSeconds } from "./site-slots";
-import { AUTO_PAUSE, type BatchRow, MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, pauseMessage, type ResultRow, type RunDelta, RunSource, shouldPause, sourceKey } from "./run-source";
 
 /**
  * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
@@ -71,8 +68,9 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
  * Every run a worker process holds, warmed together through the process's engine: batches are
  * loaded and calls reserved (dispatched_calls, one statement for every run that needs it) before
  * they go out, and every RECORD_EVERY_MS the outcomes of all runs are recorded in one transaction
- * (batch statistics and progress, each run's error window, samples and slowdowns, auto-pause). A
- * run leaves when it is finished, stopped, or has warmed for its job's time budget.
+ * (lib/runs/record-outcomes.ts: batch statistics and progress, each run's error window, samples and
+ * slowdowns, auto-pause, the early stop on blocked calls). A run leaves when it is finished,
+ * stopped, or has warmed for its job's time budget.
  */
 export class WarmLoop {
   /** By sourceKey (run and region). */
@@ -331,164 +329,9 @@ export class WarmLoop {
 
   /** Every run's outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
   private async record(deltas: RunDelta[]): Promise<void> {
-    const ids = [...new Set(deltas.map((d) => d.source.runId))];
     // Giving reservations back must not cross a reservation of the same batch being written.
     if (deltas.some((d) => d.batches.some((b) => b.giveBack))) await this.flushing;
-    const decisions = await this.db.transaction(async (tx) => {
-      // Only what the decisions need (a warm's source_urls may hold 5,000 URLs): samples and slowdowns are appended by the database.
-      const rows = await tx
-        .select({
-          id: runs.id,
-          status: runs.status,
-          boostId: runs.boostId,
-          recentOutcomes: runs.recentOutcomes,
-          resultsStored: runs.resultsStored,
-          samples: sql<number>`jsonb_array_length(${runs.failureSamples})`.mapWith(Number),
-          slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
-        })
-        .from(runs)
-        .where(inArray(runs.id, ids))
-        .orderBy(asc(runs.id))
-        .for("update");
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const batchValues = deltas.flatMap((d) =>
-        d.batches.map((b) => ({
-          id: b.batch.id,
-          total: b.upTo,
-          reserved: b.batch.reserved,
-          give_back: b.giveBack,
-          ok: b.ok,
-          failed: b.failed,
-          hits: b.hits,
-          bypassed: b.bypassed,
-          ms: b.ms,
-          hit_ms: b.hitMs,
-          miss_ms: b.missMs,
-          pops: b.batch.pops,
-          not_cached: b.batch.notCached,
-          pop_figures: b.batch.popFigures,
-          blocked_by: b.batch.blockedBy,
-          variant_figures: b.batch.variantFigures,
-          answer_headers: b.batch.answerHeaders,
-          done: b.done,
-          egress: callEgress(b.batch.region),
-        })),
-      );
-      if (batchValues.length) {
-        await tx.execute(sql`
-          update ${runBatches} as b set
-            total_calls = v.total,
-            -- Reservations written meanwhile are never lowered, except when the run gives its unsent ones back.
-            dispatched_calls = case when v.give_back then v.reserved else greatest(b.dispatched_calls, v.reserved) end,
-            successful_calls = b.successful_calls + v.ok,
-            failed_calls = b.failed_calls + v.failed,
-            cache_hits = b.cache_hits + v.hits,
-            bypassed_calls = b.bypassed_calls + v.bypassed,
-            response_time_ms_total = b.response_time_ms_total + v.ms,
-            hit_ms_total = b.hit_ms_total + v.hit_ms,
-            miss_ms_total = b.miss_ms_total + v.miss_ms,
-            pops = v.pops,
-            not_cached = v.not_cached,
-            pop_figures = v.pop_figures,
-            blocked_by = v.blocked_by,
-            variant_figures = v.variant_figures,
-            answer_headers = v.answer_headers,
-            egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
-            status = case when v.done then 'done' else b.status end,
-            finished_at = case when v.done then now() else b.finished_at end
-          from ${recordset(JSON.stringify(batchValues), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, variant_figures jsonb, answer_headers jsonb, done boolean, egress text")}
-          where b.id = v.id`);
-      }
-      const decided = new Map<number, { running: boolean; window: string; blockJudged: boolean }>();
-      const runValues: { id: number; recent_outcomes: string | null; samples: FailureSample[]; slowdowns: Slowdown[]; stop_status: string | null; stop_message: string | null; results: number }[] = [];
-      const resultRows: (ResultRow & { run_id: number })[] = [];
-      const pausedBoosts: number[] = [];
-      const blockedRuns: number[] = [];
-      const blockedBoosts: number[] = [];
-      // A run warmed in several regions here has a delta per region: they are recorded as one.
-      const byRun = new Map<number, RunDelta[]>();
-      for (const delta of deltas) byRun.set(delta.source.runId, [...(byRun.get(delta.source.runId) ?? []), delta]);
-      // The early stop reads the run's totals as this recording leaves them: only for runs whose first calls are not judged yet.
-      const soFar = await blockedSoFar(
-        tx,
-        [...byRun].filter(([, runDeltas]) => runDeltas.some((d) => !d.source.blockJudged)).map(([runId]) => runId),
-      );
-      for (const [runId, runDeltas] of byRun) {
-        const run = byId.get(runId);
-        if (!run) {
-          decided.set(runId, { running: false, window: "", blockJudged: true });
-          continue;
-        }
-        const outcomes = runDeltas.map((d) => d.outcomes).join("");
-        const newSamples = runDeltas.flatMap((d) => d.samples);
-        const newSlowdowns = runDeltas.flatMap((d) => d.slowdowns);
-        const window = (run.recentOutcomes + outcomes).slice(-AUTO_PAUSE.window);
-        const figures = soFar.get(runId);
-        const judgement: BlockedJudgement = figures ? judgeBlocked(figures, runDeltas.map((d) => d.blocks).join("")) : { stop: false, judged: true, blocked: 0, calls: 0 };
-        // Before the auto-pause: a blocked run fails whatever its error rate says, for what it is.
-        const vendor = figures && mainVendor(figures.byVendor);
-        const stop = run.status === "running" && judgement.stop && vendor ? blockedStopMessage(vendor, judgement.blocked, judgement.calls) : null;
-        const pause = !stop && runDeltas[0]!.source.canPause && run.status === "running" && shouldPause(window);
-        const samples = newSamples.slice(0, Math.max(0, MAX_FAILURE_SAMPLES - run.samples));
-        const slowdowns = newSlowdowns.slice(0, Math.max(0, MAX_SLOWDOWNS - run.slowdowns));
-        // The calls that did not hit, up to the run's bound; the summary keeps counting the rest.
-        const results = runDeltas.flatMap((d) => d.batches.flatMap((b) => b.results)).slice(0, Math.max(0, runResultsMax() - run.resultsStored));
-        for (const row of results) resultRows.push({ run_id: run.id, ...row });
-        // The auto-pause window is kept only where it can pause the run.
-        const canPause = runDeltas[0]!.source.canPause;
-        if ((canPause && outcomes) || pause || stop || samples.length || slowdowns.length || results.length) {
-          runValues.push({
-            id: run.id,
-            recent_outcomes: canPause ? window : null,
-            samples,
-            slowdowns,
-            stop_status: stop ? "failed" : pause ? "paused" : null,
-            stop_message: stop ?? (pause ? pauseMessage(window) : null),
-            results: results.length,
-          });
-          if (pause && run.boostId) pausedBoosts.push(run.boostId);
-          if (stop) blockedRuns.push(run.id);
-          if (stop && run.boostId) blockedBoosts.push(run.boostId);
-        }
-        decided.set(run.id, { running: run.status === "running" && !pause && !stop, window, blockJudged: judgement.judged });
-      }
-      const verifications = deltas.flatMap((d) => d.batches.flatMap((b) => b.verifications.map((v) => ({ run_id: d.source.runId, ...v }))));
-      if (verifications.length) {
-        await tx.execute(sql`
-          update ${runResults} as r set verified_cache_status = v.cache_status
-          from ${recordset(JSON.stringify(verifications), "run_id int, batch_seq int, call_index int, cache_status text")}
-          where r.run_id = v.run_id and r.batch_seq = v.batch_seq and r.call_index = v.call_index`);
-      }
-      if (resultRows.length) {
-        await tx.execute(sql`
-          insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, cookie_set, encoding, status_code, cache_status, pop, response_time_ms, reason)
-          select * from ${recordset(JSON.stringify(resultRows), RESULT_COLUMNS)}
-          on conflict do nothing`);
-      }
-      // Every run touched in one statement: the database's work grows with the tick, not with the runs held.
-      if (runValues.length) {
-        await tx.execute(sql`
-          update ${runs} as r set
-            recent_outcomes = coalesce(v.recent_outcomes, r.recent_outcomes),
-            failure_samples = r.failure_samples || v.samples,
-            slowdowns = r.slowdowns || v.slowdowns,
-            status = coalesce(v.stop_status, r.status),
-            status_message = coalesce(v.stop_message, r.status_message),
-            finished_at = case when v.stop_status is null then r.finished_at else now() end,
-            results_stored = r.results_stored + v.results
-          from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, stop_status text, stop_message text, results int")}
-          where r.id = v.id`);
-      }
-      if (pausedBoosts.length) await tx.update(boosts).set({ status: "paused", updatedAt: new Date() }).where(inArray(boosts.id, pausedBoosts));
-      // A blocked run has ended as a finished one does: its boost is active again, and its site keeps the verdict.
-      if (blockedBoosts.length)
-        await tx
-          .update(boosts)
-          .set({ status: "active", updatedAt: new Date() })
-          .where(and(inArray(boosts.id, blockedBoosts), eq(boosts.status, "running")));
-      await recordBlockedVerdicts(tx, blockedRuns);
-      return decided;
-    });
+    const decisions = await this.db.transaction((tx) => recordOutcomes(tx, deltas));
     for (const delta of deltas) {
       const decision = decisions.get(delta.source.runId)!;
       delta.source.recorded(delta, decision.running, decision.window, decision.blockJudged);

@@ -1,0 +1,132 @@
+import { asc, inArray, sql } from "drizzle-orm";
+import { runBatches, runResults, runs } from "@/drizzle/schema";
+import type { Database } from "@/lib/db";
+import { recordset } from "@/lib/db/recordset";
+import { callEgress } from "@/lib/warm/workers";
+import { blockedSoFar, recordBlockedVerdicts } from "./blocked";
+import { pauseBoostsOfPausedRuns, reactivateBoostsOfEndedRuns } from "./lifecycle";
+import { decideRecording, type LockedRun, type Recording, type RunDecision, runsToJudge } from "./recording-decision";
+import { RESULT_COLUMNS, runResultsMax } from "./results";
+import { MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, type RunDelta } from "./run-source";
+
+/**
+ * Records the outcomes the warm loop brings, in the caller's transaction, and answers what each run
+ * does next. The runs are locked first, so that every worker's recordings of a run go in turn. The
+ * batches are written before anything is decided: the early stop judges a run on its totals as this
+ * recording leaves them.
+ */
+export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]): Promise<Map<number, RunDecision>> {
+  const locked = await lockRuns(tx, [...new Set(deltas.map((d) => d.source.runId))]);
+  await writeBatchProgress(tx, deltas);
+  const soFar = await blockedSoFar(tx, runsToJudge(deltas));
+  const recording = decideRecording({ locked, deltas, blockedSoFar: soFar, limits: { samples: MAX_FAILURE_SAMPLES, slowdowns: MAX_SLOWDOWNS, results: runResultsMax() } });
+  await writeRecording(tx, recording);
+  return recording.decisions;
+}
+
+function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
+  // Only what the decisions need (a warm's source_urls may hold 5,000 URLs): samples and slowdowns are appended by the database.
+  return tx
+    .select({
+      id: runs.id,
+      status: runs.status,
+      boostId: runs.boostId,
+      recentOutcomes: runs.recentOutcomes,
+      resultsStored: runs.resultsStored,
+      samples: sql<number>`jsonb_array_length(${runs.failureSamples})`.mapWith(Number),
+      slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
+    })
+    .from(runs)
+    .where(inArray(runs.id, ids))
+    .orderBy(asc(runs.id))
+    .for("update");
+}
+
+/** Each batch's progress and statistics, one row per batch recorded or giving reservations back. */
+function batchProgressOf(deltas: readonly RunDelta[]) {
+  return deltas.flatMap((d) =>
+    d.batches.map((b) => ({
+      id: b.batch.id,
+      total: b.upTo,
+      reserved: b.batch.reserved,
+      give_back: b.giveBack,
+      ok: b.ok,
+      failed: b.failed,
+      hits: b.hits,
+      bypassed: b.bypassed,
+      ms: b.ms,
+      hit_ms: b.hitMs,
+      miss_ms: b.missMs,
+      pops: b.batch.pops,
+      not_cached: b.batch.notCached,
+      pop_figures: b.batch.popFigures,
+      blocked_by: b.batch.blockedBy,
+      variant_figures: b.batch.variantFigures,
+      answer_headers: b.batch.answerHeaders,
+      done: b.done,
+      egress: callEgress(b.batch.region),
+    })),
+  );
+}
+
+async function writeBatchProgress(tx: Database, deltas: readonly RunDelta[]): Promise<void> {
+  const values = batchProgressOf(deltas);
+  if (!values.length) return;
+  await tx.execute(sql`
+    update ${runBatches} as b set
+      total_calls = v.total,
+      -- Reservations written meanwhile are never lowered, except when the run gives its unsent ones back.
+      dispatched_calls = case when v.give_back then v.reserved else greatest(b.dispatched_calls, v.reserved) end,
+      successful_calls = b.successful_calls + v.ok,
+      failed_calls = b.failed_calls + v.failed,
+      cache_hits = b.cache_hits + v.hits,
+      bypassed_calls = b.bypassed_calls + v.bypassed,
+      response_time_ms_total = b.response_time_ms_total + v.ms,
+      hit_ms_total = b.hit_ms_total + v.hit_ms,
+      miss_ms_total = b.miss_ms_total + v.miss_ms,
+      pops = v.pops,
+      not_cached = v.not_cached,
+      pop_figures = v.pop_figures,
+      blocked_by = v.blocked_by,
+      variant_figures = v.variant_figures,
+      answer_headers = v.answer_headers,
+      egress_calls = b.egress_calls || jsonb_build_object(v.egress, coalesce((b.egress_calls ->> v.egress)::int, 0) + v.ok + v.failed),
+      status = case when v.done then 'done' else b.status end,
+      finished_at = case when v.done then now() else b.finished_at end
+    from ${recordset(JSON.stringify(values), "id int, total int, reserved int, give_back boolean, ok int, failed int, hits int, bypassed int, ms bigint, hit_ms bigint, miss_ms bigint, pops jsonb, not_cached jsonb, pop_figures jsonb, blocked_by jsonb, variant_figures jsonb, answer_headers jsonb, done boolean, egress text")}
+    where b.id = v.id`);
+}
+
+/** Everything decided, a statement of each kind: the database's work grows with the tick, not with the runs held. */
+async function writeRecording(tx: Database, recording: Recording): Promise<void> {
+  const { verifications, resultRows, runValues } = recording;
+  if (verifications.length) {
+    await tx.execute(sql`
+      update ${runResults} as r set verified_cache_status = v.cache_status
+      from ${recordset(JSON.stringify(verifications), "run_id int, batch_seq int, call_index int, cache_status text")}
+      where r.run_id = v.run_id and r.batch_seq = v.batch_seq and r.call_index = v.call_index`);
+  }
+  if (resultRows.length) {
+    await tx.execute(sql`
+      insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, cookie_set, encoding, status_code, cache_status, pop, response_time_ms, reason)
+      select * from ${recordset(JSON.stringify(resultRows), RESULT_COLUMNS)}
+      on conflict do nothing`);
+  }
+  if (runValues.length) {
+    await tx.execute(sql`
+      update ${runs} as r set
+        recent_outcomes = coalesce(v.recent_outcomes, r.recent_outcomes),
+        failure_samples = r.failure_samples || v.samples,
+        slowdowns = r.slowdowns || v.slowdowns,
+        status = coalesce(v.stop_status, r.status),
+        status_message = coalesce(v.stop_message, r.status_message),
+        finished_at = case when v.stop_status is null then r.finished_at else now() end,
+        results_stored = r.results_stored + v.results
+      from ${recordset(JSON.stringify(runValues), "id int, recent_outcomes text, samples jsonb, slowdowns jsonb, stop_status text, stop_message text, results int")}
+      where r.id = v.id`);
+  }
+  await pauseBoostsOfPausedRuns(tx, recording.pausedBoosts);
+  // A blocked run has ended as a finished one does: its boost is active again, and its site keeps the verdict.
+  await reactivateBoostsOfEndedRuns(tx, recording.blockedBoosts);
+  await recordBlockedVerdicts(tx, recording.blockedRuns);
+}
