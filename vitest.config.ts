@@ -12,8 +12,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // In-process tests of lib/ and inngest/, most of them on an embedded database (PGlite): integration tests.
-        test: { name: "integration", include: ["lib/**/*.test.ts", "inngest/**/*.test.ts"] },
+        // In-process tests of lib/, inngest/ and the dashboard's pure modules (components/), most of them on an embedded database (PGlite): integration tests.
+        test: { name: "integration", include: ["lib/**/*.test.ts", "inngest/**/*.test.ts", "components/**/*.test.ts"] },
       },
       {
         extends: true,

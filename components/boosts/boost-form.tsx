@@ -1,227 +1,26 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
-import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
+import type { Boost } from "@/components/dashboard/types";
+import { RegionChoices } from "@/components/runs/region-choices";
+import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Card, ErrorNote, Loading } from "@/components/ui/card";
+import { Card, ErrorNote } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
-import { StatusBadge } from "@/components/ui/status-badge";
-import { CONTENT_TYPES, USER_AGENT_CLASSES, type VerifyMode } from "@/lib/core/variations";
-import { checkCron } from "@/lib/boosts/schedule";
-import { REGIONS } from "@/lib/core/regions";
-import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/runs/url-order";
-import { RegionChoices } from "@/components/runs/region-choices";
+import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/core/url-orders";
+import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { BoostEstimateCard } from "./boost-estimate";
-import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems, profileStateOf, RequestProfileFields, serverProblem } from "./request-profile-fields";
+import { type BoostBody, changedFields, check, EMPTY_FORM, estimateDraft, estimateReady, type FormState, fromBoost, type Problems, toBody } from "./boost-form-model";
+import { RequestProfileFields, serverProblem } from "./request-profile-fields";
 import { ScheduleEditor } from "./schedule-editor";
-import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { siteBoostsQueryKey } from "./site-boosts";
+import { SitemapChoices } from "./sitemap-choices";
 
-type SourceType = "sitemap" | "csv";
-
-/** What the form holds: text as typed, lists as checked. */
-type FormState = {
-  name: string;
-  source_type: SourceType;
-  sitemap_ids: number[];
-  source_url: string;
-  region: string[];
-  user_agents: string[];
-  languages: string;
-  url_root: string;
-  exclude_ext: string;
-  content_types: string[];
-  call_limit: string;
-  order: UrlOrder;
-  only_changed: boolean;
-  ignore_errors: boolean;
-  verify: VerifyMode;
-  report_email_enabled: boolean;
-  schedule: string;
-  /** The request profile, cookie sets and encodings. */
-  profile: ProfileState;
-};
-
-const EMPTY: FormState = {
-  name: "",
-  source_type: "sitemap",
-  sitemap_ids: [],
-  source_url: "",
-  region: ["fr"],
-  user_agents: [],
-  languages: "",
-  url_root: "/",
-  exclude_ext: "",
-  content_types: [],
-  call_limit: "",
-  order: "sitemap",
-  only_changed: false,
-  ignore_errors: false,
-  verify: false,
-  report_email_enabled: true,
-  schedule: "",
-  profile: EMPTY_PROFILE,
-};
-
-function fromBoost(boost: Boost): FormState {
-  return {
-    name: boost.name,
-    source_type: boost.source_type,
-    sitemap_ids: boost.sitemap_ids,
-    source_url: boost.source_url ?? "",
-    region: boost.region,
-    user_agents: boost.variations?.user_agents ?? [],
-    languages: (boost.variations?.languages ?? []).join(", "),
-    url_root: boost.url_root,
-    exclude_ext: (boost.exclude_ext ?? []).join(", "),
-    content_types: boost.content_types ?? [],
-    call_limit: boost.call_limit === null ? "" : String(boost.call_limit),
-    order: boost.order,
-    only_changed: boost.only_changed,
-    ignore_errors: boost.ignore_errors,
-    verify: boost.verify,
-    report_email_enabled: boost.report_email_enabled,
-    schedule: boost.schedule ?? "",
-    profile: profileStateOf(boost.request_profile, boost.variations),
-  };
-}
-
-const words = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
-const inOrder = <T extends string>(all: readonly T[], chosen: string[]) => all.filter((value) => chosen.includes(value));
-const LANGUAGE_TAG = /^[a-zA-Z]{2,3}-[a-zA-Z]{2}$/;
-const EXTENSION = /^\.*[a-zA-Z0-9]{1,16}$/;
-
-/** The API body the form stands for (every field, normalised so that two equal forms give equal bodies). */
-function toBody(state: FormState) {
-  const userAgents = inOrder(USER_AGENT_CLASSES, state.user_agents);
-  const languages = words(state.languages);
-  const extensions = words(state.exclude_ext).map((ext) => ext.replace(/^\.+/, "").toLowerCase());
-  const contentTypes = inOrder(CONTENT_TYPES, state.content_types);
-  const schedule = state.schedule.trim().split(/\s+/).join(" ");
-  const profile = profileBody(state.profile);
-  const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languages.length ? { languages } : {}), ...profile.variations };
-  return {
-    name: state.name.trim(),
-    source_type: state.source_type,
-    ...(state.source_type === "sitemap" ? { sitemap_ids: [...state.sitemap_ids].sort((a, b) => a - b) } : { source_url: state.source_url.trim() }),
-    // A CSV file gives no priority nor lastmod: its boosts take neither (undefined is left out of the JSON).
-    order: state.source_type === "sitemap" ? state.order : undefined,
-    only_changed: state.source_type === "sitemap" ? state.only_changed : undefined,
-    region: inOrder(
-      REGIONS.map((r) => r.code),
-      state.region,
-    ),
-    variations: Object.keys(variations).length ? variations : null,
-    request_profile: profile.request_profile,
-    url_root: state.url_root.trim() || "/",
-    exclude_ext: extensions.length ? [...new Set(extensions)] : null,
-    content_types: contentTypes.length ? contentTypes : null,
-    call_limit: state.call_limit.trim() === "" ? null : Number(state.call_limit),
-    ignore_errors: state.ignore_errors,
-    verify: state.verify,
-    report_email_enabled: state.report_email_enabled,
-    schedule: schedule || null,
-  };
-}
-
-type Body = ReturnType<typeof toBody>;
-
-/** The part of the body the estimate reads: what decides the calls (the order decides none), and the boost being edited (only_changed compares with its last run). */
-function estimateDraft(state: FormState, boostId: number | undefined) {
-  const { name: _name, schedule: _schedule, ignore_errors: _ignore, report_email_enabled: _report, order: _order, request_profile, ...body } = toBody(state);
-  // Of the profile, only the custom user agents add calls: the password is not sent with every keystroke.
-  const draft = { ...body, request_profile: request_profile?.custom_user_agents ? { custom_user_agents: request_profile.custom_user_agents } : null };
-  return boostId === undefined ? draft : { ...draft, boost_id: boostId };
-}
-
-/** The estimate is asked for once the fields it reads have no obvious mistake. */
-function estimateReady(state: FormState): boolean {
-  const problems = check(state);
-  return !["sitemap_ids", "source_url", "region", "variations.languages", "variations.cookie_sets", "url_root", "exclude_ext", "call_limit"].some((field) => problems[field]);
-}
-
-/** The obvious mistakes, caught before the server is asked; keys are the API's field names. */
-function check(state: FormState): Record<string, string> {
-  const problems: Record<string, string> = profileProblems(state.profile);
-  if (!state.name.trim()) problems.name = "Give the boost a name.";
-  if (state.source_type === "sitemap" && state.sitemap_ids.length === 0) problems.sitemap_ids = "Choose at least one sitemap.";
-  if (state.source_type === "csv" && !/^https?:\/\/\S+$/i.test(state.source_url.trim())) problems.source_url = "Enter the absolute http(s) URL of the CSV file.";
-  if (state.region.length === 0) problems.region = "Choose at least one region.";
-  const badTag = words(state.languages).find((tag) => !LANGUAGE_TAG.test(tag));
-  if (badTag) problems["variations.languages"] = `“${badTag}” is not a language tag of the form ll-RR, e.g. fr-FR.`;
-  if (!(state.url_root.trim() || "/").startsWith("/")) problems.url_root = "The URL root is a path: it starts with /.";
-  const badExt = words(state.exclude_ext).find((ext) => !EXTENSION.test(ext));
-  if (badExt) problems.exclude_ext = `“${badExt}” is not a file extension such as jpg.`;
-  const limit = state.call_limit.trim();
-  if (limit && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100_000_000)) problems.call_limit = "A whole number of calls from 1 to 100,000,000, or empty for no limit.";
-  const schedule = state.schedule.trim();
-  if (schedule) {
-    const checked = checkCron(schedule);
-    if ("problem" in checked) problems.schedule = `The schedule ${checked.problem}.`;
-  }
-  return problems;
-}
-
-/** Only the fields that differ from the boost as loaded (PUT changes only what it is given). */
-function changedFields(initial: Body, current: Body): Partial<Body> {
-  const changes: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(current)) {
-    if (key === "source_type") continue; // fixed once the boost exists
-    if (JSON.stringify(value) !== JSON.stringify(initial[key as keyof Body])) changes[key] = value;
-  }
-  return changes as Partial<Body>;
-}
-
-function SitemapChoices({ siteId, chosen, onChange, error }: { siteId: number; chosen: number[]; onChange: (ids: number[]) => void; error?: string }) {
-  const id = useId();
-  const sitemaps = useQuery({ queryKey: ["sitemaps", { siteId }, "all"], queryFn: () => api<Page<Sitemap>>(`/sites/${siteId}/sitemaps?limit=100`) });
-  return (
-    <CheckboxGroup legend="Sitemaps to warm" error={error}>
-      {sitemaps.isPending ? (
-        <Loading label="Loading sitemaps…" />
-      ) : sitemaps.isError ? (
-        <ErrorNote error={sitemaps.error} />
-      ) : sitemaps.data.data.length === 0 ? (
-        <p className="text-sm text-slate-600">
-          This site has no sitemap yet.{" "}
-          <Link href={`/sites/${siteId}`} className="font-medium text-brand-700 hover:underline">
-            Add one on the site page
-          </Link>
-          , or use a CSV file.
-        </p>
-      ) : (
-        <ul className="w-full space-y-2">
-          {sitemaps.data.data.map((sitemap) => (
-            <li key={sitemap.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
-              <input
-                id={`${id}-${sitemap.id}`}
-                type="checkbox"
-                className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
-                checked={chosen.includes(sitemap.id)}
-                onChange={(event) => onChange(toggle(chosen, sitemap.id, event.target.checked))}
-                aria-describedby={`${id}-${sitemap.id}-state`}
-              />
-              <label htmlFor={`${id}-${sitemap.id}`} className="min-w-0 break-all text-sm text-slate-800">
-                {sitemap.url}
-              </label>
-              <span id={`${id}-${sitemap.id}-state`} className="inline-flex items-center gap-2 text-xs text-slate-500">
-                <StatusBadge status={sitemap.status} />
-                {sitemap.status === "error" ? sitemap.status_message : `${sitemap.url_count.toLocaleString("en")} URL${sitemap.url_count === 1 ? "" : "s"}`}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </CheckboxGroup>
-  );
-}
-
-/** Create (siteId) or edit (boost) a boost, every field of the API; a 422 puts the server's words next to the fields. */
 const VERIFY_HINTS = {
   false: "Runs end after their calls.",
   true: "After each run, every cacheable miss is asked once more (a few seconds later) to count how many became hits. Not counted against the quota.",
@@ -229,12 +28,16 @@ const VERIFY_HINTS = {
     "After each run, a sample of its URLs (20 per region) is asked as Chrome desktop and Android, Safari iOS, Firefox and Googlebot visitors send them: the run page shows each one's hit ratio and why it missed. Not counted against the quota; these requests can fill the cache themselves.",
 };
 
+/**
+ * Create (siteId) or edit (boost) a boost, every field of the API. The API's schema checks the form
+ * before it is sent (boost-form-model.ts); what only the server knows (a 422) also shows by the fields.
+ */
 export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [initial] = useState<FormState>(() => (boost ? fromBoost(boost) : EMPTY));
+  const [initial] = useState<FormState>(() => (boost ? fromBoost(boost) : EMPTY_FORM));
   const [state, setState] = useState<FormState>(initial);
-  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [problems, setProblems] = useState<Problems>({});
   const [attempt, setAttempt] = useState(0);
   const [nothingChanged, setNothingChanged] = useState(false);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
@@ -243,7 +46,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
   };
 
   const save = useMutation({
-    mutationFn: (body: Partial<Body>) => (boost ? api<Boost>(`/boosts/${boost.id}`, { method: "PUT", body }) : api<Boost>(`/sites/${siteId}/boosts`, { method: "POST", body })),
+    mutationFn: (body: Partial<BoostBody>) => (boost ? api<Boost>(`/boosts/${boost.id}`, { method: "PUT", body }) : api<Boost>(`/sites/${siteId}/boosts`, { method: "POST", body })),
     onSuccess: (saved) => {
       queryClient.setQueryData(["boost", saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(saved.site_id) });
@@ -272,17 +75,13 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
       setAttempt((n) => n + 1);
       return;
     }
-    const body = toBody(state);
-    if (boost) {
-      const changes = changedFields(toBody(initial), body);
-      if (Object.keys(changes).length === 0) {
-        setNothingChanged(true);
-        return;
-      }
-      save.mutate(changes);
-    } else {
-      save.mutate(body);
+    if (!boost) {
+      save.mutate(toBody(state));
+      return;
     }
+    const changes = changedFields(initial, state);
+    if (Object.keys(changes).length === 0) setNothingChanged(true);
+    else save.mutate(changes);
   };
 
   const generalError = save.error && !(serverError && serverError.status === 422 && serverError.details.length) ? save.error : null;
@@ -429,7 +228,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
         </div>
       </Card>
 
-      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state, boost?.id)} ready={estimateReady(state)} />
+      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state, boost?.id)} ready={estimateReady(state, boost?.id)} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />

@@ -16,7 +16,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/core/regions";
-import { URL_ORDER_LABELS } from "@/lib/runs/url-order";
+import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { checkCron, nextRunTimes } from "@/lib/boosts/schedule";
+import { checkCron, nextRunTimes } from "@/lib/core/schedule";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { describeSchedule, SCHEDULE_PRESETS } from "./cron";

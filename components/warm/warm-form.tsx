@@ -14,7 +14,8 @@ import { USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
-import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems, RequestProfileFields, serverProblem } from "@/components/boosts/request-profile-fields";
+import { RequestProfileFields, serverProblem } from "@/components/boosts/request-profile-fields";
+import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 export function extractUrls(text: string): string[] {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { RequestError } from "./errors";
-import { fieldErrors, summarise } from "./validation";
+import { fieldErrors, summarise } from "@/lib/core/field-errors";
 
 /** Large enough for 5,000 long URLs in one warm request. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;

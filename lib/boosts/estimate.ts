@@ -10,7 +10,8 @@ import { visitorCheckNote } from "@/lib/runs/visitor-check";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
 import { regionsWithEgress } from "@/lib/warm/workers";
-import type { BoostDraft, BoostEstimate } from "./schemas";
+import type { BoostDraft } from "@/lib/core/boost-requests";
+import type { BoostEstimate } from "./schemas";
 import { getBoostRow } from "./service";
 
 /**

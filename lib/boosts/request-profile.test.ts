@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors, summarise } from "@/lib/api/validation";
+import { fieldErrors, summarise } from "@/lib/core/field-errors";
 import { requestProfileSchema, variationsSchema } from "@/lib/core/variations";
 
 const problems = (result: { success: boolean; error?: Parameters<typeof fieldErrors>[0] }) => (result.success ? "" : summarise(fieldErrors(result.error!, "request_profile")));

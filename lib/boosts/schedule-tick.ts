@@ -5,7 +5,7 @@ import { sendJob } from "@/lib/jobs";
 import { TooManyRequestsError } from "@/lib/core/errors";
 import { assertUnvalidatedRunBudget, insertBoostRun } from "@/lib/runs/service";
 import { hasActiveRun } from "./service";
-import { nextRunAt } from "./schedule";
+import { nextRunAt } from "@/lib/core/schedule";
 
 /**
  * The cron tick: starts every scheduled boost whose next_run_at has come (UTC) and moves

@@ -10,8 +10,9 @@ import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
-import { nextRunAt } from "./schedule";
-import { type BoostPayload, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/boosts/schemas";
+import { nextRunAt } from "@/lib/core/schedule";
+import type { BoostPayload } from "@/lib/boosts/schemas";
+import { CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/core/boost-requests";
 import { verifyColumns, verifyMode } from "@/lib/core/variations";
 
 export type BoostRow = typeof boosts.$inferSelect;

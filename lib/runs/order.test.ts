@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEnded } from "@/lib/testing/run-end";
 import { runs, runUrlStates, sitemaps, sites } from "@/drizzle/schema";
 import { estimateBoost } from "@/lib/boosts/estimate";
-import { createSiteBoostBody } from "@/lib/boosts/schemas";
+import { createSiteBoostBody } from "@/lib/core/boost-requests";
 import { createBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import type { AccountContext } from "@/lib/context";

@@ -14,7 +14,8 @@ import { keepsUrl } from "@/lib/warm/url-filters";
 import { type CallPlan, countCalls, regionCalls } from "./calls";
 import { recordset } from "@/lib/db/recordset";
 import { unusableProfile } from "./request-profile";
-import { changedSince, type ListedUrl, orderUrls, type UrlOrder } from "./url-order";
+import type { UrlOrder } from "@/lib/core/url-orders";
+import { changedSince, type ListedUrl, orderUrls } from "./url-order";
 import { latestBaseline, storeSnapshot } from "./url-snapshots";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */

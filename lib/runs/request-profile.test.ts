@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sites } from "@/drizzle/schema";
 import { estimateBoost } from "@/lib/boosts/estimate";
-import { createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
+import { createSiteBoostBody, updateBoostBody } from "@/lib/core/boost-requests";
 import { createBoost, getBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { rowsOf } from "@/lib/db/rows";

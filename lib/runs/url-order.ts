@@ -1,15 +1,5 @@
+import type { UrlOrder } from "@/lib/core/url-orders";
 import type { UrlDetails } from "@/lib/sources/site-urls";
-
-/** The orders a boost's URLs can be warmed in (no imports of the database: the dashboard's form takes them too). */
-export const URL_ORDERS = ["sitemap", "priority", "lastmod"] as const;
-export type UrlOrder = (typeof URL_ORDERS)[number];
-
-/** Each order in a few words, for the dashboard. */
-export const URL_ORDER_LABELS: Record<UrlOrder, string> = {
-  sitemap: "As the sitemaps list them",
-  priority: "Highest <priority> first",
-  lastmod: "Newest <lastmod> first",
-};
 
 /** A URL as the boost's sitemaps list it now. */
 export type ListedUrl = { url: string } & UrlDetails;

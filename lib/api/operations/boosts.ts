@@ -1,6 +1,7 @@
 import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { boostParams, siteBoostParams, siteParams } from "@/lib/api/params";
-import { boostEstimateSchema, boostSchema, createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/boosts/schemas";
+import { boostEstimateSchema, boostSchema } from "@/lib/boosts/schemas";
+import { createBoostBody, createSiteBoostBody, updateBoostBody } from "@/lib/core/boost-requests";
 import { runQueuedSchema } from "@/lib/runs/schemas";
 import { defineOperation } from "../operation";
 

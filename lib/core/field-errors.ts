@@ -1,8 +1,14 @@
 import type { z } from "zod";
 
+/*
+ * How the API words a zod issue, field and sentence. In core so that the dashboard's forms, which
+ * check a draft with the API's own schemas, say what the API would say.
+ */
+
 export type FieldError = { field: string; message: string };
 
-function fieldPath(path: readonly PropertyKey[]): string {
+/** `variations.languages[0]`: the path as the API names a field in its 422 details. */
+export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "");
 }
 
@@ -18,7 +24,8 @@ const typeNames: Record<string, string> = {
 /** zod's own messages start like this; anything else was written by us for the field, and wins. */
 const DEFAULT_MESSAGE = /^(Too (big|small)|Invalid|Unrecognized)/;
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** The sentence's predicate, e.g. `must start with /`: the field is its subject. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code !== "invalid_type" && !DEFAULT_MESSAGE.test(issue.message)) return issue.message;
   switch (issue.code) {
     case "invalid_type":
