@@ -122,7 +122,7 @@ async function distinctFreePorts(count: number): Promise<number[]> {
 
 beforeAll(async () => {
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
-  if (!existsSync(NGINX)) throw new Error(`nginx is not installed at ${NGINX} (apt-get install nginx; .ci/run does).`);
+  if (!existsSync(NGINX)) throw new Error(`nginx is not installed at ${NGINX} (apt-get install nginx; npm test installs it as root).`);
 
   database = await startPostgresServer();
   databaseUrl = database.url;

@@ -8,7 +8,7 @@ export class DomainError extends Error {
   constructor(
     message: string,
     readonly details?: unknown,
-    /** The documented code (lib/api/error-codes.ts) when the class's own is not precise enough, e.g. which conflict. */
+    /** The documented code (lib/core/error-codes.ts) when the class's own is not precise enough, e.g. which conflict. */
     readonly code?: ErrorCode,
   ) {
     super(message);

@@ -13,7 +13,7 @@ import { botSigner } from "@/lib/warm/signing-keys";
 import { recordOutcomes } from "./record-outcomes";
 import { basicAuthorization } from "./request-profile";
 import { type BatchRow, type RunDelta, RunSource, sourceKey } from "./run-source";
-import { renewSlots, slotTtlSeconds } from "./site-slots";
+import { renewSlots, slotTtlSeconds } from "@/lib/warm/site-slots";
 
 /**
  * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
@@ -287,7 +287,7 @@ export class WarmLoop {
     return this.newSitesStep;
   }
 
-  /** Renews this worker's share of each site it warms and gives back the others' (lib/runs/site-slots.ts). */
+  /** Renews this worker's share of each site it warms and gives back the others' (lib/warm/site-slots.ts). */
   private async renewSlots(): Promise<void> {
     const held = [...new Set([...this.held.values()].map((h) => h.source.siteId))];
     const released = [...this.slotted].filter((siteId) => !held.includes(siteId));

@@ -10,7 +10,7 @@ const VARNISHD = "/usr/sbin/varnishd";
 
 /** Stops at once with the one command that fixes it, rather than failing later in a confusing way. */
 export function assertVarnishInstalled(): void {
-  if (spawnSync(VARNISHD, ["-V"]).status !== 0) throw new Error("Varnish is not installed: apt-get install varnish (.ci/run does).");
+  if (spawnSync(VARNISHD, ["-V"]).status !== 0) throw new Error("Varnish is not installed: apt-get install varnish (npm test installs it as root).");
 }
 
 async function listening(port: number, child: ChildProcess, log: () => string): Promise<void> {

@@ -23,7 +23,7 @@ export interface WarmSource {
   take(): Ticket | undefined;
 }
 
-/** `leaseUntil`: performance.now() ms after which the worker's share of the site may be the others' (lib/runs/site-slots.ts). */
+/** `leaseUntil`: performance.now() ms after which the worker's share of the site may be the others' (lib/warm/site-slots.ts). */
 type SiteGate = { limit: number; requestsPerSecond: number | null; inFlight: number; nextStart: number; leaseUntil: number };
 type AccountQueue = { sources: WarmSource[]; cursor: number };
 

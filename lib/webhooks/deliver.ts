@@ -12,6 +12,7 @@ import { messageIdOf } from "./message-id";
 import type { WebhookRow } from "@/lib/webhooks/types";
 import { slackMessage } from "./slack";
 import type { Envelope } from "./types";
+import { TEST_EVENT } from "./schemas";
 
 /** A receiver gets this long to answer; a slow one is retried like a failing one. */
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -146,7 +147,7 @@ export async function deliverMessage(db: Database, messageId: number, options: {
 /** POST /v1/webhooks/{id}/test: one signed `webhook.test` delivery now, whatever the webhook's events; its outcome is recorded like any other. */
 export async function deliverTest(db: Database, webhook: WebhookRow) {
   const envelope: Envelope = {
-    type: "webhook.test",
+    type: TEST_EVENT,
     timestamp: new Date().toISOString(),
     data: { webhook_id: webhook.id, message: "A test delivery from Preheat: the signature and the receiver work." },
   };
