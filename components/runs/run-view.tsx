@@ -35,7 +35,7 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
   );
 }
 
-export function runQueryKey(runId: number) {
+function runQueryKey(runId: number) {
   return ["run", runId] as const;
 }
 

@@ -8,7 +8,7 @@ import { cacheHitRatio, percent, successRate } from "./format";
 import { CallsCell, ColumnHeads, RunLink, td, tdNum } from "./run-cells";
 import { RunsTableCard } from "./runs-table-card";
 
-export const warmRunsQueryKey = (siteId: number) => ["warm-runs", { siteId }] as const;
+const warmRunsQueryKey = (siteId: number) => ["warm-runs", { siteId }] as const;
 
 /** The site's on-demand warm runs, newest first; polled every 2 s only while one is in progress. */
 export function SiteWarmRuns({ siteId }: { siteId: number }) {

@@ -12,7 +12,7 @@ import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 
-export const sitesKey = ["sites"] as const;
+const sitesKey = ["sites"] as const;
 
 function AddSiteForm() {
   const router = useRouter();

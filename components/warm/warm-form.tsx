@@ -18,7 +18,7 @@ import { RequestProfileFields, serverProblem } from "@/components/boosts/request
 import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
-export function extractUrls(text: string): string[] {
+function extractUrls(text: string): string[] {
   const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
   return [...new Set(found)];
 }

@@ -11,7 +11,7 @@ import { publicBaseUrl } from "@/lib/config/base-url";
 import { checkNewPassword, hashPassword } from "./passwords";
 import { findUserByEmail, normaliseEmail } from "./users";
 
-export const SIGN_UP_LINK_HOURS = 24;
+const SIGN_UP_LINK_HOURS = 24;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

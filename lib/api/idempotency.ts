@@ -81,7 +81,7 @@ function replay(row: Stored): Response {
  * one), so that the table never holds them in clear and a replay, which anyone holding the key and
  * the request could obtain for 24 hours, never shows them again.
  */
-export function withoutShownOnce(body: string, shownOnce: readonly string[]): string {
+function withoutShownOnce(body: string, shownOnce: readonly string[]): string {
   if (shownOnce.length === 0) return body;
   let value: unknown;
   try {

@@ -6,7 +6,7 @@ import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Scope } from "./scopes";
 
 /** Recognisable in logs, secret scanners and support tickets. */
-export const API_KEY_PREFIX = "phk_";
+const API_KEY_PREFIX = "phk_";
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 /** Throttles the last-used write so that busy keys do not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -16,7 +16,7 @@ export type Budget = { name: string; points: number; seconds: number };
 /** Where a subject stands in its budget after a request: what the RateLimit-* headers say. */
 export type BudgetState = { limit: number; remaining: number; resetSeconds: number };
 
-export const API_WINDOW_SECONDS = 60;
+const API_WINDOW_SECONDS = 60;
 
 /** PREHEAT_RATE_LIMIT_PER_MINUTE (600 by default): the API requests one key (or one signed-in account) may make a minute. */
 export const apiBudget = (): Budget => ({ name: "api", points: setting("PREHEAT_RATE_LIMIT_PER_MINUTE"), seconds: API_WINDOW_SECONDS });

@@ -22,7 +22,7 @@ const SHOWN_PREFIX_LENGTH = 10;
 
 const hookPath = (token: string) => `/v1/hooks/${token}`;
 
-export function toHook(row: HookRow) {
+function toHook(row: HookRow) {
   return { id: row.id, boost_id: row.boostId, name: row.name, prefix: row.prefix, last_used_at: iso(row.lastUsedAt), created_at: row.createdAt.toISOString() };
 }
 

@@ -11,7 +11,7 @@ import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
  * lib/core/boost-requests.ts, where the dashboard's form can take it too.
  */
 
-export const BOOST_STATUSES = ["pending", "running", "active", "paused"] as const;
+const BOOST_STATUSES = ["pending", "running", "active", "paused"] as const;
 
 export const boostSchema = z
   .object({

@@ -29,7 +29,7 @@ export const EXIT = {
   api: 3,
 } as const;
 
-export const INTEGRATOR_COMMANDS = ["warm", "boosts", "runs"] as const;
+const INTEGRATOR_COMMANDS = ["warm", "boosts", "runs"] as const;
 
 export function isIntegratorCommand(command: string | undefined): boolean {
   return (INTEGRATOR_COMMANDS as readonly (string | undefined)[]).includes(command);
@@ -63,7 +63,7 @@ export function hitRate(summary: Pick<Summary, "cache_hits" | "total_calls">): n
   return summary.total_calls > 0 ? summary.cache_hits / summary.total_calls : null;
 }
 
-export function percent(share: number | null): string {
+function percent(share: number | null): string {
   return share === null ? "—" : `${(share * 100).toFixed(1).replace(/\.0$/, "")} %`;
 }
 
@@ -87,7 +87,7 @@ const waitOptions = {
 } as const;
 
 type WaitFlags = { wait?: boolean; "min-hit-rate"?: string; json?: boolean };
-export type Follow = { wait: boolean; minHitRate: number | undefined; json: boolean };
+type Follow = { wait: boolean; minHitRate: number | undefined; json: boolean };
 
 function follow(values: WaitFlags): Follow {
   const minHitRate = values["min-hit-rate"] === undefined ? undefined : parseMinHitRate(values["min-hit-rate"]);
@@ -173,7 +173,7 @@ const hostOf = (site: string) =>
     .toLowerCase();
 
 /** The site's id: given, or found by its domain in the account's sites (`www.` variants match when no site has the exact domain). */
-export async function siteIdOf(client: ApiClient, site: string): Promise<number> {
+async function siteIdOf(client: ApiClient, site: string): Promise<number> {
   if (/^\d+$/.test(site)) return Number(site);
   const wanted = hostOf(site);
   const variants: number[] = [];
@@ -198,7 +198,7 @@ function duration(run: RunDetail, now: number): string {
 }
 
 /** The run as `runs get` and `--wait` print it. */
-export function summaryText(run: RunDetail, now = Date.now()): string {
+function summaryText(run: RunDetail, now = Date.now()): string {
   const { summary, progress } = run;
   const count = (value: number) => value.toLocaleString("en");
   const origin = run.type === "warm" ? `warm of site ${run.site_id}` : `boost ${run.boost_id}${run.boost_name ? ` (${run.boost_name})` : ""}, site ${run.site_id}`;
@@ -249,7 +249,7 @@ async function waitForRun(client: ApiClient, id: number, io: IntegratorIO): Prom
 }
 
 /** The exit code of an ended run, with the reason on stderr when it is not 0. */
-export function verdict(run: RunDetail, minHitRate: number | undefined, stderr: Output): number {
+function verdict(run: RunDetail, minHitRate: number | undefined, stderr: Output): number {
   if (run.status === "failed" || run.status === "paused") {
     stderr.write(`Run ${run.id} ${run.status}${run.status_message ? `: ${run.status_message}` : "."}\n`);
     return EXIT.runNotGood;

@@ -280,7 +280,7 @@ export const VARIABLES = {
   }),
 };
 
-export type Variables = typeof VARIABLES;
+type Variables = typeof VARIABLES;
 export type VariableName = keyof Variables;
 /** What `setting(name)` answers: the parsed value, or undefined for an unset variable without a default. */
 export type SettingValue<N extends VariableName> = Variables[N]["default"];

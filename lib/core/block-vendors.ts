@@ -6,7 +6,7 @@ export const BLOCK_VENDORS = ["cloudflare", "akamai", "imperva", "datadome", "su
 export type BlockVendor = (typeof BLOCK_VENDORS)[number];
 
 /** The vendor as a site owner knows it, for messages ("Blocked by Cloudflare's bot protection"). */
-export const BLOCK_VENDOR_NAMES: Record<BlockVendor, string> = {
+const BLOCK_VENDOR_NAMES: Record<BlockVendor, string> = {
   cloudflare: "Cloudflare",
   akamai: "Akamai",
   imperva: "Imperva",

@@ -21,13 +21,13 @@ export const notCachedReasonSchema = z.enum(NOT_CACHED_REASONS).meta({
   description: `Why a call did not end as a cache hit: the first that applies, in this order. ${NOT_CACHED_REASONS.map((r) => `\`${r}\`: ${NOT_CACHED_ADVICE[r].advice}`).join(" ")}`,
 });
 
-export const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
+const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
   id: "BlockVendor",
   description:
     "The bot protection that answered a call instead of the site, read from its documented fingerprints (docs/cache-detection.md): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",
 });
 
-export const visitorFiguresSchema = z
+const visitorFiguresSchema = z
   .object({
     profile: z.enum(VISITOR_PROFILES).meta({ description: "The standard visitor: `chrome_desktop`, `chrome_android`, `safari_ios`, `firefox`, `googlebot_smartphone`." }),
     label: z.string().meta({ description: "Its name for people, e.g. `Chrome Android`." }),
@@ -41,7 +41,7 @@ export const visitorFiguresSchema = z
   })
   .meta({ id: "VisitorFigures", description: "What one standard visitor got from the cache after the run's warm." });
 
-export const adviceSchema = z
+const adviceSchema = z
   .object({
     code: z.enum(ADVICE_CODES).meta({
       description:
@@ -103,7 +103,7 @@ export const progressSchema = z
   })
   .meta({ id: "RunProgress" });
 
-export const regionPopSchema = z
+const regionPopSchema = z
   .object({
     pop: z.string().meta({ description: "Point-of-presence code as the CDN names it (upper case)." }),
     calls: z.number().int(),

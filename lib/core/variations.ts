@@ -10,7 +10,7 @@ export const MAX_LANGUAGES = 20;
 /** The values once each, in their first order. */
 export const uniq = <T>(values: T[]) => [...new Set(values)];
 
-export const languageTagSchema = z
+const languageTagSchema = z
   .string()
   .regex(/^[a-zA-Z]{2,3}-[a-zA-Z]{2}$/, "must be a language tag of the form ll-RR, e.g. fr-FR")
   .transform((tag) => {
@@ -19,13 +19,13 @@ export const languageTagSchema = z
   });
 
 /** Cookie sets multiply a run's calls like languages: enough for a site's currencies or consent states. */
-export const MAX_COOKIE_SETS = 10;
+const MAX_COOKIE_SETS = 10;
 /** Accept-Encoding values a run can warm as variants of their own, each sent exactly as written. */
 export const ENCODINGS = ["zstd", "br", "gzip", "identity"] as const;
 /** Extra headers a request profile may add, and the largest value of one (bytes). */
-export const MAX_PROFILE_HEADERS = 20;
-export const MAX_HEADER_VALUE_BYTES = 1024;
-export const MAX_CUSTOM_USER_AGENTS = 10;
+const MAX_PROFILE_HEADERS = 20;
+const MAX_HEADER_VALUE_BYTES = 1024;
+const MAX_CUSTOM_USER_AGENTS = 10;
 const MAX_COOKIES = 50;
 
 /** RFC 9110 token: what a header or cookie name may be made of. */
@@ -54,7 +54,7 @@ const REFUSED_HEADERS: Record<string, string> = {
 };
 
 /** Why a profile may not set this header, or null when it may. */
-export function refusedHeader(name: string): string | null {
+function refusedHeader(name: string): string | null {
   const lower = name.toLowerCase();
   if (lower.startsWith("proxy-")) return "it is meant for a proxy, not the site";
   return REFUSED_HEADERS[lower] ?? null;
@@ -88,7 +88,7 @@ const profileHeaders = z
   });
 
 /** Cookies by name: names are tokens, values RFC 6265 cookie-octets (no space, quote, comma, semicolon nor backslash). */
-export const cookiesSchema = z.record(z.string(), z.string()).superRefine((cookies, ctx) => {
+const cookiesSchema = z.record(z.string(), z.string()).superRefine((cookies, ctx) => {
   const entries = Object.entries(cookies);
   if (entries.length > MAX_COOKIES) ctx.addIssue({ code: "custom", message: `must list at most ${MAX_COOKIES} cookies` });
   for (const [name, value] of entries) {

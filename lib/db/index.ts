@@ -7,7 +7,7 @@ import { lockEmbeddedDatabase } from "./embedded-lock";
 import { keepStatistics } from "./embedded-statistics";
 import { dataDirectory } from "./paths";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** Both drivers (PGlite, postgres) give this shape; domain code only sees it. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -6,7 +6,7 @@ type Statement = { name: string; parameterTypes: number[] };
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 
 /** Statements kept prepared at once; past this, the least recently run one is closed. */
-export const PREPARED_STATEMENTS_MAX = 500;
+const PREPARED_STATEMENTS_MAX = 500;
 
 function concat(messages: Uint8Array[]): Uint8Array {
   const joined = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));

@@ -13,7 +13,7 @@ type Template<S extends z.ZodType> = { props: S; subject: (props: z.output<S>) =
 const template = <S extends z.ZodType>(definition: Template<S>) => definition;
 
 /** The templates this service sends: each with its props schema, subject line and component. */
-export const templates = {
+const templates = {
   "ownership-lost": template({ props: ownershipLostProps, subject: ownershipLostSubject, component: OwnershipLostEmail }),
   "ownership-revoked": template({ props: ownershipRevokedProps, subject: ownershipRevokedSubject, component: OwnershipRevokedEmail }),
   "run-report": template({ props: runReportProps, subject: runReportSubject, component: RunReportEmail }),

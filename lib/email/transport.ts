@@ -1,7 +1,7 @@
 import { Resend } from "resend";
 import { setting } from "@/lib/config";
 
-export type OutgoingEmail = {
+type OutgoingEmail = {
   from: string;
   to: string;
   subject: string;
@@ -26,7 +26,7 @@ export function emailSender(): string {
   return setting("EMAIL_FROM");
 }
 
-export const resendTransport: EmailTransport = {
+const resendTransport: EmailTransport = {
   name: "resend",
   queuedStatus: "pending",
   async send({ idempotencyKey, ...email }) {
@@ -45,7 +45,7 @@ export const resendTransport: EmailTransport = {
 };
 
 /** Nothing leaves: e-mails stay in the outbox table, where the dashboard shows them. */
-export const outboxTransport: EmailTransport = {
+const outboxTransport: EmailTransport = {
   name: "outbox",
   queuedStatus: "outbox",
   async send() {

@@ -4,8 +4,6 @@ import { setting } from "@/lib/config";
 import { FetchError } from "./errors";
 import { parseIp } from "./ip-address";
 
-export { parseIp };
-
 /**
  * Every range of the IANA IPv4 and IPv6 Special-Purpose Address Registries that is not globally
  * reachable, and multicast. The first match names the refusal, so a narrow range comes before the
@@ -53,7 +51,7 @@ const NOT_PUBLIC = (
 /** IANA allocates public IPv6 unicast from 2000::/3 only; the rest is reserved or special. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
-export function allowPrivateNetwork(): boolean {
+function allowPrivateNetwork(): boolean {
   return setting("PREHEAT_ALLOW_PRIVATE_NETWORK");
 }
 

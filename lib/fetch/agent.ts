@@ -26,7 +26,7 @@ function guardedLookup(hostname: string, options: dns.LookupOptions, callback: L
   });
 }
 
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 /** How long a new connection may stay unused before closeIfUnused closes it. */
 const UNUSED_CONNECTION_MS = 1_000;
 

@@ -3,7 +3,7 @@ import { outboundAgent } from "./agent";
 import { FetchError } from "./errors";
 import { checkProxiedTarget, proxyAgent } from "./proxy";
 
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /** The final answer of an exchange, after its redirects. */
 export type FinalResponse = { url: string; status: number; headers: ResponseHeaders; redirects: number };
@@ -23,7 +23,7 @@ export type ExchangeSettings = {
 };
 
 /** What takes the final body. `fail` gets every error after `start`: a cap, the timeout, a broken transfer. */
-export type BodyReceiver = { data(chunk: Buffer): void; end(): void; fail(error: FetchError): void };
+type BodyReceiver = { data(chunk: Buffer): void; end(): void; fail(error: FetchError): void };
 
 export type ExchangeReceiver = {
   /** The final answer's status and headers arrived: what takes its body. */
@@ -36,7 +36,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** A redirect's body is read to its end up to here (its connection goes back to the pool); past it the connection is closed. */
 const REDIRECT_BODY_BYTES = 64 * 1024;
 
-export function parseHttpUrl(input: string | URL, base?: URL): URL {
+function parseHttpUrl(input: string | URL, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(input, base);
@@ -56,7 +56,7 @@ function redirectTarget(location: string, from: URL): URL {
   }
 }
 
-export function timeoutError(url: URL | string, timeoutMs: number, options?: { cause?: unknown }): FetchError {
+function timeoutError(url: URL | string, timeoutMs: number, options?: { cause?: unknown }): FetchError {
   return new FetchError("timeout", `${url} did not answer within ${timeoutMs / 1000} s`, options);
 }
 

@@ -5,12 +5,11 @@ import { botUserAgent } from "./bot";
 import { FetchError } from "./errors";
 import { describeFailure, exchange, type ExchangeSettings, type FinalResponse } from "./exchange";
 
-export { FetchError, type FetchErrorKind } from "./errors";
-export type { ResponseHeaders } from "./exchange";
+export { FetchError } from "./errors";
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
-export const MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
 
 export type GuardedRequestOptions = {
   headers?: Record<string, string>;

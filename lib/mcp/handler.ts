@@ -5,7 +5,7 @@ import { answerFromClientBudget } from "@/lib/api/methods";
 import { getDb } from "@/lib/db";
 import { mcpServerFor } from "./server";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 /** A stateless server keeps no stream to open (GET) and no session to end (DELETE): the SDK's examples answer them so. */
 function methodNotAllowed(): Response {

@@ -30,7 +30,7 @@ const MOST = 0.5;
 const NEARLY_ALL = 0.8;
 const MIN_ANSWERS = 3;
 /** Below this share of hits, a visitor is reported as missing. */
-export const VISITOR_HIT_TARGET = 0.95;
+const VISITOR_HIT_TARGET = 0.95;
 
 /**
  * Cookies set by load balancers, bot protections and session frameworks: never what a cache keys

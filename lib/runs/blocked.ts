@@ -79,7 +79,7 @@ export async function blockedSoFar(db: Database, runIds: readonly number[]): Pro
   return found;
 }
 
-export type BlockedVerdict = { blocked_by: BlockVendor; at: string; run_id: number };
+type BlockedVerdict = { blocked_by: BlockVendor; at: string; run_id: number };
 
 /**
  * What the ended runs say of their sites' bot protection, per user-agent class (sites.blocked_verdicts):

@@ -8,7 +8,7 @@ import { QuotaExceededError } from "@/lib/core/errors";
 export const DEFAULT_MONTHLY_CALL_QUOTA = settingDefault("PREHEAT_MONTHLY_CALL_QUOTA");
 
 /** PREHEAT_MONTHLY_CALL_QUOTA, or DEFAULT_MONTHLY_CALL_QUOTA. */
-export function defaultMonthlyQuota(): number {
+function defaultMonthlyQuota(): number {
   return setting("PREHEAT_MONTHLY_CALL_QUOTA");
 }
 

@@ -24,7 +24,7 @@ export type RecordingLimits = { samples: number; slowdowns: number; results: num
 export type RunDecision = { running: boolean; window: string; blockJudged: boolean };
 
 /** One run's change, a row of the runs statement's recordset. */
-export type RunValues = {
+type RunValues = {
   id: number;
   /** null: the run cannot pause, its window is left as it is. */
   recent_outcomes: string | null;

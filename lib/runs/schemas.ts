@@ -30,7 +30,7 @@ const runFields = {
 
 export const runListItemSchema = z.object({ boost_id: z.number().int(), ...runFields }).meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });
 
-export const runResultSchema = z
+const runResultSchema = z
   .object({
     url: z.string(),
     ...variantFields,

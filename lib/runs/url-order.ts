@@ -5,7 +5,7 @@ import type { UrlDetails } from "@/lib/sources/site-urls";
 export type ListedUrl = { url: string } & UrlDetails;
 
 /** The sitemaps protocol's default for a URL without <priority>. */
-export const DEFAULT_PRIORITY = 0.5;
+const DEFAULT_PRIORITY = 0.5;
 
 const byPriority = (a: ListedUrl, b: ListedUrl) => (b.priority ?? DEFAULT_PRIORITY) - (a.priority ?? DEFAULT_PRIORITY);
 
@@ -25,7 +25,7 @@ export function orderUrls(urls: ListedUrl[], order: UrlOrder): ListedUrl[] {
 export type Baseline = { runId: number; lastmods: Map<string, number | null> };
 
 /** New since the baseline, or listed with another lastmod (a lastmod that appears or disappears counts as a change). */
-export function isChanged(url: ListedUrl, baseline: Baseline): boolean {
+function isChanged(url: ListedUrl, baseline: Baseline): boolean {
   const before = baseline.lastmods.get(url.url);
   if (before === undefined) return true;
   return before !== (url.lastmod?.getTime() ?? null);

@@ -9,12 +9,12 @@ import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profil
 import { verifyDelaySeconds } from "./verify";
 
 /** A region's visitor check never asks more than this: URLs × visitors × cookie sets. */
-export const MAX_VISITOR_REQUESTS_PER_REGION = 500;
+const MAX_VISITOR_REQUESTS_PER_REGION = 500;
 /** Batches whose URLs are read for the sample: spread over the run, whatever its size. */
 const SAMPLE_BATCHES = 20;
 
 /** The URLs each visitor asks for in a region, with so many cookie sets (each of its URLs is asked once per set). */
-export function visitorSampleSize(cookieSets: number): number {
+function visitorSampleSize(cookieSets: number): number {
   const perUrl = VISITOR_PROFILES.length * Math.max(1, cookieSets);
   return Math.max(1, Math.min(setting("PREHEAT_VISITOR_CHECK_URLS"), Math.floor(MAX_VISITOR_REQUESTS_PER_REGION / perUrl)));
 }
@@ -55,7 +55,7 @@ export function spread<T>(items: readonly T[], size: number): T[] {
  * The calls of one visitor's check in a region: each sampled URL once per cookie set (or once),
  * in the run's languages taken in turn (a visitor speaks one), as the visitor sends it.
  */
-export function visitorCalls(visitor: string, urls: readonly string[], languages: readonly string[], cookieSets: readonly string[]): PlannedCall[] {
+function visitorCalls(visitor: string, urls: readonly string[], languages: readonly string[], cookieSets: readonly string[]): PlannedCall[] {
   return urls.flatMap((url, i) => {
     const language = languages.length ? languages[i % languages.length]! : null;
     return (cookieSets.length ? cookieSets : [null]).map((set) => {

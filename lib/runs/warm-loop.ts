@@ -20,7 +20,7 @@ import { renewSlots, slotTtlSeconds } from "@/lib/warm/site-slots";
  * recording takes longer (thousands of runs on a busy database), the next waits three times as long
  * (2 s at most), so that recording never takes more than a quarter of the database's time.
  */
-export const RECORD_EVERY_MS = 250;
+const RECORD_EVERY_MS = 250;
 const RECORD_EVERY_MAX_MS = 2_000;
 /** Reservations wanted within this long are written together. */
 const RESERVE_EVERY_MS = 5;
@@ -72,7 +72,7 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
  * slowdowns, auto-pause, the early stop on blocked calls). A run leaves when it is finished,
  * stopped, or has warmed for its job's time budget.
  */
-export class WarmLoop {
+class WarmLoop {
   /** By sourceKey (run and region). */
   private readonly held = new Map<string, Held>();
   private ticker: NodeJS.Timeout | undefined;

@@ -16,7 +16,7 @@ import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
 import type { WarmInput } from "./warm-schemas";
 
-export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
+const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
 
 function siteUrls(urls: string[], domain: string): string[] {
   const accepted = new Set<string>();

@@ -10,15 +10,15 @@ import { emptyTally, MAX_URL_LENGTH, normaliseUrl, tallyUrl, type UrlDetails } f
 import type { UrlEntry, XmlUrlSource } from "@/lib/sources/xml-urls";
 
 /** Index nesting and fan-out limits: a sitemap index may list indexes, but not forever. */
-export const MAX_INDEX_DEPTH = 3;
-export const MAX_SITEMAPS_PER_ROOT = 500;
+const MAX_INDEX_DEPTH = 3;
+const MAX_SITEMAPS_PER_ROOT = 500;
 export const MAX_URLS_PER_SITEMAP = 1_000_000;
 /**
  * Child sitemaps of an index read at the same time (PREHEAT_SITEMAP_CHILDREN_AT_ONCE, default 4,
  * at most 16). Downloading and parsing one overlaps with storing another; more would only multiply
  * the memory of documents in flight (up to 50,000 entries each) and the load on the site.
  */
-export function childrenAtOnce(): number {
+function childrenAtOnce(): number {
   return setting("PREHEAT_SITEMAP_CHILDREN_AT_ONCE");
 }
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/core/primitives";
 
-export const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as const;
+const SITEMAP_STATUSES = ["waiting", "processing", "done", "error"] as const;
 
 export const addSitemapBody = z
   .object({

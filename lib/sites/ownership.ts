@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Parser } from "htmlparser2";
 import { FetchError, guardedFetch } from "@/lib/fetch";
 
-export type OwnershipProof = { method: "html_file" | "meta_tag"; url: string };
+type OwnershipProof = { method: "html_file" | "meta_tag"; url: string };
 export type OwnershipCheck = { proof: OwnershipProof } | { problem: string };
 
 const PAGE_LIMIT = 2 * 1024 * 1024;

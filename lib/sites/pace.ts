@@ -16,7 +16,7 @@ export function siteConcurrency(site: { maxConcurrency: number | null }): number
   return Math.min(site.maxConcurrency ?? defaultSiteConcurrency(), maxSiteConcurrency());
 }
 
-export const MAX_REQUESTS_PER_SECOND = 1000;
+const MAX_REQUESTS_PER_SECOND = 1000;
 
 export const updateSiteBody = z
   .object({

@@ -9,7 +9,7 @@ import type { OwnershipRecheckPayload } from "./schemas";
 import type { SiteRow } from "@/lib/sites/site-row";
 
 /** Days a site keeps its validation after a recheck first misses its proof: the owner is told at once. */
-export const OWNERSHIP_NOTICE_DAYS = 7;
+const OWNERSHIP_NOTICE_DAYS = 7;
 const DAY_MS = 86_400_000;
 /** Rechecks handed out per cron tick: a minute's worth of work for the workers, not a flood. */
 const RECHECKS_PER_TICK = 50;

@@ -7,11 +7,11 @@ export const createSiteBody = z
   })
   .meta({ id: "CreateSiteRequest" });
 
-export const validationMethodSchema = z
+const validationMethodSchema = z
   .enum(["html_file", "meta_tag"])
   .meta({ id: "ValidationMethod", description: '`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name="service-token">` in the homepage head.' });
 
-export const ownershipRecheckSchema = z
+const ownershipRecheckSchema = z
   .object({
     last_checked_at: timestamp.nullable().meta({ description: "When the proof was last looked for, by a recheck or by validating; null before." }),
     next_check_at: timestamp.nullable().meta({ description: "When the next recheck is due; null while the site is not validated." }),
@@ -27,7 +27,7 @@ export const ownershipRecheckSchema = z
       "A validated site's proof is looked for again every 30 days (the operator may set another period). When it is missing, the owner is e-mailed, the site is checked daily and stays validated for 7 days; still missing then, the site is unvalidated and capped like any unvalidated site. Validating again (POST …/validate) ends the notice as soon as the proof is back.",
   });
 
-export const blockedVerdictSchema = z
+const blockedVerdictSchema = z
   .object({
     blocked_by: z.string().meta({ description: "The bot protection that blocked the calls, as a run's `summary.blocked_by` names it (`cloudflare`, `akamai`, `imperva`, …, `other`)." }),
     at: timestamp.meta({ description: "When the run that found it ended." }),

@@ -19,7 +19,7 @@ export const unvalidatedLimitsSchema = z
     description: `Caps in force while the site's ownership is not proven: each run warms at most its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs and makes at most ${UNVALIDATED_LIMITS.callsPerRun} calls, and the site runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours. null once the site is validated.`,
   });
 
-export const UNVALIDATED_LIMITS_MESSAGE = `The site is not validated yet: each run warms at most its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs with at most ${UNVALIDATED_LIMITS.callsPerRun} calls, and the site runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours. Validate the site to lift these caps.`;
+const UNVALIDATED_LIMITS_MESSAGE = `The site is not validated yet: each run warms at most its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs with at most ${UNVALIDATED_LIMITS.callsPerRun} calls, and the site runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours. Validate the site to lift these caps.`;
 
 /** The caps as the API states them, or null for a validated site. */
 export function unvalidatedLimits(validated: boolean): z.infer<typeof unvalidatedLimitsSchema> | null {

@@ -16,7 +16,7 @@ export function charsetOf(contentType: string | null | undefined): string | null
  * Content-Type, UTF-8. The declaration comes before the header's charset because servers often
  * add a default charset that the file itself contradicts.
  */
-export function sniffEncoding(head: Uint8Array, charset: string | null): string {
+function sniffEncoding(head: Uint8Array, charset: string | null): string {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return "utf-8";
   if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
   if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be";

@@ -6,20 +6,18 @@ import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
 import { type ReadOptions, readXmlUrls, type XmlUrlSource } from "@/lib/sources/xml-urls";
 import { SourceFormatError } from "@/lib/sources/errors";
 
-export { SourceFormatError } from "@/lib/sources/errors";
-
 /** The sitemaps protocol's own limits: 50,000 URLs and 50 MB (uncompressed) per file. */
-export const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
-export const MAX_ENTRIES_PER_FILE = 50_000;
-export const MAX_CSV_ROWS = 500_000;
+const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
+const MAX_ENTRIES_PER_FILE = 50_000;
+const MAX_CSV_ROWS = 500_000;
 const SOURCE_TIMEOUT_MS = 60_000;
 
 /** What one download may take; tests pass smaller limits. */
-export type SourceLimits = { maxBytes: number; timeoutMs: number };
+type SourceLimits = { maxBytes: number; timeoutMs: number };
 const SOURCE_LIMITS: SourceLimits = { maxBytes: MAX_SOURCE_BYTES, timeoutMs: SOURCE_TIMEOUT_MS };
 
 /** An HTTP answer that is not the document; 5xx and 429 may pass, the rest will not. */
-export class SourceHttpError extends Error {
+class SourceHttpError extends Error {
   constructor(
     readonly status: number,
     url: string,

@@ -3,7 +3,7 @@ import { SaxesParser } from "saxes";
 import { decodedText } from "./encoding";
 import { SourceFormatError } from "./errors";
 
-export type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
+type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 /** `priority`: the sitemap's <priority> (0.0 to 1.0), only when the entry gives a valid one. */
 export type UrlEntry = { loc: string; lastmod: Date | null; priority?: number };
 /**

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * (PUT /__origin/hosts/{host}); the service reaches it through PREHEAT_CONNECT_TO.
  */
 /** `{{path}}` in a body is replaced by the path asked for: a page that repeats its address (a soft 404, a search page). */
-export type OriginResponse = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+type OriginResponse = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 export type OriginHost = { routes: Record<string, OriginResponse>; fallback?: OriginResponse };
 
 export async function startOrigin(port = 0) {

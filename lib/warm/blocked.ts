@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import type { BlockVendor } from "@/lib/core/block-vendors";
 
-export { ALLOW_LISTING_PATH, BLOCK_VENDOR_NAMES, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/core/block-vendors";
+export { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/core/block-vendors";
 
 /**
  * Tells a bot protection's answer (a challenge, a captcha, a block page) from the site's own, and
@@ -111,7 +111,7 @@ type Fingerprint = { vendor: BlockVendor; matches: (a: Answer) => boolean };
 const refused = (a: Answer, ...statuses: number[]) => statuses.includes(a.status);
 
 /** In order: first match wins. Each row is documented, with its source, in docs/cache-detection.md. */
-export const FINGERPRINTS: readonly Fingerprint[] = [
+const FINGERPRINTS: readonly Fingerprint[] = [
   // Cloudflare documents `cf-mitigated: challenge` on every challenge page, whatever its type.
   { vendor: "cloudflare", matches: (a) => a.words("cf-mitigated").includes("challenge") },
   // AWS WAF documents its Challenge (202) and CAPTCHA (405) actions by this header.

@@ -14,7 +14,7 @@ import { isVisitorProfile, VISITORS } from "./visitors";
 
 export const CALL_TIMEOUT_MS = 30_000;
 /** Bodies are read to the end (a CDN must see a complete response) and discarded, up to this size. */
-export const MAX_WARM_BODY_BYTES = 100 * 1024 * 1024;
+const MAX_WARM_BODY_BYTES = 100 * 1024 * 1024;
 
 export type CallOutcome = {
   ok: boolean;
@@ -32,7 +32,7 @@ export type CallOutcome = {
   keyedOn?: AnswerKey;
 };
 
-export type AnswerKey = { vary: string[]; setCookies: string[] };
+type AnswerKey = { vary: string[]; setCookies: string[] };
 
 /** Vary's header names and the names of the cookies Set-Cookie sets (never their values). */
 function answerKey(headers: Record<string, string | string[] | undefined>): AnswerKey {

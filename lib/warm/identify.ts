@@ -12,7 +12,7 @@ import { publicBaseUrl } from "@/lib/config/base-url";
 export const VERIFICATION_HEADER = "preheat-verification";
 export const KEY_DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
 /** A signature is good this long after it is made: enough for the slowest call, short for a replay. */
-export const SIGNATURE_LIFETIME_MS = 5 * 60_000;
+const SIGNATURE_LIFETIME_MS = 5 * 60_000;
 
 /** What a run's calls identify themselves with (carried on its RunRequest). */
 export type Identity = {
@@ -27,7 +27,7 @@ export type Identity = {
  * the library signs today (the working group's dictionary form needs a `key` parameter the library
  * does not resolve yet).
  */
-export function signatureAgent(): string {
+function signatureAgent(): string {
   return `"${publicBaseUrl()}${KEY_DIRECTORY_PATH}"`;
 }
 

@@ -7,7 +7,7 @@ import { REGIONS, type RegionCode } from "@/lib/core/regions";
  * covers the cities these CDNs publish PoPs in; a code outside it is `unknown`, never guessed.
  * docs/cache-detection.md ("Where a PoP is") says the same.
  */
-export type Continent = "EU" | "NA" | "SA" | "AS" | "AF" | "OC";
+type Continent = "EU" | "NA" | "SA" | "AS" | "AF" | "OC";
 export type PopLocation = { country: string; continent: Continent };
 
 /** Country (ISO 3166-1 alpha-2) → its airports and metro codes. */
@@ -135,7 +135,7 @@ const BY_CODE: ReadonlyMap<string, PopLocation> = new Map(
   Object.entries(AIRPORTS).flatMap(([country, codes]) => codes.split(" ").map((code) => [code, { country, continent: CONTINENT_OF[country]! }] as const)),
 );
 
-export const COUNTRY_NAMES: Record<string, string> = { FR: "France", DE: "Germany", ES: "Spain", GB: "the United Kingdom", US: "the United States" };
+const COUNTRY_NAMES: Record<string, string> = { FR: "France", DE: "Germany", ES: "Spain", GB: "the United Kingdom", US: "the United States" };
 
 /** Where the PoP named `code` is, or null when the code is not one the table knows. */
 export function popLocation(code: string): PopLocation | null {
@@ -153,7 +153,7 @@ export function knownPopCodes(): string[] {
 }
 
 /** Whether a PoP at `location` serves a region's visitors: the region's country, or its continent for `eu` and `as`. */
-export function inRegion(region: RegionCode, location: PopLocation): boolean {
+function inRegion(region: RegionCode, location: PopLocation): boolean {
   const area = REGIONS.find((r) => r.code === region)!.area;
   return "country" in area ? area.country === location.country : area.continent === location.continent;
 }

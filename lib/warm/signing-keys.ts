@@ -58,7 +58,7 @@ async function insertKey(db: Database): Promise<SigningKeyRow> {
 const newestActive = (db: Database) => db.select().from(botSigningKeys).where(isNull(botSigningKeys.retiredAt)).orderBy(desc(botSigningKeys.id)).limit(1);
 
 /** The key calls are signed with now (the newest one not retired), made when there is none. */
-export async function activeSigningKey(db: Database): Promise<SigningKeyRow> {
+async function activeSigningKey(db: Database): Promise<SigningKeyRow> {
   requireSecretsKey(); // refused before anything is made
   const [found] = await newestActive(db);
   if (found) return found;
@@ -97,7 +97,7 @@ export function listedSigningKeys(db: Database, now = new Date()): Promise<Signi
 }
 
 /** A key's private half, as the library's signer. */
-export function signerOf(row: SigningKeyRow): Promise<Signer> {
+function signerOf(row: SigningKeyRow): Promise<Signer> {
   return signerFromJWK(JSON.parse(decrypt(row.privateKeyEncrypted)) as JsonWebKey);
 }
 

@@ -12,7 +12,7 @@ import { regionProxyUrl } from "./egress";
 export const WORKER_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
 /** A regional worker counts as present this long after it last reported in. */
-export const WORKER_FRESH_SECONDS = 60;
+const WORKER_FRESH_SECONDS = 60;
 /** Workers report in this often (well within WORKER_FRESH_SECONDS). */
 export const REPORT_EVERY_MS = 15_000;
 

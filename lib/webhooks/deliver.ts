@@ -99,7 +99,7 @@ async function recordAttempt(db: Database, webhook: WebhookRow, message: { id: n
  * times, not for a day. Once it has answered 2xx, to an event or a test, the whole back-off
  * schedule applies. Read from the recorded deliveries, which are kept as long as the webhook.
  */
-export const RETRIES_UNTIL_ANSWERED = 3;
+const RETRIES_UNTIL_ANSWERED = 3;
 
 /** Whether the webhook has ever had a 2xx answer (the attempts without an error). */
 async function hasAnswered(db: Database, webhook: WebhookRow): Promise<boolean> {

@@ -118,7 +118,7 @@ export async function deleteWebhook(ctx: AccountContext, webhookId: number): Pro
   if (!deleted.length) throw notFound("Webhook");
 }
 
-export function toDelivery(row: DeliveryRow) {
+function toDelivery(row: DeliveryRow) {
   return {
     id: row.id,
     message_id: row.messageId && row.messageCreatedAt ? messageIdOf({ id: row.messageId, createdAt: row.messageCreatedAt }) : null,
@@ -130,8 +130,6 @@ export function toDelivery(row: DeliveryRow) {
     created_at: iso(row.createdAt)!,
   };
 }
-
-export type WebhookDelivery = ReturnType<typeof toDelivery>;
 
 /** The webhook's delivery attempts, newest first. */
 export async function listDeliveries(ctx: AccountContext, webhookId: number, page: Page) {
@@ -156,7 +154,7 @@ export async function listDeliveries(ctx: AccountContext, webhookId: number, pag
  * try a receiver again after fixing it, too few to flood anyone with. Counted in the shared limit
  * store, so the limit holds across servers.
  */
-export const TEST_EVENT_BUDGET: Budget = { name: "webhook-test", points: 1, seconds: 10 };
+const TEST_EVENT_BUDGET: Budget = { name: "webhook-test", points: 1, seconds: 10 };
 
 /** One signed test delivery now; the answer is that delivery, whatever the receiver said. */
 export async function testWebhook(ctx: AccountContext, webhookId: number) {

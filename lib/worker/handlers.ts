@@ -13,7 +13,7 @@ import { sitemapProcess } from "./jobs/sitemap-process";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 
 /** The handlers both drivers call, each idempotent so that a retry never double-counts. */
-export const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
+const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "sitemap.process": sitemapProcess,
   "run.plan": runPlan,
   "run.batch": runBatch,

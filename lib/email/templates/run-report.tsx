@@ -41,12 +41,12 @@ export const runReportProps = z.object({
 export type RunReportProps = z.input<typeof runReportProps>;
 
 /** A rounded percentage, or null when nothing was called (0 of 0 is not 0 %). */
-export function percent(part: number, whole: number): number | null {
+function percent(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
 /** The figures the subject and the body share, computed once so that they always agree. */
-export function runReportFigures(input: RunReportProps) {
+function runReportFigures(input: RunReportProps) {
   const { summary, popsBreakdown } = runReportProps.parse(input);
   const ms = (value: number | null) => (value === null ? "–" : `${n(Math.round(value))} ms`);
   // Per PoP with hits and times when the run recorded them; otherwise calls alone.
