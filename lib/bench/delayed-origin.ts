@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 /**
  * The multisite bench's origin, in a process of its own: every GET answers 200 after a fixed
  * delay (BENCH_DELAY_MS), as a real site's 100–500 ms would, with a small Cloudflare-style page.
- * It counts calls in flight, overall and per site (the Host header), and reports the peaks.
+ * It counts calls in flight, overall and per site (the Host header), and reports the peaks. A
+ * site's ownership token file (`/<token>.html`, the tokens sent by the bench) answers at once and
+ * is not counted; any other `/preheat-….html` is a 404, as on a real site.
  */
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 200);
 const page = Buffer.from("<!doctype html><html><body>warm</body></html>");
@@ -15,9 +17,16 @@ const perSite = new Map<string, number>();
 let peakPerSite = 0;
 let firstAt = 0;
 let lastAt = 0;
+/** By host: the ownership token its token file holds. */
+const tokens = new Map<string, string>();
 
 const server = http.createServer((req, res) => {
   const host = req.headers.host ?? "";
+  if (req.url?.startsWith("/preheat-")) {
+    const token = tokens.get(host);
+    if (token && req.url === `/${token}.html`) return void res.writeHead(200, { "content-type": "text/html" }).end(token);
+    return void res.writeHead(404).end();
+  }
   firstAt ||= performance.now();
   inFlight++;
   peak = Math.max(peak, inFlight);
@@ -35,7 +44,8 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 server.maxConnections = 100_000;
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
-process.on("message", (message: { type: string }) => {
-  if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt });
+process.on("message", (message: { type: string; tokens?: Record<string, string> }) => {
+  if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt, inFlight, lastAt: performance.timeOrigin + lastAt });
+  if (message.type === "tokens") for (const [host, token] of Object.entries(message.tokens ?? {})) tokens.set(host, token);
 });
 process.on("disconnect", () => process.exit(0));

@@ -34,7 +34,7 @@ export async function createCaseDatabase(serverUrl: string, name: string) {
 }
 
 /** VmRSS and VmHWM (the peak so far) of a process, in bytes; undefined once it is gone. */
-function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
+export function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;

@@ -5,7 +5,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export type ProductionServer = { baseUrl: string; stop: () => Promise<void> };
+export type ProductionServer = { baseUrl: string; pid: number; stop: () => Promise<void> };
 
 async function waitForServer(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 90_000;
@@ -52,6 +52,7 @@ export async function startProductionServer(port: number, env: Record<string, st
   }
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));

@@ -1,0 +1,170 @@
+import { fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { SCOPES } from "@/lib/auth/scopes";
+import { openDatabase } from "@/lib/db";
+import { freePort } from "@/lib/testing/ports";
+import { startProductionServer } from "@/lib/testing/production-server";
+import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
+
+/**
+ * Many tenants at once, as people run Preheat (issue 28): the production server (`next start`, its
+ * embedded worker, the database on disk under PREHEAT_DATA_DIR) or, with DATABASE_URL, the server
+ * without a worker plus BENCH_WORKERS `npm run worker` processes on that PostgreSQL server. Sites
+ * are created and validated through /v1 (the origin serves their token files); then 20 clients send
+ * one `POST /v1/sites/{id}/warm` per site as fast as they are accepted, while the first warms
+ * already run. The origin, in its own process, answers every page after a fixed delay.
+ *
+ * Printed per case: the intake (time to accept every warm, and warms accepted per second), the time
+ * from the first warm request to the last call answered, calls in flight (peak, and the average over
+ * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay), the peak
+ * per site against C, and each process's peak RSS.
+ *
+ * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
+ */
+type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
+const CASES: Case[] = (process.env.BENCH_CASES ?? "200x100x4x200,1000x20x2x500").split(",").map((spec) => {
+  const [sites, urls, concurrency, delayMs] = spec.split("x").map(Number);
+  return { sites: sites!, urls: urls!, concurrency: concurrency!, delayMs: delayMs! };
+});
+const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 180);
+const SERVER_URL = process.env.DATABASE_URL;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const CLIENTS = 20;
+const SITES_PER_ACCOUNT = 10;
+const mib = (bytes: number) => Math.round(bytes / 1048576);
+
+type OriginStats = { served: number; peak: number; peakPerSite: number; inFlight: number; lastAt: number };
+
+async function startOrigin(delayMs: number) {
+  const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
+  const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
+  const stats = () =>
+    new Promise<OriginStats>((resolve) => {
+      child.once("message", (m: OriginStats) => resolve(m));
+      child.send({ type: "stats" });
+    });
+  return { port, pid: child.pid!, stats, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
+}
+
+async function api(baseUrl: string, key: string, method: string, pathname: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** One API key per account of SITES_PER_ACCOUNT sites, written before the server opens the database. */
+async function seedKeys(c: Case, target: { dataDir?: string }): Promise<string[]> {
+  const handle = await openDatabase(target);
+  const keys: string[] = [];
+  for (let a = 0; a < Math.ceil(c.sites / SITES_PER_ACCOUNT); a++) {
+    const { user } = await findOrCreateUser(handle.db, `tenant-${a}@bench.test`);
+    keys.push((await createApiKey(handle.db, { accountId: user.accountId, name: "bench", scopes: [...SCOPES] })).key);
+  }
+  await handle.close();
+  return keys;
+}
+
+/** Runs `work` over the items with `clients` of them at once, as fast as each answer comes. */
+async function inParallel<T>(items: readonly T[], clients: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+async function measure(c: Case) {
+  const origin = await startOrigin(c.delayMs);
+  const database = SERVER_URL ? await createCaseDatabase(SERVER_URL, `bench_tenants_${process.pid}`) : undefined;
+  const dataDir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), "preheat-bench-tenants-"));
+  if (database) process.env.DATABASE_URL = database.url;
+  const keys = await seedKeys(c, { dataDir });
+  const env = {
+    ...(database ? { DATABASE_URL: database.url, PREHEAT_EMBEDDED_WORKER: "false" } : { PREHEAT_DATA_DIR: dataDir! }),
+    PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port}`,
+    PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
+    PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000000",
+    PREHEAT_MONTHLY_CALL_QUOTA: "1000000000",
+    PREHEAT_SITE_CONCURRENCY: String(c.concurrency),
+    PREHEAT_SITE_MAX_CONCURRENCY: String(Math.max(16, c.concurrency)),
+  };
+  const server = await startProductionServer(await freePort(), env);
+  const workers = database ? await startWorkerProcesses(WORKERS, { ...process.env, ...env }) : undefined;
+  try {
+    const hosts = Array.from({ length: c.sites }, (_, s) => `site-${s}.bench.test`);
+    const created: { id: number; key: string; host: string }[] = [];
+    const setupStarted = performance.now();
+    await inParallel(hosts, CLIENTS, async (host) => {
+      const key = keys[Math.floor(hosts.indexOf(host) / SITES_PER_ACCOUNT)]!;
+      const site = await api(server.baseUrl, key, "POST", "/v1/sites", { domain: host });
+      origin.tokens({ [host]: site.validation_token });
+      await api(server.baseUrl, key, "POST", `/v1/sites/${site.id}/validate`);
+      created.push({ id: site.id, key, host });
+    });
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+    // Calls in flight at the origin, sampled while the warms arrive and run.
+    const inFlight: number[] = [];
+    const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
+    const started = Date.now();
+    await inParallel(created, CLIENTS, async ({ id, key, host }) => {
+      await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
+    });
+    const intakeSeconds = (Date.now() - started) / 1000;
+    const total = c.sites * c.urls;
+    let stats = await origin.stats();
+    while (stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      stats = await origin.stats();
+    }
+    clearInterval(sampler);
+    const seconds = (stats.lastAt - started) / 1000;
+    const rate = stats.served / seconds;
+    const ideal = (c.sites * c.concurrency) / (c.delayMs / 1000);
+    const average = inFlight.length ? inFlight.reduce((a, b) => a + b, 0) / inFlight.length : 0;
+    const cut = stats.served < total ? ` (stopped after ${MAX_SECONDS} s)` : "";
+    console.log(
+      `${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls${cut}; ${c.sites} sites created and validated through /v1 in ${setupSeconds.toFixed(1)} s`,
+    );
+    console.log(`  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second)`);
+    console.log(
+      `  ${seconds.toFixed(1)} s from the first warm request to the last call answered: ${Math.round(rate).toLocaleString("en")} calls/s, ideal ${Math.round(ideal).toLocaleString("en")} (N × C / delay): ratio ${(rate / ideal).toFixed(2)}`,
+    );
+    console.log(
+      `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
+    );
+    const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
+    console.log(`  peak RSS: server ${peak(server.pid)}, origin ${peak(origin.pid)}${workers ? `; ${workers.rss()}` : ""}`);
+  } finally {
+    await workers?.stop();
+    await server.stop();
+    origin.stop();
+    await database?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const how = SERVER_URL
+    ? `the production server (no worker) and ${WORKERS} npm run worker processes on a PostgreSQL server at ${new URL(SERVER_URL).host}`
+    : "the production server (npm start: embedded worker, PGlite on disk)";
+  console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; ${how}; origin in its own process; through /v1`);
+  for (const c of CASES) await measure(c);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
