@@ -24,6 +24,7 @@ import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-w
  * per site against C, and each process's peak RSS.
  *
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
+ * BENCH_TENANTS_PROFILE=<dir>: the server's V8 CPU profile (.cpuprofile) is written there when it stops.
  */
 type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
 const CASES: Case[] = (process.env.BENCH_CASES ?? "200x100x4x200,1000x20x2x500").split(",").map((spec) => {
@@ -34,6 +35,7 @@ const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 180);
 const SERVER_URL = process.env.DATABASE_URL;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const CLIENTS = 20;
+const PROFILE_DIR = process.env.BENCH_TENANTS_PROFILE;
 const SITES_PER_ACCOUNT = 10;
 const mib = (bytes: number) => Math.round(bytes / 1048576);
 
@@ -98,7 +100,7 @@ async function measure(c: Case) {
     PREHEAT_SITE_CONCURRENCY: String(c.concurrency),
     PREHEAT_SITE_MAX_CONCURRENCY: String(Math.max(16, c.concurrency)),
   };
-  const server = await startProductionServer(await freePort(), env);
+  const server = await startProductionServer(await freePort(), env, { nodeArgs: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [] });
   const workers = database ? await startWorkerProcesses(WORKERS, { ...process.env, ...env }) : undefined;
   try {
     const hosts = Array.from({ length: c.sites }, (_, s) => `site-${s}.bench.test`);
