@@ -93,7 +93,9 @@ async function measure(c: Case) {
   const keys = await seedKeys(c, { dataDir });
   const env = {
     ...(database ? { DATABASE_URL: database.url, PREHEAT_EMBEDDED_WORKER: "false" } : { PREHEAT_DATA_DIR: dataDir! }),
-    PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port}`,
+    // HTTPS too: validation tries it first, and a name this machine cannot resolve would wait for DNS
+    // to time out (about 5 s a site); the origin speaks plain HTTP, so the HTTPS attempt fails at once.
+    PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port},:443:127.0.0.1:${origin.port}`,
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
     PREHEAT_RATE_LIMIT_PER_MINUTE: "1000000000",
     PREHEAT_MONTHLY_CALL_QUOTA: "1000000000",
