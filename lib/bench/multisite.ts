@@ -1,5 +1,4 @@
-import { fork, spawnSync } from "node:child_process";
-import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { inArray } from "drizzle-orm";
 import { runs, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
@@ -8,6 +7,7 @@ import { queueWarm } from "@/lib/runs/warm-runs";
 import { createSite } from "@/lib/sites/service";
 import { startEmbeddedJobs } from "@/lib/worker/embedded";
 import { createCaseDatabase, startWorkerProcesses } from "./postgres-workers";
+import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
 
 /**
  * Many tenants at once (issue 11): N sites × M URLs behind one local origin that answers after a
@@ -23,28 +23,11 @@ import { createCaseDatabase, startWorkerProcesses } from "./postgres-workers";
  * queued on that PostgreSQL server instead, in a database created for each case (and dropped after),
  * and worked by BENCH_WORKERS (default 2) worker processes started once they are all queued.
  */
-type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
-const CASES: Case[] = (process.env.BENCH_CASES ?? "200x100x4x200,1000x20x2x500").split(",").map((spec) => {
-  const [sitesCount, urls, concurrency, delayMs] = spec.split("x").map(Number);
-  return { sites: sitesCount!, urls: urls!, concurrency: concurrency!, delayMs: delayMs! };
-});
+const CASES = benchCases();
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 120);
 const SERVER_URL = process.env.DATABASE_URL;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const mib = (bytes: number) => Math.round(bytes / 1048576);
-
-type OriginStats = { served: number; peak: number; peakPerSite: number; spanMs: number };
-
-async function startOrigin(delayMs: number) {
-  const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
-  const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
-  const stats = () =>
-    new Promise<OriginStats>((resolve) => {
-      child.once("message", (m: OriginStats) => resolve(m));
-      child.send({ type: "stats" });
-    });
-  return { port, stats, stop: () => child.kill() };
-}
 
 /** Where the runs are queued, and who works them once `start()` is called. */
 type Setup = { handle: DatabaseHandle; start: () => Promise<void>; stop: () => Promise<void>; rss: () => string };
@@ -99,7 +82,7 @@ async function postgresSetup(): Promise<Setup> {
 }
 
 async function measure(c: Case) {
-  const origin = await startOrigin(c.delayMs);
+  const origin = await startDelayedOrigin(c.delayMs);
   process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${origin.port}`;
   process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true";
   process.env.PREHEAT_MONTHLY_CALL_QUOTA = "1000000000";

@@ -1,4 +1,3 @@
-import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
+import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
 
 /**
  * Many tenants at once, as people run Preheat (issue 28): the production server (`next start`, its
@@ -26,11 +26,7 @@ import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-w
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
  * BENCH_TENANTS_PROFILE=<dir>: the server's V8 CPU profile (.cpuprofile) is written there when it stops.
  */
-type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
-const CASES: Case[] = (process.env.BENCH_CASES ?? "200x100x4x200,1000x20x2x500").split(",").map((spec) => {
-  const [sites, urls, concurrency, delayMs] = spec.split("x").map(Number);
-  return { sites: sites!, urls: urls!, concurrency: concurrency!, delayMs: delayMs! };
-});
+const CASES = benchCases();
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 180);
 const SERVER_URL = process.env.DATABASE_URL;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -38,19 +34,6 @@ const CLIENTS = 20;
 const PROFILE_DIR = process.env.BENCH_TENANTS_PROFILE;
 const SITES_PER_ACCOUNT = 10;
 const mib = (bytes: number) => Math.round(bytes / 1048576);
-
-type OriginStats = { served: number; peak: number; peakPerSite: number; inFlight: number; lastAt: number };
-
-async function startOrigin(delayMs: number) {
-  const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
-  const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
-  const stats = () =>
-    new Promise<OriginStats>((resolve) => {
-      child.once("message", (m: OriginStats) => resolve(m));
-      child.send({ type: "stats" });
-    });
-  return { port, pid: child.pid!, stats, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
-}
 
 async function api(baseUrl: string, key: string, method: string, pathname: string, body?: unknown) {
   const response = await fetch(`${baseUrl}${pathname}`, {
@@ -86,7 +69,7 @@ async function inParallel<T>(items: readonly T[], clients: number, work: (item: 
 }
 
 async function measure(c: Case) {
-  const origin = await startOrigin(c.delayMs);
+  const origin = await startDelayedOrigin(c.delayMs);
   const database = SERVER_URL ? await createCaseDatabase(SERVER_URL, `bench_tenants_${process.pid}`) : undefined;
   const dataDir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), "preheat-bench-tenants-"));
   if (database) process.env.DATABASE_URL = database.url;

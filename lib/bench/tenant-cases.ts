@@ -1,0 +1,27 @@
+import { fork } from "node:child_process";
+import path from "node:path";
+
+/** One many-tenants case: N sites × M URLs, each site with concurrency C, behind an origin answering after a delay. */
+export type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
+
+/** BENCH_CASES: a "sites×urls×concurrency×delayMs" list (default: the issue's two cases, 200x100x4x200 and 1000x20x2x500). */
+export function benchCases(): Case[] {
+  return (process.env.BENCH_CASES ?? "200x100x4x200,1000x20x2x500").split(",").map((spec) => {
+    const [sites, urls, concurrency, delayMs] = spec.split("x").map(Number);
+    return { sites: sites!, urls: urls!, concurrency: concurrency!, delayMs: delayMs! };
+  });
+}
+
+export type OriginStats = { served: number; peak: number; peakPerSite: number; spanMs: number; inFlight: number; lastAt: number };
+
+/** The delayed origin (delayed-origin.ts) in a process of its own: its port, its counts, and the sites' ownership tokens it serves. */
+export async function startDelayedOrigin(delayMs: number) {
+  const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
+  const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
+  const stats = () =>
+    new Promise<OriginStats>((resolve) => {
+      child.once("message", (m: OriginStats) => resolve(m));
+      child.send({ type: "stats" });
+    });
+  return { port, pid: child.pid!, stats, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
+}
