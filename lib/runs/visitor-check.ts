@@ -1,12 +1,10 @@
-import { and, asc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { PlannedCall } from "@/lib/core/calls";
 import { runBatches, runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { sendJob } from "@/lib/jobs";
-import type { RegionCode } from "@/lib/core/regions";
 import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profiles";
-import { verifyDelaySeconds } from "./verify";
+import { type CheckedRun, planCheckBatches } from "./check-batches";
 
 /** A region's visitor check never asks more than this: URLs × visitors × cookie sets. */
 const MAX_VISITOR_REQUESTS_PER_REGION = 500;
@@ -82,55 +80,24 @@ async function regionUrls(tx: Database, runId: number, region: string): Promise<
 /**
  * For each run asking for a visitor check (`verify: "visitors"`) whose calls are all made and not
  * checked yet: a sample of each region's URLs asked once by the standard visitors, a batch per
- * visitor and region (purpose `visitors`), waiting PREHEAT_VERIFY_DELAY_SECONDS like a verification.
- * Answers the runs that now have a check to wait for. Under the run's row lock, so two workers
- * finishing two regions at once plan it once.
+ * visitor and region (purpose `visitors`, lib/runs/check-batches.ts). Answers the runs that now
+ * have a check to wait for.
  */
-export async function planVisitorChecks(db: Database, runIds: readonly number[]): Promise<Set<number>> {
-  const checking = new Set<number>();
-  if (!runIds.length) return checking;
-  const jobs: { runId: number; siteId: number; region: RegionCode }[] = [];
-  await db.transaction(async (tx) => {
-    const wanting = await tx
-      .select({ id: runs.id, siteId: runs.siteId, regions: runs.regions, variations: runs.variations })
-      .from(runs)
-      .where(and(inArray(runs.id, [...runIds]), eq(runs.verifyVisitors, true), eq(runs.status, "running")))
-      .orderBy(asc(runs.id))
-      .for("update");
-    if (!wanting.length) return;
-    const planned = await tx
-      .selectDistinct({ runId: runBatches.runId })
-      .from(runBatches)
-      .where(
-        and(
-          inArray(
-            runBatches.runId,
-            wanting.map((run) => run.id),
-          ),
-          eq(runBatches.purpose, "visitors"),
-        ),
-      );
-    const done = new Set(planned.map((p) => p.runId));
-    const notBefore = new Date(Date.now() + verifyDelaySeconds() * 1000);
-    for (const run of wanting.filter((r) => !done.has(r.id))) {
-      const cookieSets = (run.variations?.cookie_sets ?? []).map((set) => set.name);
-      const languages = run.variations?.languages ?? [];
-      const [last] = await tx
-        .select({ seq: max(runBatches.seq) })
-        .from(runBatches)
-        .where(eq(runBatches.runId, run.id));
-      let seq = (last?.seq ?? 0) + 1;
-      for (const region of run.regions) {
-        const shares = visitorShares(await regionUrls(tx, run.id, region), visitorSampleSize(cookieSets.length));
-        if (!shares.get(VISITOR_PROFILES[0])!.length) continue;
-        for (const [visitor, urls] of shares) {
-          await tx.insert(runBatches).values({ runId: run.id, seq: seq++, region, calls: visitorCalls(visitor, urls, languages, cookieSets), purpose: "visitors", notBefore });
-        }
-        jobs.push({ runId: run.id, siteId: run.siteId, region: region as RegionCode });
-        checking.add(run.id);
-      }
-    }
-  });
-  for (const job of jobs) await sendJob("run.batch", job);
-  return checking;
+export function planVisitorChecks(db: Database, runIds: readonly number[]): Promise<Set<number>> {
+  return planCheckBatches(db, runIds, { purpose: "visitors", wants: eq(runs.verifyVisitors, true), batchesOf: visitorBatches });
+}
+
+async function visitorBatches(tx: Database, run: CheckedRun): Promise<Map<string, PlannedCall[][]>> {
+  const cookieSets = (run.variations?.cookie_sets ?? []).map((set) => set.name);
+  const languages = run.variations?.languages ?? [];
+  const batches = new Map<string, PlannedCall[][]>();
+  for (const region of run.regions) {
+    const shares = visitorShares(await regionUrls(tx, run.id, region), visitorSampleSize(cookieSets.length));
+    if (!shares.get(VISITOR_PROFILES[0])!.length) continue;
+    batches.set(
+      region,
+      [...shares].map(([visitor, urls]) => visitorCalls(visitor, urls, languages, cookieSets)),
+    );
+  }
+  return batches;
 }

@@ -4,23 +4,12 @@ import { BROWSER_REQUESTS, type BrowserRequest, CHROME_VERSION, type UserAgentCl
 /** A visitor as a cache sees it: what its browser sends, what to call it, and the user-agent class that warms for it. */
 export type Visitor = BrowserRequest & { label: string; warmedBy: UserAgentClass };
 
-const CHROMIUM_NAVIGATION = {
-  "upgrade-insecure-requests": "1",
-  accept: BROWSER_REQUESTS.desktop.headers.accept!,
-  "sec-fetch-site": "none",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-user": "?1",
-  "sec-fetch-dest": "document",
-  "accept-encoding": "gzip, deflate, br, zstd",
-  priority: "u=0, i",
-};
-
 /**
  * What each standard visitor sends for a top-level navigation today, header for header (the
  * classes' table in user-agents.ts gives the sources of the shared ones). Chrome desktop and Safari
  * iOS are exactly the `desktop` and `mobile` classes: a warm of those classes fills what they ask for.
  * - Chrome on Android: Chromium's reduced User-Agent for Android (`Android 10; K`, chromium.org/updates/ua-reduction),
- *   the same navigation headers as on desktop, `Sec-CH-UA-Mobile: ?1` and `Sec-CH-UA-Platform: "Android"`.
+ *   desktop Chrome's navigation headers, with `Sec-CH-UA-Mobile: ?1` and `Sec-CH-UA-Platform: "Android"`.
  * - Firefox 145 on Windows: Gecko's navigation Accept, `gzip, deflate, br, zstd` (zstd since Firefox 126),
  *   Fetch Metadata and Priority, no client hints (Firefox implements none).
  * - Googlebot smartphone: its User-Agent as developers.google.com/search/docs/crawling-indexing/overview-google-crawlers
@@ -32,12 +21,8 @@ export const VISITORS: Record<VisitorProfile, Visitor> = {
     label: "Chrome Android",
     warmedBy: "mobile",
     userAgent: `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${CHROME_VERSION}.0.0.0 Mobile Safari/537.36`,
-    headers: {
-      "sec-ch-ua": BROWSER_REQUESTS.desktop.headers["sec-ch-ua"]!,
-      "sec-ch-ua-mobile": "?1",
-      "sec-ch-ua-platform": '"Android"',
-      ...CHROMIUM_NAVIGATION,
-    },
+    // Chrome's navigation headers, client hints saying a phone on Android.
+    headers: { ...BROWSER_REQUESTS.desktop.headers, "sec-ch-ua-mobile": "?1", "sec-ch-ua-platform": '"Android"' },
   },
   safari_ios: { ...BROWSER_REQUESTS.mobile, label: "Safari iOS", warmedBy: "mobile" },
   firefox: {
