@@ -14,16 +14,43 @@ import { handledJobs, runJob } from "./handlers";
 import { failOrphans, requeueRecords } from "./recovery";
 import { RunJobPump } from "./run-jobs";
 
-/** pg-boss sends parameterless (possibly multi-statement) SQL through exec(), the rest through query(). */
-function pgliteAdapter(pglite: PGlite): PgBoss.Db {
+type PgliteJobsDb = PgBoss.Db & { close: () => Promise<void> };
+
+/**
+ * pg-boss sends parameterless (possibly multi-statement) SQL through exec(), the rest through query().
+ * pg-boss marks a job complete without awaiting it, also while it stops: `close` waits for every
+ * statement under way, so that none reaches a database closed under it (an unhandled rejection),
+ * and a statement after it changes nothing: the job it would have completed stays active and is
+ * retried after its expiry, which every handler allows.
+ */
+function pgliteAdapter(pglite: PGlite): PgliteJobsDb {
+  const underWay = new Set<Promise<unknown>>();
+  let closed = false;
+  const execute = async (text: string, values?: unknown[]) => {
+    if (!values?.length) {
+      const results = await pglite.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    }
+    const result = await pglite.query(text, values);
+    return { rows: result.rows };
+  };
   return {
-    async executeSql(text, values) {
-      if (!values?.length) {
-        const results = await pglite.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
+    executeSql(text, values) {
+      if (closed) {
+        console.warn("[jobs] a job statement after the jobs stopped was dropped; its job is retried after its expiry");
+        return Promise.resolve({ rows: [] });
       }
-      const result = await pglite.query(text, values);
-      return { rows: result.rows };
+      const statement = execute(text, values);
+      underWay.add(statement);
+      void statement.then(
+        () => underWay.delete(statement),
+        () => underWay.delete(statement),
+      );
+      return statement;
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...underWay]);
     },
   };
 }
@@ -68,8 +95,9 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     schema: "pgboss",
     maintenanceIntervalSeconds: setting("PREHEAT_JOBS_MAINTENANCE_SECONDS"),
   };
-  const boss = handle.pglite
-    ? new PgBoss({ ...common, db: pgliteAdapter(handle.pglite), supervise: options.work, schedule: options.work })
+  const embeddedDb = handle.pglite ? pgliteAdapter(handle.pglite) : undefined;
+  const boss = embeddedDb
+    ? new PgBoss({ ...common, db: embeddedDb, supervise: options.work, schedule: options.work })
     : new PgBoss({ ...common, connectionString: setting("DATABASE_URL")!, max: 4, supervise: options.work, schedule: options.work });
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
@@ -91,7 +119,8 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       boss,
       stop: async () => {
         installJobDriver(undefined);
-        await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !handle.pglite });
+        await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !embeddedDb });
+        await embeddedDb?.close();
       },
     };
   }
@@ -147,7 +176,8 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
       await Promise.all([...pumps.values()].map((pump) => pump.stop(15_000)));
       installJobDriver(undefined);
       await signOff(db).catch(() => {});
-      await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !handle.pglite });
+      await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !embeddedDb });
+      await embeddedDb?.close();
     },
   };
 }
