@@ -3,6 +3,7 @@ import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { bearerCredential } from "@/lib/auth/bearer";
 import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
+import { inForeground } from "@/lib/db/statement-turns";
 import { type Database, getDb } from "@/lib/db";
 import { type Caller, recordRequest } from "@/lib/observability/requests";
 import { clientAddress } from "@/lib/auth/client-address";
@@ -132,7 +133,7 @@ export async function answer(request: Request, route: { path: string; operationI
   };
   let response: Response;
   try {
-    response = await work(meter);
+    response = await inForeground(() => work(meter));
   } catch (error) {
     response = toErrorResponse(error, meter.requestId);
   }

@@ -1,10 +1,10 @@
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { lockEmbeddedDatabase } from "./embedded-lock";
 import { keepStatistics } from "./embedded-statistics";
+import { takeStatementTurns } from "./statement-turns";
 import { dataDirectory } from "./paths";
 
 type Schema = typeof schema;
@@ -68,21 +68,6 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db: db as unknown as Database, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
 }
 
-/**
- * PGlite runs each statement synchronously on the process's only thread, and hands its lock to the
- * next statement in a microtask: with many requests waiting, their statements ran back to back in
- * one microtask drain, and no new request was read or answered meanwhile (clients waited seconds,
- * some timed out). A turn of the event loop before each statement lets I/O in between; measured in
- * docs/benchmarks.md (GET /v1/runs sustained, 133 to 226 requests/s).
- */
-function yieldBeforeEachStatement(pglite: PGlite): void {
-  const query = pglite.query.bind(pglite) as PGlite["query"];
-  pglite.query = (async (...args: Parameters<PGlite["query"]>) => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return query(...args);
-  }) as PGlite["query"];
-}
-
 async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -96,7 +81,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     await migrate(db, { migrationsFolder });
     // After the migrations: they run once, and change the tables that statements are prepared on.
     reuseStatements(pglite);
-    yieldBeforeEachStatement(pglite);
+    takeStatementTurns(pglite);
     const statistics = await keepStatistics(pglite);
     ownedDatabases().add(db as unknown as Database);
     return {

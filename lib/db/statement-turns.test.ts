@@ -1,0 +1,55 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inForeground, takeStatementTurns } from "./statement-turns";
+
+let pglite: PGlite;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  takeStatementTurns(pglite);
+}, 60_000);
+
+afterAll(async () => {
+  await pglite.close();
+});
+
+/** Starts `count` statements of one kind at once; each pushes its label into `order` when it ends. */
+function start(count: number, label: string, order: string[], foreground = false): Promise<unknown>[] {
+  const one = () => pglite.query("select pg_sleep(0.002)").then(() => void order.push(label));
+  return Array.from({ length: count }, () => (foreground ? inForeground(one) : one()));
+}
+
+describe("statement turns on the embedded database", () => {
+  it("runs a request's statement before the background's queued ahead of it", async () => {
+    const order: string[] = [];
+    const background = start(40, "background", order);
+    const request = start(1, "request", order, true);
+    await Promise.all([...background, ...request]);
+    // At most the statement already running and a few the background got in turn go first.
+    expect(order.indexOf("request")).toBeLessThan(3);
+  });
+
+  it("never stops the background while requests keep coming: one turn in five is its own", async () => {
+    const order: string[] = [];
+    const background = start(10, "background", order);
+    const requests = start(40, "request", order, true);
+    await Promise.all([...background, ...requests]);
+    const firstTwenty = order.slice(0, 20);
+    expect(firstTwenty.filter((label) => label === "background").length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps a transaction whole: nothing else runs between its statements", async () => {
+    const order: string[] = [];
+    const transaction = pglite.transaction(async (tx) => {
+      await tx.query("select 1");
+      order.push("transaction: first");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await tx.query("select 2");
+      order.push("transaction: last");
+    });
+    const others = [...start(3, "background", order), ...start(3, "request", order, true)];
+    await Promise.all([transaction, ...others]);
+    const first = order.indexOf("transaction: first");
+    expect(order[first + 1]).toBe("transaction: last");
+  });
+});
