@@ -55,10 +55,20 @@ export async function addUsage(db: Database, accountId: number, at: Date, calls:
  * Reserves `calls` of this month's quota inside the caller's transaction, or refuses them. The
  * count is added first and checked after: its row stays locked until the transaction ends, so two
  * warms of one account never both spend the same remainder, and a refusal rolls the count back.
+ * One statement adds the count and reads the account's own figure: it runs in every warm request.
  */
 export async function reserveQuota(tx: Database, accountId: number, calls: number) {
   const now = new Date();
-  const [limit, used] = await Promise.all([monthlyLimit(tx, accountId), addUsage(tx, accountId, now, calls)]);
+  const [row] = await tx
+    .insert(accountUsage)
+    .values({ accountId, periodStart: quotaPeriod(now).start, plannedCalls: calls })
+    .onConflictDoUpdate({ target: [accountUsage.accountId, accountUsage.periodStart], set: { plannedCalls: sql`${accountUsage.plannedCalls} + excluded.planned_calls` } })
+    .returning({
+      used: accountUsage.plannedCalls,
+      ownLimit: sql<number | null>`(select ${accounts.monthlyCallQuota} from ${accounts} where ${accounts.id} = ${accountId})`.mapWith(Number),
+    });
+  const limit = row!.ownLimit ?? defaultMonthlyQuota();
+  const used = row!.used;
   if (used > limit) {
     const remaining = Math.max(0, limit - (used - calls));
     throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${remaining} of ${limit} remain until ${quotaPeriod(now).end.toISOString()}.`);

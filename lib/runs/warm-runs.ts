@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { reserveQuota } from "@/lib/runs/quota";
@@ -10,7 +10,6 @@ import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/core/regions";
 import { requestProfileOf, sealRequestProfile } from "./request-profile";
 import { countCalls } from "./calls";
-import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import { toWarmRuns } from "./service";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
@@ -43,19 +42,15 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   const requestProfile = sealRequestProfile(requestProfileOf(input));
   const plannedCalls = countCalls(urls.length, { regions, variations, requestProfile });
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
+  // The unique index runs_one_active_warm_per_site refuses a second active warm: its insert fails
+  // before any quota is taken, and the transaction gives back nothing it did not take.
   const run = await ctx.db
     .transaction(async (tx) => {
-      const [active] = await tx
-        .select({ id: runs.id })
-        .from(runs)
-        .where(and(eq(runs.siteId, site.id), eq(runs.kind, "warm"), inArray(runs.status, [...ACTIVE_RUN_STATUSES])))
-        .limit(1);
-      if (active) throw conflict();
-      await reserveQuota(tx, ctx.accountId, plannedCalls);
       const [created] = await tx
         .insert(runs)
         .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, requestProfile, plannedCalls, ...verifyColumns(input.verify ?? false) })
         .returning();
+      await reserveQuota(tx, ctx.accountId, plannedCalls);
       return created!;
     })
     .catch((error) => {
