@@ -63,12 +63,12 @@ process.on("exit", () => {
 });
 
 /** Starts `count` workers with `env` and waits until each works the queue (its "[worker] working" line). */
-export async function startWorkerProcesses(count: number, env: NodeJS.ProcessEnv) {
+export async function startWorkerProcesses(count: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
   let stopping = false;
   const spawnedAt = performance.now();
   const workers: Worker[] = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "lib/worker/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
       started.add(child);
       const prefix = `[bench worker ${i + 1}, pid ${child.pid}]`;
       child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk.toString().replace(/^(?=.)/gm, `${prefix} `)));

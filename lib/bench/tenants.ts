@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { findOrCreateUser } from "@/lib/accounts/users";
@@ -24,7 +25,8 @@ import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
  * per site against C, and each process's peak RSS.
  *
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
- * BENCH_TENANTS_PROFILE=<dir>: the server's V8 CPU profile (.cpuprofile) is written there when it stops.
+ * BENCH_INTAKE_ONLY=1: the embedded server without its worker, so that the intake is measured alone (no call is made).
+ * BENCH_TENANTS_PROFILE=<dir>: the V8 CPU profiles (.cpuprofile) of the server and of each worker are written there when they stop.
  */
 const CASES = benchCases();
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 180);
@@ -32,6 +34,7 @@ const SERVER_URL = process.env.DATABASE_URL;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const CLIENTS = 20;
 const PROFILE_DIR = process.env.BENCH_TENANTS_PROFILE;
+const INTAKE_ONLY = Boolean(process.env.BENCH_INTAKE_ONLY);
 const SITES_PER_ACCOUNT = 10;
 const mib = (bytes: number) => Math.round(bytes / 1048576);
 
@@ -56,6 +59,45 @@ async function seedKeys(c: Case, target: { dataDir?: string }): Promise<string[]
   }
   await handle.close();
   return keys;
+}
+
+const PROBE_EVERY_MS = 100;
+
+/** One GET of `url` on a connection of its own, as a dashboard or a script polling a run does: its time in ms. */
+function timedGet(url: string, key: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false, headers: { authorization: `Bearer ${key}` } }, (response) => {
+        response.resume();
+        response.on("end", () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${url}: ${response.statusCode}`))));
+      })
+      .on("error", reject);
+  });
+}
+
+/** Polls `url` every PROBE_EVERY_MS while the warms arrive and run; `stop` gives every request's time. */
+function probeLatency(url: string, key: string) {
+  const times: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const request = timedGet(url, key).then((ms) => void times.push(ms));
+    pending.add(request);
+    void request.finally(() => pending.delete(request));
+  }, PROBE_EVERY_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return times;
+    },
+  };
+}
+
+function percentile(values: number[], share: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
 }
 
 /** Runs `work` over the items with `clients` of them at once, as fast as each answer comes. */
@@ -84,9 +126,11 @@ async function measure(c: Case) {
     PREHEAT_MONTHLY_CALL_QUOTA: "1000000000",
     PREHEAT_SITE_CONCURRENCY: String(c.concurrency),
     PREHEAT_SITE_MAX_CONCURRENCY: String(Math.max(16, c.concurrency)),
+    ...(INTAKE_ONLY ? { PREHEAT_EMBEDDED_WORKER: "false" } : {}),
   };
-  const server = await startProductionServer(await freePort(), env, { nodeArgs: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [] });
-  const workers = database ? await startWorkerProcesses(WORKERS, { ...process.env, ...env }) : undefined;
+  const profiling = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const server = await startProductionServer(await freePort(), env, { nodeArgs: profiling });
+  const workers = database ? await startWorkerProcesses(WORKERS, { ...process.env, ...env }, profiling) : undefined;
   try {
     const hosts = Array.from({ length: c.sites }, (_, s) => `site-${s}.bench.test`);
     const created: { id: number; key: string; host: string }[] = [];
@@ -103,17 +147,27 @@ async function measure(c: Case) {
     const inFlight: number[] = [];
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
     const started = Date.now();
+    let probe: ReturnType<typeof probeLatency> | undefined;
     await inParallel(created, CLIENTS, async ({ id, key, host }) => {
-      await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
+      const warm = await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
+      probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key);
     });
     const intakeSeconds = (Date.now() - started) / 1000;
     const total = c.sites * c.urls;
     let stats = await origin.stats();
-    while (stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
+    while (!INTAKE_ONLY && stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       stats = await origin.stats();
     }
     clearInterval(sampler);
+    const latencies = (await probe?.stop()) ?? [];
+    const probed = `  GET /v1/runs/{id} meanwhile (a fresh connection every ${PROBE_EVERY_MS} ms, ${latencies.length} requests): p50 ${percentile(latencies, 0.5)} ms, p99 ${percentile(latencies, 0.99)} ms, max ${percentile(latencies, 1)} ms`;
+    const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second)`;
+    if (INTAKE_ONLY) {
+      console.log(`${c.sites} sites × ${c.urls} URLs, the intake alone (no worker, no call)`);
+      console.log(`${intake}\n${probed}`);
+      return;
+    }
     const seconds = (stats.lastAt - started) / 1000;
     const rate = stats.served / seconds;
     const ideal = (c.sites * c.concurrency) / (c.delayMs / 1000);
@@ -122,13 +176,14 @@ async function measure(c: Case) {
     console.log(
       `${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls${cut}; ${c.sites} sites created and validated through /v1 in ${setupSeconds.toFixed(1)} s`,
     );
-    console.log(`  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second)`);
+    console.log(intake);
     console.log(
       `  ${seconds.toFixed(1)} s from the first warm request to the last call answered: ${Math.round(rate).toLocaleString("en")} calls/s, ideal ${Math.round(ideal).toLocaleString("en")} (N × C / delay): ratio ${(rate / ideal).toFixed(2)}`,
     );
     console.log(
       `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
     );
+    console.log(probed);
     const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
     console.log(`  peak RSS: server ${peak(server.pid)}, origin ${peak(origin.pid)}${workers ? `; ${workers.rss()}` : ""}`);
   } finally {

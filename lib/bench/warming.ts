@@ -12,6 +12,7 @@ import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "@/lib/runs/warm-runs";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
+import { bareDispatchRate } from "./bare-dispatch";
 
 /**
  * Warming throughput of one worker against a local origin, next to a plain HTTP load generator
@@ -177,8 +178,10 @@ const loadHeaders = {
   pragma: "akamai-x-cache-on",
 };
 
+const BENCH_PATH = "/products/category-1/item-1?ref=bench";
+
 async function loadGenerator(port: number, connections: number, seconds: number): Promise<{ tool: string; rate: number }> {
-  const url = `http://127.0.0.1:${port}/products/category-1/item-1?ref=bench`;
+  const url = `http://127.0.0.1:${port}${BENCH_PATH}`;
   const wrk = wrkPath();
   if (wrk) {
     const args = ["-t1", `-c${connections}`, `-d${seconds}s`, ...Object.entries(loadHeaders).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
@@ -194,7 +197,10 @@ async function loadGenerator(port: number, connections: number, seconds: number)
 }
 
 function runChild(size: number, port: number): Promise<SizeResult> {
-  const child = fork(import.meta.filename, ["--size", String(size), "--port", String(port)], { execArgv: ["--expose-gc", "--import", "tsx"], stdio: "inherit" });
+  const child = fork(import.meta.filename, ["--size", String(size), "--port", String(port)], {
+    execArgv: ["--expose-gc", "--import", "tsx", ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+    stdio: "inherit",
+  });
   return new Promise((resolve, reject) => {
     child.once("message", (message: SizeResult | { error: string }) => ("error" in message ? reject(new Error(message.error)) : resolve(message)));
     child.once("exit", (code) => code && reject(new Error(`the ${size}-call run exited with ${code}`)));
@@ -215,6 +221,8 @@ async function main() {
     );
     const load = await loadGenerator(origin.port, concurrency, seconds);
     console.log(`${load.tool}: ${load.rate.toFixed(0)} requests/s over ${seconds} s`);
+    const bare = await bareDispatchRate(`http://127.0.0.1:${origin.port}`, BENCH_PATH, loadHeaders, concurrency, seconds);
+    console.log(`bare undici dispatch, ${concurrency} connections: ${bare.toFixed(0)} requests/s over ${seconds} s`);
     const results: SizeResult[] = [];
     for (const size of sizes) {
       const before = await origin.served();
@@ -237,7 +245,7 @@ async function main() {
     }
     const largest = results.at(-1)!;
     console.log(`\n${load.tool}: ${load.rate.toFixed(0)} req/s; preheat (${largest.calls} calls): ${largest.rate.toFixed(0)} calls/s`);
-    console.log(`ratio: ${(largest.rate / load.rate).toFixed(2)}`);
+    console.log(`ratio: ${(largest.rate / load.rate).toFixed(2)} of ${load.tool}; ${(largest.rate / bare).toFixed(2)} of bare undici dispatch (${bare.toFixed(0)} req/s)`);
   } finally {
     origin.child.disconnect();
   }
