@@ -41,34 +41,36 @@ export async function getQuota(db: Database, accountId: number, now = new Date()
   return { limit, used, remaining: Math.max(0, limit - used), periodStart: start, periodEnd: end };
 }
 
-/** Counts `calls` more against the quota of the month `at` falls in (a run's creation). */
-export async function addUsage(db: Database, accountId: number, at: Date, calls: number): Promise<number> {
+/**
+ * Counts `calls` more against the quota of the month `at` falls in (a run's creation): the month's
+ * count after it, and the account's own figure read in the same statement (null: the default).
+ */
+async function countUsage(db: Database, accountId: number, at: Date, calls: number): Promise<{ used: number; ownLimit: number | null }> {
   const [row] = await db
     .insert(accountUsage)
     .values({ accountId, periodStart: quotaPeriod(at).start, plannedCalls: calls })
     .onConflictDoUpdate({ target: [accountUsage.accountId, accountUsage.periodStart], set: { plannedCalls: sql`${accountUsage.plannedCalls} + excluded.planned_calls` } })
-    .returning({ used: accountUsage.plannedCalls });
-  return row!.used;
+    .returning({
+      used: accountUsage.plannedCalls,
+      ownLimit: sql<number | null>`(select ${accounts.monthlyCallQuota} from ${accounts} where ${accounts.id} = ${accountId})`,
+    });
+  return row!;
+}
+
+/** Counts `calls` more against the quota of the month `at` falls in (a run's creation). */
+export async function addUsage(db: Database, accountId: number, at: Date, calls: number): Promise<number> {
+  return (await countUsage(db, accountId, at, calls)).used;
 }
 
 /**
  * Reserves `calls` of this month's quota inside the caller's transaction, or refuses them. The
  * count is added first and checked after: its row stays locked until the transaction ends, so two
  * warms of one account never both spend the same remainder, and a refusal rolls the count back.
- * One statement adds the count and reads the account's own figure: it runs in every warm request.
  */
 export async function reserveQuota(tx: Database, accountId: number, calls: number) {
   const now = new Date();
-  const [row] = await tx
-    .insert(accountUsage)
-    .values({ accountId, periodStart: quotaPeriod(now).start, plannedCalls: calls })
-    .onConflictDoUpdate({ target: [accountUsage.accountId, accountUsage.periodStart], set: { plannedCalls: sql`${accountUsage.plannedCalls} + excluded.planned_calls` } })
-    .returning({
-      used: accountUsage.plannedCalls,
-      ownLimit: sql<number | null>`(select ${accounts.monthlyCallQuota} from ${accounts} where ${accounts.id} = ${accountId})`.mapWith(Number),
-    });
-  const limit = row!.ownLimit ?? defaultMonthlyQuota();
-  const used = row!.used;
+  const { used, ownLimit } = await countUsage(tx, accountId, now, calls);
+  const limit = ownLimit ?? defaultMonthlyQuota();
   if (used > limit) {
     const remaining = Math.max(0, limit - (used - calls));
     throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${remaining} of ${limit} remain until ${quotaPeriod(now).end.toISOString()}.`);
