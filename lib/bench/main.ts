@@ -3,7 +3,7 @@ import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 
 /**
- * `npm run bench [-- sitemap|sitemap-index|warming|signing|multisite|multisite-postgres|api]`: each case in a
+ * `npm run bench [-- sitemap|sitemap-index|warming|signing|multisite|multisite-postgres|api|ingest-latency]`: each case in a
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
@@ -12,6 +12,8 @@ type Case = { file: string; database?: "embedded" | "postgres-server" };
 const benches: Record<string, Case[]> = {
   sitemap: [{ file: "sitemap-50k.ts" }, { file: "sitemap-index.ts", database: "postgres-server" }, { file: "sitemap-index.ts", database: "embedded" }],
   "sitemap-index": [{ file: "sitemap-index.ts" }],
+  // The API beside big work: GET /v1/me through the server while it ingests a 10 × 50,000-URL index.
+  "ingest-latency": [{ file: "ingest-latency.ts", database: "embedded" }],
   warming: [{ file: "warming.ts" }],
   signing: [{ file: "signing.ts" }],
   // As people run it (the server, through /v1), then the engine alone (in-process, all queued first).
@@ -26,11 +28,12 @@ const benches: Record<string, Case[]> = {
   api: [
     { file: "api.ts", database: "embedded" },
     { file: "api.ts", database: "postgres-server" },
+    { file: "ingest-latency.ts", database: "embedded" },
   ],
 };
 const asked = process.argv.slice(2);
-// sitemap-index is part of sitemap: all of them runs it once.
-const names = asked.length ? asked : Object.keys(benches).filter((name) => name !== "sitemap-index");
+// sitemap-index is part of sitemap, ingest-latency part of api: all of them runs each once.
+const names = asked.length ? asked : Object.keys(benches).filter((name) => name !== "sitemap-index" && name !== "ingest-latency");
 for (const name of names) {
   const cases = benches[name];
   if (!cases) {

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { findOrCreateUser } from "@/lib/accounts/users";
@@ -9,6 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
+import { apiCall as api, percentile, probeLatency } from "./through-the-api";
 import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
 
 /**
@@ -38,17 +38,6 @@ const INTAKE_ONLY = Boolean(process.env.BENCH_INTAKE_ONLY);
 const SITES_PER_ACCOUNT = 10;
 const mib = (bytes: number) => Math.round(bytes / 1048576);
 
-async function api(baseUrl: string, key: string, method: string, pathname: string, body?: unknown) {
-  const response = await fetch(`${baseUrl}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
-
 /** One API key per account of SITES_PER_ACCOUNT sites, written before the server opens the database. */
 async function seedKeys(c: Case, target: { dataDir?: string }): Promise<string[]> {
   const handle = await openDatabase(target);
@@ -62,43 +51,6 @@ async function seedKeys(c: Case, target: { dataDir?: string }): Promise<string[]
 }
 
 const PROBE_EVERY_MS = 100;
-
-/** One GET of `url` on a connection of its own, as a dashboard or a script polling a run does: its time in ms. */
-function timedGet(url: string, key: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false, headers: { authorization: `Bearer ${key}` } }, (response) => {
-        response.resume();
-        response.on("end", () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${url}: ${response.statusCode}`))));
-      })
-      .on("error", reject);
-  });
-}
-
-/** Polls `url` every PROBE_EVERY_MS while the warms arrive and run; `stop` gives every request's time. */
-function probeLatency(url: string, key: string) {
-  const times: number[] = [];
-  const pending = new Set<Promise<void>>();
-  const timer = setInterval(() => {
-    const request = timedGet(url, key).then((ms) => void times.push(ms));
-    pending.add(request);
-    void request.finally(() => pending.delete(request));
-  }, PROBE_EVERY_MS);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await Promise.all(pending);
-      return times;
-    },
-  };
-}
-
-function percentile(values: number[], share: number): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
-}
 
 /** Runs `work` over the items with `clients` of them at once, as fast as each answer comes. */
 async function inParallel<T>(items: readonly T[], clients: number, work: (item: T) => Promise<void>) {
@@ -150,7 +102,7 @@ async function measure(c: Case) {
     let probe: ReturnType<typeof probeLatency> | undefined;
     await inParallel(created, CLIENTS, async ({ id, key, host }) => {
       const warm = await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
-      probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key);
+      probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key, PROBE_EVERY_MS);
     });
     const intakeSeconds = (Date.now() - started) / 1000;
     const total = c.sites * c.urls;
