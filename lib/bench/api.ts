@@ -12,6 +12,7 @@ import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { recordset } from "@/lib/db/recordset";
 import { summariseRuns } from "@/lib/runs/summary";
+import { percentile } from "./percentile";
 import { createCaseDatabase } from "./postgres-workers";
 
 /**
@@ -177,10 +178,6 @@ function requestsOf(op: Operation, counter: { n: number }): (LoadRequest & { set
   ];
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
-}
-
 /** As fast as the server answers, over SATURATION_CONNECTIONS connections: the sustained rate. */
 async function saturate(baseUrl: string, op: Operation, counter: { n: number }): Promise<Measure> {
   const result = await autocannon({ url: baseUrl, connections: SATURATION_CONNECTIONS, duration: SECONDS, timeout: 10, requests: requestsOf(op, counter) });
@@ -220,7 +217,6 @@ async function steady(baseUrl: string, op: Operation, counter: { n: number }, ra
     });
   });
   const results = await Promise.all(runs);
-  latencies.sort((a, b) => a - b);
   const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
   const total = sum((r) => r.requests.total);
   return {

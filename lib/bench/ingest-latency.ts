@@ -10,7 +10,8 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
-import { apiCall, percentile, probeLatency } from "./through-the-api";
+import { percentile } from "./percentile";
+import { apiCall, probeLatency } from "./through-the-api";
 
 /**
  * The API beside big work, as people run it (issue 28, item 5): `GET /v1/me` through the production
@@ -44,7 +45,8 @@ async function startOrigin(token: () => string | undefined) {
   return { port: (server.address() as AddressInfo).port, close: () => server.close() };
 }
 
-const line = (label: string, times: number[]) => `${label}: ${times.length} requests, p50 ${percentile(times, 0.5)} ms, p99 ${percentile(times, 0.99)} ms, max ${percentile(times, 1)} ms`;
+const line = (label: string, times: number[]) =>
+  `${label}: ${times.length} requests, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms, max ${Math.round(percentile(times, 100))} ms`;
 
 async function main() {
   let token: string | undefined;

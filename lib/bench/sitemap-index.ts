@@ -10,6 +10,7 @@ import { closeDatabase, getDatabaseHandle } from "@/lib/db";
 import { processSitemap } from "@/lib/sitemaps/process";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
+import { percentile } from "./percentile";
 
 /**
  * A sitemap index of 20 gzipped children × 50,000 URLs (1,000,000 URLs, within the protocol's
@@ -31,7 +32,6 @@ function child(index: number): Buffer {
   return gzipSync(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</urlset>\n`);
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 const describeLatencies = (values: number[]) => `n=${values.length} p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
 

@@ -13,7 +13,7 @@ export async function apiCall(baseUrl: string, key: string, method: string, path
 }
 
 /** One GET of `url` on a connection of its own, as a dashboard or a script polling a run does: its time in ms. */
-export function timedGet(url: string, key: string): Promise<number> {
+function timedGet(url: string, key: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     http
@@ -41,10 +41,4 @@ export function probeLatency(url: string, key: string, everyMs: number) {
       return times;
     },
   };
-}
-
-export function percentile(values: number[], share: number): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
 }

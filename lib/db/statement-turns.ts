@@ -28,9 +28,9 @@ export function inForeground<T>(work: () => Promise<T>): Promise<T> {
  *   lock to the next statement in a microtask, and with many statements waiting they ran back to
  *   back in one microtask drain while no request was read or answered (GET /v1/runs sustained, 133
  *   to 226 requests/s, docs/benchmarks.md);
- * - statements of the foreground (`inForeground`) go first, so that a warm request or a dashboard
- *   page is not queued behind thousands of the engine's statements: with 1,000 runs warming, the
- *   intake of new warms fell to a third of what it was alone (docs/benchmarks.md, issue 28).
+ * - statements of the foreground (`inForeground`) go first, so that a request is not queued behind
+ *   the engine's statements: with 1,000 runs warming, GET /v1/runs/{id} p99 went from 454–1,231 ms
+ *   to 325–327 ms (docs/benchmarks.md, issue 28; the thread's CPU, not this line, bounds the intake).
  * A transaction starts in its turn and holds PGlite's own lock to its end, as before.
  */
 export function takeStatementTurns(pglite: PGlite): void {
