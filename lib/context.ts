@@ -1,4 +1,7 @@
 import type { Database } from "@/lib/db";
 
-/** What every account-scoped domain verb needs: the account comes from here, never from input. */
-export type AccountContext = { db: Database; accountId: number };
+/**
+ * What every account-scoped domain verb needs: the organization comes from here, never from input.
+ * `siteIds`, for a site-limited API key: the only sites it may see; any other is not found.
+ */
+export type AccountContext = { db: Database; accountId: number; siteIds?: number[] | null };

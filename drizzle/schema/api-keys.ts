@@ -16,6 +16,8 @@ export const apiKeys = pgTable(
     /** SHA-256 of the whole key: the plaintext is shown once and never stored. */
     hash: text("hash").notNull(),
     scopes: text("scopes").array().notNull(),
+    /** The sites the key is limited to; null: every site of the organization. */
+    siteIds: integer("site_ids").array(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),

@@ -12,3 +12,4 @@ export * from "./api-limits";
 export * from "./webhooks";
 export * from "./account-usage";
 export * from "./bot-signing-keys";
+export * from "./audit";

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
 import { cookies, headers } from "next/headers";
 import { getServerSession } from "next-auth";
-import { decode, encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
 import { users } from "@/drizzle/schema";
@@ -17,10 +16,9 @@ import { countFailure, forgive, secondsUntilAllowed } from "@/lib/auth/rate-limi
 import { signInBudgets } from "@/lib/auth/attempts";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
-import { hasSessionCookie, SESSION_COOKIES } from "@/lib/auth/session-cookie";
+import { hasSessionCookie } from "@/lib/auth/session-cookie";
+import { openSession, SESSION_DAYS, type SessionUser, sessionUser } from "./sessions";
 import { sessionSecret, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
-
-const SESSION_DAYS = 30;
 
 /**
  * Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits.
@@ -38,11 +36,6 @@ async function sendSignInLink(db: Database, email: string, url: string): Promise
     template: "sign-in-link",
     props: { url, host: new URL(url).host, expiresInHours: SIGN_IN_LINK_HOURS },
   });
-}
-
-async function sessionVersionOf(db: Database, userId: number): Promise<number> {
-  const [user] = await db.select({ sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, userId));
-  return user?.sessionVersion ?? 0;
 }
 
 function buildOptions(db: Database, secret: string): NextAuthOptions {
@@ -81,14 +74,17 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
       }),
     ],
     callbacks: {
-      // At sign-in (`user` is given only then), the cookie takes the user's session version: a password
-      // change or "sign out everywhere" bumps it, and currentUser refuses every cookie that has an older one.
+      // At sign-in (`user` is given only then) the session becomes a row, whose id the cookie carries:
+      // currentUser looks it up on every request, so that deleting the row ends the session at once.
       async jwt({ token, user }) {
-        if (user) token.sessionVersion = await sessionVersionOf(db, Number(user.id));
+        if (user) {
+          const request = await headers();
+          token.sid = await openSession(db, Number(user.id), { userAgent: request.get("user-agent"), clientAddress: clientAddress(request) });
+        }
         return token;
       },
       async session({ session, token }) {
-        return { ...session, user: { ...session.user, id: token.sub }, sessionVersion: token.sessionVersion };
+        return { ...session, user: { ...session.user, id: token.sub }, sid: token.sid };
       },
     },
   };
@@ -112,40 +108,13 @@ export function authOptions(): Promise<NextAuthOptions> {
   return g.__preheatAuthOptions;
 }
 
-export type SessionUser = { userId: number; accountId: number; email: string; name: string | null };
-
 /** The signed-in user of this request (cookies read through next/headers), or undefined. */
 export async function currentUser(): Promise<SessionUser | undefined> {
   // Cookies first: a visitor without a session costs no query, and a page being prerendered at build
   // time stops here (cookies() marks it dynamic) before it could open the database.
   if (!hasSessionCookie(await cookies())) return undefined;
-  const session = (await getServerSession(await authOptions())) as { user?: { id?: string }; sessionVersion?: unknown } | null;
-  const id = Number(session?.user?.id);
-  if (!Number.isSafeInteger(id)) return undefined;
-  const db = await getDb();
-  // The user may have been removed since the session was signed.
-  const [user] = await db.select().from(users).where(eq(users.id, id));
-  // A cookie signed before the user's last password change (or "sign out everywhere") is signed out.
-  // Cookies from before session versions existed carry none and count as the first version, 0.
-  if (!user || user.sessionVersion !== (session?.sessionVersion ?? 0)) return undefined;
-  return { userId: user.id, accountId: user.accountId, email: user.email, name: user.name };
-}
-
-/**
- * The Set-Cookie header that keeps this request's session alive at `sessionVersion`, after the
- * signed-in user bumped it (a password change ends every other session, not this one): the same
- * cookie, signed again with the new version and a fresh 30 days, as next-auth itself renews it.
- */
-export async function renewedSessionCookie(sessionVersion: number): Promise<string | undefined> {
-  const jar = await cookies();
-  const name = SESSION_COOKIES.find((candidate) => jar.has(candidate));
-  if (!name) return undefined;
-  const { secret } = await authOptions();
-  const token = await decode({ token: jar.get(name)!.value, secret: secret! });
-  if (!token) return undefined;
-  const maxAge = SESSION_DAYS * 24 * 3600;
-  const value = await encode({ token: { ...token, sessionVersion }, secret: secret!, maxAge });
-  const expires = new Date(Date.now() + maxAge * 1000).toUTCString();
-  // next-auth's own attributes for this cookie; the __Secure- one is only ever set over https.
-  return `${name}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;
+  const session = (await getServerSession(await authOptions())) as { sid?: unknown } | null;
+  // Cookies signed before sessions were rows carry no id: they are signed out.
+  if (typeof session?.sid !== "string") return undefined;
+  return sessionUser(await getDb(), session.sid);
 }

@@ -1,9 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { InvalidError } from "@/lib/core/errors";
+import { endSessions } from "./sessions";
 import { findUserByEmail } from "./users";
 
 export const MIN_PASSWORD_LENGTH = 10;
@@ -66,12 +67,12 @@ export async function verifyPassword(db: Database, email: string, password: stri
 
 /**
  * Sets or changes a signed-in user's password. Changing one needs the current password; a user
- * without one (created by the CLI or a sign-in link) proved the address by signing in. Either way the
- * user's session version goes up, which ends every session signed before (someone who had the old
- * password, or a stolen cookie, is out at once); the caller renews its own session at the version
- * returned.
+ * without one (created by the CLI or a sign-in link) proved the address by signing in. Either way
+ * every other session of the user ends (someone who had the old password, or a stolen cookie, is out
+ * at once); the one asking goes on.
  */
-export async function changePassword(db: Database, userId: number, input: { current_password?: string; new_password: string }): Promise<{ sessionVersion: number }> {
+export async function changePassword(db: Database, session: { userId: number; sessionId: string }, input: { current_password?: string; new_password: string }): Promise<void> {
+  const { userId } = session;
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new InvalidError("This user does not exist any more.");
   if (user.passwordHash) {
@@ -81,19 +82,11 @@ export async function changePassword(db: Database, userId: number, input: { curr
   checkNewPassword(input.new_password, "new_password");
   const [changed] = await db
     .update(users)
-    .set({ passwordHash: await hashPassword(input.new_password), sessionVersion: sql`${users.sessionVersion} + 1` })
+    .set({ passwordHash: await hashPassword(input.new_password) })
     .where(eq(users.id, user.id))
-    .returning({ sessionVersion: users.sessionVersion });
+    .returning({ id: users.id });
   if (!changed) throw new InvalidError("This user does not exist any more.");
-  return changed;
-}
-
-/** "Sign out everywhere": every session of the user ends, the one asking too (its next request is signed out). */
-export async function endAllSessions(db: Database, userId: number): Promise<void> {
-  await db
-    .update(users)
-    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, userId));
+  await endSessions(db, userId, session.sessionId);
 }
 
 export async function hasPassword(db: Database, userId: number): Promise<boolean> {

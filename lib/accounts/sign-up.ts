@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, lt, or } from "drizzle-orm";
-import { accounts, signUpRequests, users } from "@/drizzle/schema";
+import { signUpRequests, users } from "@/drizzle/schema";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { createSignInLink, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
 import type { Database } from "@/lib/db";
@@ -9,6 +9,7 @@ import { sendNow } from "@/lib/email/send";
 import { InvalidError } from "@/lib/core/errors";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { checkNewPassword, hashPassword } from "./passwords";
+import { createOrganization } from "./organizations";
 import { findUserByEmail, normaliseEmail } from "./users";
 
 const SIGN_UP_LINK_HOURS = 24;
@@ -88,11 +89,8 @@ export async function confirmSignUp(db: Database, input: { token: string; passwo
   await db.delete(signUpRequests).where(eq(signUpRequests.email, request.email));
   try {
     await db.transaction(async (tx) => {
-      const [account] = await tx
-        .insert(accounts)
-        .values({ name: request.name ?? request.email })
-        .returning();
-      await tx.insert(users).values({ accountId: account!.id, email: request.email, name: request.name, passwordHash, emailVerifiedAt: new Date() });
+      const [user] = await tx.insert(users).values({ email: request.email, name: request.name, passwordHash, emailVerifiedAt: new Date() }).returning({ id: users.id });
+      await createOrganization(tx, { name: request.name ?? request.email, ownerUserId: user!.id });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { email: request.email, created: false };

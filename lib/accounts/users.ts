@@ -1,8 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { accounts, users } from "@/drizzle/schema";
+import { users } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { InvalidError } from "@/lib/core/errors";
+import { createOrganization } from "./organizations";
 
 export function normaliseEmail(email: string): string {
   const normalised = email.trim().toLowerCase();
@@ -18,26 +19,25 @@ export async function findUserByEmail(db: Database, email: string) {
   return user;
 }
 
-/** Who hears about an account by e-mail (run reports, a disabled webhook): its first user. */
-export async function accountOwner(db: Database, accountId: number) {
-  const [owner] = await db.select().from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.id)).limit(1);
-  return owner;
-}
+type UserWithOrganization = typeof users.$inferSelect & { accountId: number };
 
-/** Every user owns an account; the first user of an e-mail address creates it. */
-export async function findOrCreateUser(db: Database, email: string, name?: string) {
+/**
+ * The user of an e-mail address with an organization to work in: a new address (a first sign-in
+ * link, the operator's CLI) creates the user and an organization it owns, and so does an existing
+ * user who belongs to none any more.
+ */
+export async function findOrCreateUser(db: Database, email: string, name?: string): Promise<{ user: UserWithOrganization; created: boolean }> {
   const address = normaliseEmail(email);
   const existing = await findUserByEmail(db, address);
-  if (existing) return { user: existing, created: false };
+  if (existing?.accountId) return { user: { ...existing, accountId: existing.accountId }, created: false };
   return db.transaction(async (tx) => {
-    const [account] = await tx
-      .insert(accounts)
-      .values({ name: name?.trim() || address })
-      .returning();
-    const [user] = await tx
-      .insert(users)
-      .values({ accountId: account!.id, email: address, name: name?.trim() || null })
-      .returning();
-    return { user: user!, created: true };
+    const [user] = existing
+      ? [existing]
+      : await tx
+          .insert(users)
+          .values({ email: address, name: name?.trim() || null })
+          .returning();
+    const accountId = await createOrganization(tx, { name: name?.trim() || address, ownerUserId: user!.id });
+    return { user: { ...user!, accountId }, created: !existing };
   });
 }

@@ -3,6 +3,8 @@ import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { bearerCredential } from "@/lib/auth/bearer";
 import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
+import type { SessionUser } from "@/lib/accounts/sessions";
+import { type Role, roleAllows } from "@/lib/core/roles";
 import { inForeground } from "@/lib/db/statement-turns";
 import { type Database, getDb } from "@/lib/db";
 import { type Caller, recordRequest } from "@/lib/observability/requests";
@@ -10,7 +12,7 @@ import { clientAddress } from "@/lib/auth/client-address";
 import { toErrorResponse } from "./errors";
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
 import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
-import type { OperationSpec } from "./operation";
+import { type OperationSpec, requiredRole } from "./operation";
 import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "@/lib/auth/rate-limit";
 import { REQUEST_ID_HEADER, requestIdFor } from "./request-id";
 import { errorResponse } from "./responses";
@@ -68,8 +70,19 @@ async function authenticate(request: Request, db: AccountContext["db"], viaSessi
   // Loaded here only: the API-key path must not pull next-auth into every cold start.
   const { currentUser } = await import("@/lib/accounts/next-auth");
   const user = await currentUser();
-  // A signed-in owner may do everything with the account: the session carries every scope.
-  return user ? { keyId: 0, accountId: user.accountId, scopes: [...SCOPES], name: "dashboard session", prefix: "", expiresAt: null } : undefined;
+  // A session carries every scope: the member's role limits it instead (withApiKey checks it).
+  return user ? sessionPrincipal(user) : undefined;
+}
+
+/** The principal of a dashboard request: the member's organization and role. */
+export function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
+  return { keyId: 0, accountId: user.accountId, scopes: [...SCOPES], name: "dashboard session", prefix: "", expiresAt: null, siteIds: null, user: { userId: user.userId, email: user.email, role: user.role } };
+}
+
+/** The 403 of a signed-in member whose role does not reach `needed`, or undefined. */
+export function roleRefusal(role: Role, needed: Role): Response | undefined {
+  if (roleAllows(role, needed)) return undefined;
+  return errorResponse(403, "insufficient_role", `Your role in this organization (${role}) does not allow this: it needs ${needed} or above. An owner can change your role.`, { required_role: needed, role });
 }
 
 /**
@@ -161,10 +174,12 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, "insufficient_scope", missingScopeMessage(spec.scope), { required_scope: spec.scope });
       }
+      const refusedRole = principal.user && roleRefusal(principal.user.role, requiredRole(spec));
+      if (refusedRole) return refusedRole;
       const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
       if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-      const run = () => operation({ ctx: { db, accountId: principal.accountId }, principal, ...input, request });
+      const run = () => operation({ ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds }, principal, ...input, request });
       if (idempotencyKey === null) return run();
       return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
     });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Scope } from "@/lib/auth/scopes";
 import type { ErrorCode } from "@/lib/core/error-codes";
+import type { Role } from "@/lib/core/roles";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs" | "Webhooks" | "Hooks";
@@ -20,6 +21,8 @@ export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefine
   description?: string;
   /** The scope the key must carry; omitted for operations any valid key may call. */
   scope?: Scope;
+  /** The role a signed-in member needs; by default (`requiredRole`) a read needs viewer and a change admin. */
+  role?: Role;
   params?: P;
   query?: Q;
   body?: B;
@@ -51,11 +54,17 @@ export function defineOperation<P extends z.ZodType | undefined = undefined, Q e
   return spec;
 }
 
+/** The role a dashboard session needs for the operation: its own, or viewer to read and admin to change. */
+export function requiredRole(op: Pick<OperationSpec, "role" | "method">): Role {
+  return op.role ?? (op.method === "get" ? "viewer" : "admin");
+}
+
 /** Every code the operation can answer, in the order of the checks that send them. */
 export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = op.auth === "token" ? [] : ["invalid_api_key"];
   if (op.session !== false && op.auth !== "token") codes.push("session_expired");
   if (op.scope) codes.push("insufficient_scope");
+  if (op.session !== false && op.auth !== "token") codes.push("insufficient_role");
   codes.push("rate_limited");
   if (op.params) codes.push("invalid_path");
   if (op.body) codes.push("invalid_json", "payload_too_large");

@@ -3,6 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
+import type { Role } from "@/lib/core/roles";
 import type { Scope } from "./scopes";
 
 /** Recognisable in logs, secret scanners and support tickets. */
@@ -11,7 +12,20 @@ const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 /** Throttles the last-used write so that busy keys do not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type ApiKeyPrincipal = { keyId: number; accountId: number; scopes: Scope[]; name: string; prefix: string; expiresAt: Date | null };
+/**
+ * Who a `/v1` request acts as: an API key, or a signed-in member through the dashboard (`keyId` 0,
+ * every scope, limited by `user.role` instead). `siteIds`: the only sites a site-limited key sees.
+ */
+export type ApiKeyPrincipal = {
+  keyId: number;
+  accountId: number;
+  scopes: Scope[];
+  name: string;
+  prefix: string;
+  expiresAt: Date | null;
+  siteIds: number[] | null;
+  user?: { userId: number; email: string; role: Role };
+};
 
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
@@ -106,5 +120,5 @@ export async function authenticateApiKey(db: Database, token: string): Promise<A
     row.lastUsedAt = new Date(now);
     await db.update(apiKeys).set({ lastUsedAt: row.lastUsedAt }).where(eq(apiKeys.id, row.id));
   }
-  return { keyId: row.id, accountId: row.accountId, scopes: row.scopes as Scope[], name: row.name, prefix: row.prefix, expiresAt: row.expiresAt };
+  return { keyId: row.id, accountId: row.accountId, scopes: row.scopes as Scope[], name: row.name, prefix: row.prefix, expiresAt: row.expiresAt, siteIds: row.siteIds };
 }

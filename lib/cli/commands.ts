@@ -81,6 +81,7 @@ async function keys(db: Database, args: string[]): Promise<string> {
   if (action === "list") {
     const user = await findUserByEmail(db, required(values.email, "--email"));
     if (!user) throw new DomainError(`No user with the e-mail address ${values.email}.`);
+    if (user.accountId === null) throw new DomainError(`${values.email} belongs to no organization.`);
     const rows = (await listApiKeys(db, user.accountId)).map((k) => ({
       id: k.id,
       name: k.name,

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { webhookDeliveries, webhookMessages, webhooks } from "@/drizzle/schema";
-import { accountOwner } from "@/lib/accounts/users";
+import { organizationOwner } from "@/lib/accounts/organizations";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send";
@@ -71,7 +71,7 @@ async function countAttempt(db: Database, webhook: WebhookRow, outcome: AttemptO
 }
 
 async function tellOwner(db: Database, webhook: WebhookRow, failures: number, lastError: string): Promise<void> {
-  const owner = await accountOwner(db, webhook.accountId);
+  const owner = await organizationOwner(db, webhook.accountId);
   if (!owner) return;
   const email = await queueEmail(db, {
     accountId: webhook.accountId,

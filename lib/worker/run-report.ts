@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { boosts, runs, sites } from "@/drizzle/schema";
-import { accountOwner } from "@/lib/accounts/users";
+import { organizationOwner } from "@/lib/accounts/organizations";
 import type { Database } from "@/lib/db";
 import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
@@ -22,7 +22,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
     .where(eq(runs.id, runId));
   if (!found || !ENDED.includes(found.run.status) || !found.boost.reportEmailEnabled) return;
   const { run, boost, site } = found;
-  const owner = await accountOwner(db, site.accountId);
+  const owner = await organizationOwner(db, site.accountId);
   if (!owner) return;
   // As GET /v1/runs/{id} shows it: the final summary and breakdown once kept, summed otherwise.
   const [[view], { pops: popsBreakdown }] = await Promise.all([runViews(db, [run]), breakdownOf(db, run)]);

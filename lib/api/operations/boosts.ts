@@ -68,6 +68,7 @@ export const runBoost = defineOperation({
   tag: "Boosts",
   summary: "Trigger a run now",
   description: "409 `run_in_progress` while a run of the boost is pending or running; 429 `too_many_runs` for a site not validated past its daily runs.",
+  role: "member",
   scope: "boosts:write",
   params: boostParams,
   idempotent: true,

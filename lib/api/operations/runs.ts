@@ -12,6 +12,7 @@ export const warmSite = defineOperation({
   summary: "Queue an on-demand warm",
   description:
     "The site must be validated (409 `site_not_validated` otherwise). 403 `quota_exceeded` when the monthly quota cannot cover URLs × user agents × languages × regions; 409 `warm_in_progress` while a warm run of the site is pending or running.",
+  role: "member",
   scope: "boosts:write",
   params: siteParams,
   body: warmBody,

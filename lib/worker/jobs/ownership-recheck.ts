@@ -1,4 +1,4 @@
-import { accountOwner } from "@/lib/accounts/users";
+import { organizationOwner } from "@/lib/accounts/organizations";
 import type { Database } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
@@ -16,7 +16,7 @@ export const ownershipRecheck: JobHandler<"ownership.recheck"> = async ({ siteId
 };
 
 async function tellOwner(db: Database, site: SiteRow, outcome: "proof_lost" | "unvalidated"): Promise<void> {
-  const owner = await accountOwner(db, site.accountId);
+  const owner = await organizationOwner(db, site.accountId);
   if (!owner || !site.ownershipLostAt) return;
   const common = { domain: site.domain, problem: site.ownershipProblem ?? "", siteUrl: `${publicBaseUrl()}/sites/${site.id}` };
   // Once per loss of the proof: a proof that comes back and goes again is news again.

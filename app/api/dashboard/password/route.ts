@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { changePassword, hasPassword } from "@/lib/accounts/passwords";
 import { otherMethods } from "@/lib/api/methods";
-import { errorResponse, json } from "@/lib/api/responses";
+import { errorResponse, json, noContent } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 import { countFailure, secondsUntilAllowed } from "@/lib/auth/rate-limit";
 import { signInBudgets } from "@/lib/auth/attempts";
-import { renewedSessionCookie } from "@/lib/accounts/next-auth";
 import { InvalidError } from "@/lib/core/errors";
 
 const passwordBody = z.object({
@@ -22,16 +21,13 @@ export const PUT = withSession({ body: passwordBody }, async ({ ctx, user, body 
   const { byEmail } = signInBudgets;
   const wait = await secondsUntilAllowed(ctx.db, byEmail, user.email);
   if (wait) return errorResponse(429, "rate_limited", `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { "retry-after": String(wait) });
-  let changed: { sessionVersion: number };
   try {
-    changed = await changePassword(ctx.db, user.userId, body);
+    await changePassword(ctx.db, user, body);
   } catch (error) {
     if (error instanceof InvalidError && (error.details as { field: string }[] | undefined)?.[0]?.field === "current_password") await countFailure(ctx.db, byEmail, user.email);
     throw error;
   }
-  // Every other session has ended; this one goes on, its cookie signed again at the new version.
-  const cookie = await renewedSessionCookie(changed.sessionVersion);
-  return new Response(null, { status: 204, headers: cookie ? { "set-cookie": cookie } : {} });
+  return noContent();
 });
 
 export const { POST, PATCH, DELETE } = otherMethods("GET", "PUT");

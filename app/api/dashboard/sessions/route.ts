@@ -1,11 +1,11 @@
-import { endAllSessions } from "@/lib/accounts/passwords";
+import { endSessions } from "@/lib/accounts/sessions";
 import { otherMethods } from "@/lib/api/methods";
 import { noContent } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
 // DELETE /api/dashboard/sessions – "sign out everywhere": ends every session of the signed-in user, this one included
 export const DELETE = withSession({}, async ({ ctx, user }) => {
-  await endAllSessions(ctx.db, user.userId);
+  await endSessions(ctx.db, user.userId);
   return noContent();
 });
 

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/**
+ * A member's role in an organization, weakest first: each role may do everything the one before it
+ * may. The table below is the one the README, the OpenAPI description and the dashboard's help show.
+ */
+export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const roleSchema = z.enum(ROLES).meta({ id: "Role", description: "A member's role in an organization: viewer < member < admin < owner." });
+
+/** What each role adds to the one before it, in the words the dashboard and the docs use. */
+export const ROLE_GRANTS: Record<Role, string> = {
+  viewer: "reads everything: sites, sitemaps, boosts, runs and their results, webhooks, keys, the audit log",
+  member: "also runs boosts and sends warms",
+  admin: "also manages sites, sitemaps, boosts, webhooks, deploy hooks and API keys",
+  owner: "also manages members, invitations and roles, the organization's settings and its deletion",
+};
+
+/** Whether `role` may do what needs `needed`. */
+export function roleAllows(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
