@@ -2,9 +2,11 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import type { Role } from "@/lib/core/roles";
+import { RoleProvider } from "./dashboard/role";
 
-/** One query client per browser tab: the dashboard's server state lives here. */
-export function Providers({ children }: { children: ReactNode }) {
+/** One query client per browser tab: the dashboard's server state lives here; and the member's role. */
+export function Providers({ role, children }: { role: Role; children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -13,5 +15,9 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <RoleProvider role={role}>{children}</RoleProvider>
+    </QueryClientProvider>
+  );
 }

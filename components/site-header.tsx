@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { currentUser } from "@/lib/accounts/next-auth";
+import { OrganizationSwitcher } from "./organization-switcher";
 import { SignOutButton } from "./sign-out-button";
 
 const dashboardLinks = [
   { href: "/sites", label: "Sites" },
   { href: "/keys", label: "API keys" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/team", label: "Team" },
   { href: "/outbox", label: "Outbox" },
   { href: "/account", label: "Account" },
   { href: "/docs/api", label: "API reference" },
@@ -27,6 +29,7 @@ export async function SiteHeader() {
               </Link>
             ))}
             <span className="ml-auto flex items-center gap-3">
+              <OrganizationSwitcher />
               <span className="hidden text-slate-500 sm:inline">{user.email}</span>
               <SignOutButton />
             </span>

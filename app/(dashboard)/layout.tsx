@@ -5,6 +5,7 @@ import { currentUser } from "@/lib/accounts/next-auth";
 
 /** Every dashboard page needs a signed-in user; the API routes check the session again on each call. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  if (!(await currentUser())) redirect("/signin");
-  return <Providers>{children}</Providers>;
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  return <Providers role={user.role}>{children}</Providers>;
 }

@@ -13,6 +13,7 @@ import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import type { boostHookSchema, createdBoostHookSchema } from "@/lib/boosts/hook-schemas";
+import { Can } from "@/components/dashboard/role";
 
 type BoostHook = z.output<typeof boostHookSchema>;
 /** The dashboard sends no Idempotency-Key: its answer is never a replay, so it always holds the URL. */
@@ -58,7 +59,9 @@ function HookRow({ boostId, hook }: { boostId: number; hook: BoostHook }) {
         <LocalTime value={hook.created_at} />
       </td>
       <td className={`${td} text-right`}>
-        <ConfirmButton label="Revoke" confirmLabel="Revoke hook" question="Revoke it? Its URL stops working at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+        <Can atLeast="admin">
+          <ConfirmButton label="Revoke" confirmLabel="Revoke hook" question="Revoke it? Its URL stops working at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+        </Can>
         <ErrorNote error={revoke.error} />
       </td>
     </tr>
@@ -102,9 +105,11 @@ export function BoostHooks({ boostId }: { boostId: number }) {
             {(a) => <TextInput {...a} name="hook-name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
         </div>
-        <Button type="submit" busy={create.isPending} className="sm:mt-6">
-          Create deploy hook
-        </Button>
+        <Can atLeast="admin">
+          <Button type="submit" busy={create.isPending} className="sm:mt-6">
+            Create deploy hook
+          </Button>
+        </Can>
       </form>
       <ErrorNote error={create.error && !nameError ? create.error : null} />
       {hooks.isPending ? (

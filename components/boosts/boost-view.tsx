@@ -19,6 +19,7 @@ import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";
+import { Can } from "@/components/dashboard/role";
 
 const regionLabel = (code: string) => `${REGIONS.find((region) => region.code === code)?.name ?? code} (${code})`;
 
@@ -118,12 +119,16 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
         }
         actions={
           <>
-            <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
-              Run now
-            </Button>
-            <Link href={`/boosts/${boostId}/edit`} className={buttonClass("secondary")}>
-              Edit
-            </Link>
+            <Can atLeast="member">
+              <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
+                Run now
+              </Button>
+            </Can>
+            <Can atLeast="admin">
+              <Link href={`/boosts/${boostId}/edit`} className={buttonClass("secondary")}>
+                Edit
+              </Link>
+            </Can>
           </>
         }
       />
@@ -168,9 +173,11 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
             run, fix the site, then resume: “Resume” starts a run now, which un-pauses the boost. Saving a change to the boost resumes it too.
           </p>
           <div className="mt-3">
-            <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
-              Resume
-            </Button>
+            <Can atLeast="member">
+              <Button onClick={() => trigger.mutate()} busy={trigger.isPending}>
+                Resume
+              </Button>
+            </Can>
           </div>
         </section>
       ) : null}
@@ -237,11 +244,13 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
       <RunCharts boostId={boostId} />
       <RunHistory boostId={boostId} />
 
-      <Card title="Delete this boost">
-        <p className="mb-3 text-sm text-slate-600">Removes the boost and its run history. Its schedule stops at once.</p>
-        <ConfirmButton label="Delete boost" confirmLabel="Yes, delete this boost" question="Delete the boost and its runs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
-        <ErrorNote error={remove.error} />
-      </Card>
+      <Can atLeast="admin">
+        <Card title="Delete this boost">
+          <p className="mb-3 text-sm text-slate-600">Removes the boost and its run history. Its schedule stops at once.</p>
+          <ConfirmButton label="Delete boost" confirmLabel="Yes, delete this boost" question="Delete the boost and its runs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+          <ErrorNote error={remove.error} />
+        </Card>
+      </Can>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { describeSchedule } from "./cron";
+import { Can } from "@/components/dashboard/role";
 
 const LIMIT = 100;
 
@@ -32,9 +33,11 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
     })),
   });
   const newBoost = (
-    <Link href={`/sites/${siteId}/boosts/new`} className={buttonClass("primary")}>
-      New boost
-    </Link>
+    <Can atLeast="admin">
+      <Link href={`/sites/${siteId}/boosts/new`} className={buttonClass("primary")}>
+        New boost
+      </Link>
+    </Can>
   );
   return (
     <Card title="Boosts" actions={newBoost}>

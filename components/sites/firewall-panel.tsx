@@ -7,6 +7,7 @@ import type { Site } from "@/components/dashboard/types";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Can } from "@/components/dashboard/role";
 
 /** The site's verification secret, as a firewall rule needs it, and its rotation. */
 export function FirewallPanel({ site }: { site: Site }) {
@@ -40,13 +41,15 @@ export function FirewallPanel({ site }: { site: Site }) {
       </dl>
       <div className="mt-4 space-y-2">
         <p className="text-sm text-slate-600">Rotate it if it leaked: calls send the new value within seconds and never the old one again, so update your rule at the same time.</p>
-        <ConfirmButton
-          label="Rotate"
-          confirmLabel="Rotate the value"
-          question="Your firewall rule must then compare the new value. Rotate?"
-          busy={rotate.isPending}
-          onConfirm={() => rotate.mutate()}
-        />
+        <Can atLeast="admin">
+          <ConfirmButton
+            label="Rotate"
+            confirmLabel="Rotate the value"
+            question="Your firewall rule must then compare the new value. Rotate?"
+            busy={rotate.isPending}
+            onConfirm={() => rotate.mutate()}
+          />
+        </Can>
         {rotate.isSuccess ? (
           <p role="status" className="text-sm text-emerald-700">
             Rotated: the value above is the new one.

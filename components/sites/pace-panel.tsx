@@ -7,6 +7,7 @@ import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
+import { Can } from "@/components/dashboard/role";
 
 /** How hard Preheat may warm the site: its owner's limits, held by the whole service. */
 export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency: number }) {
@@ -44,9 +45,11 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
           {(a) => <TextInput {...a} type="number" min={0} step="any" value={rate} onChange={(e) => setRate(e.target.value)} />}
         </Field>
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
-          <Button type="submit" busy={save.isPending}>
-            Save pace
-          </Button>
+          <Can atLeast="admin">
+            <Button type="submit" busy={save.isPending}>
+              Save pace
+            </Button>
+          </Can>
           {save.isSuccess ? (
             <p role="status" className="text-sm text-emerald-700">
               Saved: runs in progress take it up within seconds.

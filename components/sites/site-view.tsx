@@ -15,6 +15,7 @@ import { FirewallPanel } from "./firewall-panel";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
+import { Can } from "@/components/dashboard/role";
 
 export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; maxConcurrency: number }) {
   const router = useRouter();
@@ -30,9 +31,11 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
         subtitle={<StatusBadge status={site.validated ? "validated" : "not validated"} />}
         actions={
           site.validated ? (
-            <Link href={`/sites/${site.id}/warm`} className={buttonClass("primary")}>
-              Warm now
-            </Link>
+            <Can atLeast="member">
+              <Link href={`/sites/${site.id}/warm`} className={buttonClass("primary")}>
+                Warm now
+              </Link>
+            </Can>
           ) : null
         }
       />
@@ -43,11 +46,13 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <FirewallPanel site={site} />
       <SiteBoosts siteId={site.id} />
       <SiteWarmRuns siteId={site.id} />
-      <Card title="Delete this site">
-        <p className="mb-3 text-sm text-slate-600">Removes its sitemaps, boosts and run history. Scheduled boosts stop at once.</p>
-        <ConfirmButton label="Delete site" confirmLabel={`Delete ${site.domain}`} question="Delete the site and everything in it?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
-        <ErrorNote error={remove.error} />
-      </Card>
+      <Can atLeast="admin">
+        <Card title="Delete this site">
+          <p className="mb-3 text-sm text-slate-600">Removes its sitemaps, boosts and run history. Scheduled boosts stop at once.</p>
+          <ConfirmButton label="Delete site" confirmLabel={`Delete ${site.domain}`} question="Delete the site and everything in it?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+          <ErrorNote error={remove.error} />
+        </Card>
+      </Can>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { Can } from "@/components/dashboard/role";
 
 const busy = (sitemap: Sitemap) => sitemap.status === "waiting" || sitemap.status === "processing";
 
@@ -45,16 +46,18 @@ function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
         <ErrorNote error={remove.error ?? refresh.error} />
       </div>
       <div className="flex shrink-0 gap-2">
-        <Button
-          variant="secondary"
-          busy={refresh.isPending}
-          disabled={busy(sitemap)}
-          onClick={() => refresh.mutate()}
-          title="Read it again now; boost runs also read a sitemap again when it is older than an hour."
-        >
-          Refresh
-        </Button>
-        <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <Can atLeast="admin">
+          <Button
+            variant="secondary"
+            busy={refresh.isPending}
+            disabled={busy(sitemap)}
+            onClick={() => refresh.mutate()}
+            title="Read it again now; boost runs also read a sitemap again when it is older than an hour."
+          >
+            Refresh
+          </Button>
+          <ConfirmButton label="Delete" confirmLabel="Delete sitemap" question="Delete this sitemap and its URLs?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        </Can>
       </div>
     </li>
   );

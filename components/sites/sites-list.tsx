@@ -11,6 +11,7 @@ import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/u
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { Can } from "@/components/dashboard/role";
 
 const sitesKey = ["sites"] as const;
 
@@ -51,9 +52,11 @@ export function SitesList() {
   return (
     <div className="space-y-6">
       <PageHeader title="Sites" subtitle="Register a domain, prove you own it, then warm it from sitemaps, feeds or a CSV file." />
-      <Card title="Add a site">
-        <AddSiteForm />
-      </Card>
+      <Can atLeast="admin">
+        <Card title="Add a site">
+          <AddSiteForm />
+        </Card>
+      </Can>
       <Card title="Your sites">
         {sites.isPending ? (
           <Loading />

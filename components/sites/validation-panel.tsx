@@ -7,6 +7,7 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
+import { Can } from "@/components/dashboard/role";
 
 const methodNames = { html_file: "the token file", meta_tag: "the meta tag" } as const;
 
@@ -97,9 +98,11 @@ function ProofInstructions({ site }: { site: Site }) {
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3" aria-live="polite">
-        <Button busy={validate.isPending} onClick={() => validate.mutate()}>
-          Validate now
-        </Button>
+        <Can atLeast="admin">
+          <Button busy={validate.isPending} onClick={() => validate.mutate()}>
+            Validate now
+          </Button>
+        </Can>
         {validate.error ? (
           <p role="alert" className="text-sm text-red-700">
             Not validated: {validate.error.message}

@@ -13,6 +13,7 @@ import { WebhookDeliveries } from "./webhook-deliveries";
 import { WebhookEditForm } from "./webhook-edit-form";
 import { WebhookState } from "./webhook-state";
 import { WebhookTest } from "./webhook-test";
+import { Can } from "@/components/dashboard/role";
 
 /** One webhook: its state, a test event, its settings, its deliveries. */
 export function WebhookView({ initialWebhook }: { initialWebhook: Webhook }) {
@@ -60,9 +61,11 @@ export function WebhookView({ initialWebhook }: { initialWebhook: Webhook }) {
           </span>
         }
         actions={
-          <Button variant="secondary" busy={toggle.isPending} onClick={() => toggle.mutate(!webhook.enabled)}>
-            {webhook.enabled ? "Disable" : "Enable"}
-          </Button>
+          <Can atLeast="admin">
+            <Button variant="secondary" busy={toggle.isPending} onClick={() => toggle.mutate(!webhook.enabled)}>
+              {webhook.enabled ? "Disable" : "Enable"}
+            </Button>
+          </Can>
         }
       />
       <ErrorNote error={loadError ?? toggle.error} />
@@ -72,17 +75,21 @@ export function WebhookView({ initialWebhook }: { initialWebhook: Webhook }) {
         </p>
       )}
 
-      <Card title="Test">
-        <WebhookTest webhookId={webhookId} />
-      </Card>
-      <WebhookEditForm webhook={webhook} />
+      <Can atLeast="admin">
+        <Card title="Test">
+          <WebhookTest webhookId={webhookId} />
+        </Card>
+        <WebhookEditForm webhook={webhook} />
+      </Can>
       <WebhookDeliveries webhookId={webhookId} />
 
-      <Card title="Delete this webhook">
-        <p className="mb-3 text-sm text-slate-600">Stops its deliveries at once, and removes their history.</p>
-        <ConfirmButton label="Delete webhook" confirmLabel="Yes, delete this webhook" question="Delete the webhook and its deliveries?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
-        <ErrorNote error={remove.error} />
-      </Card>
+      <Can atLeast="admin">
+        <Card title="Delete this webhook">
+          <p className="mb-3 text-sm text-slate-600">Stops its deliveries at once, and removes their history.</p>
+          <ConfirmButton label="Delete webhook" confirmLabel="Yes, delete this webhook" question="Delete the webhook and its deliveries?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+          <ErrorNote error={remove.error} />
+        </Card>
+      </Can>
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { NewWebhookForm } from "./new-webhook-form";
 import { SecretNotice } from "./secret-notice";
 import { type CreatedWebhook, type Webhook, webhooksQueryKey } from "./types";
 import { WebhookState } from "./webhook-state";
+import { Can } from "@/components/dashboard/role";
 
 const LIMIT = 20;
 
@@ -37,7 +38,9 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
       </td>
       <td className={tdNum}>{webhook.consecutive_failures}</td>
       <td className={`${td} text-right`}>
-        <ConfirmButton label="Delete" confirmLabel="Delete webhook" question="Delete it and its deliveries?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <Can atLeast="admin">
+          <ConfirmButton label="Delete" confirmLabel="Delete webhook" question="Delete it and its deliveries?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        </Can>
         <ErrorNote error={remove.error} />
       </td>
     </tr>
@@ -65,7 +68,9 @@ export function WebhooksView({ limit }: { limit: number }) {
           An account has at most {limit} webhooks, one per URL: a URL that differs from another only in the case of its host, a default port or a trailing slash after the host is the same one, while
           another path or query is not. Until an endpoint has answered 2xx once, each event is retried 3 times only; send it a test event to check it.
         </p>
-        <NewWebhookForm onCreated={setCreated} />
+        <Can atLeast="admin">
+          <NewWebhookForm onCreated={setCreated} />
+        </Can>
       </Card>
       <Card title={webhooks.data ? `Your webhooks (${webhooks.data.total} of ${limit})` : "Your webhooks"}>
         {webhooks.isPending ? (

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { accounts, memberships, users } from "@/drizzle/schema";
+import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
 
@@ -18,15 +19,6 @@ export async function createOrganization(tx: Tx | Database, input: { name: strin
     .set({ accountId: account!.id })
     .where(and(eq(users.id, input.ownerUserId), isNull(users.accountId)));
   return account!.id;
-}
-
-/** The user's role in the organization, or undefined when the user is not a member. */
-export async function roleIn(db: Database, userId: number, accountId: number): Promise<Role | undefined> {
-  const [row] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)));
-  return row?.role;
 }
 
 /** The organizations the user belongs to, oldest membership first, with the user's role in each. */
@@ -49,4 +41,25 @@ export async function organizationOwner(db: Database, accountId: number) {
     .orderBy(asc(memberships.createdAt), asc(users.id))
     .limit(1);
   return owner;
+}
+
+export function toOrganizationView(organization: { id: number; name: string; role: Role }, currentId: number) {
+  return { id: organization.id, name: organization.name, role: organization.role, current: organization.id === currentId };
+}
+
+export async function renameOrganization(db: Database, accountId: number, name: string): Promise<void> {
+  await db.update(accounts).set({ name }).where(eq(accounts.id, accountId));
+}
+
+/**
+ * Deletes the organization with everything it holds (sites, sitemaps, boosts, runs, webhooks, keys,
+ * invitations, the audit log); its members' users stay, and their sessions in it move to another of
+ * their organizations. The name typed again guards against a slip.
+ */
+export async function deleteOrganization(db: Database, accountId: number, confirmName: string): Promise<void> {
+  const [organization] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
+  if (!organization) throw new NotFoundError("Organization not found.");
+  if (confirmName.trim() !== organization.name)
+    throw new InvalidError(`Type the organization's name, ${organization.name}, to delete it.`, [{ field: "confirm_name", message: "Not the organization's name." }]);
+  await db.delete(accounts).where(eq(accounts.id, accountId));
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, desc, eq, ne } from "drizzle-orm";
 import { accounts, memberships, users, userSessions } from "@/drizzle/schema";
 import { NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
@@ -60,7 +60,11 @@ export async function sessionUser(db: Database, sessionId: string): Promise<Sess
     await db.delete(userSessions).where(eq(userSessions.id, sessionId));
     return undefined;
   }
-  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) await db.update(userSessions).set({ lastSeenAt: new Date(now) }).where(eq(userSessions.id, sessionId));
+  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS)
+    await db
+      .update(userSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(userSessions.id, sessionId));
   const base = { sessionId, userId: session.userId, email: row.email, name: row.name };
   if (session.accountId !== null && row.role) return { ...base, accountId: session.accountId, role: row.role, mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt) };
   const moved = await moveToAnotherOrganization(db, session.userId, sessionId);
@@ -78,24 +82,39 @@ async function moveToAnotherOrganization(db: Database, userId: number, sessionId
 
 /** Works in another organization the user belongs to, in this session and in the user's next ones. */
 export async function switchOrganization(db: Database, user: Pick<SessionUser, "userId" | "sessionId">, accountId: number): Promise<void> {
-  const [member] = await db.select().from(memberships).where(and(eq(memberships.userId, user.userId), eq(memberships.accountId, accountId)));
+  const [member] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, user.userId), eq(memberships.accountId, accountId)));
   if (!member) throw new NotFoundError(`Organization ${accountId} not found.`);
   await db.update(userSessions).set({ accountId }).where(eq(userSessions.id, user.sessionId));
   await db.update(users).set({ accountId }).where(eq(users.id, user.userId));
 }
 
-/** The user's sessions, most recently seen first. */
-export async function listSessions(db: Database, userId: number) {
-  return db.select().from(userSessions).where(eq(userSessions.userId, userId)).orderBy(desc(userSessions.lastSeenAt), desc(userSessions.createdAt));
+/** How a session is named on the Account page and in the API: derived from its id, which stays inside the cookie. */
+function publicSessionId(sessionId: string): string {
+  return createHash("sha256").update(sessionId).digest("base64url").slice(0, 24);
 }
 
-/** Ends one of the user's sessions; another user's session is not found. */
-export async function revokeSession(db: Database, userId: number, sessionId: string): Promise<void> {
-  const ended = await db
-    .delete(userSessions)
-    .where(and(eq(userSessions.id, sessionId), eq(userSessions.userId, userId)))
-    .returning({ id: userSessions.id });
-  if (!ended.length) throw new NotFoundError("Session not found.");
+/** The user's sessions, most recently seen first. */
+export async function listSessions(db: Database, user: Pick<SessionUser, "userId" | "sessionId">) {
+  const rows = await db.select().from(userSessions).where(eq(userSessions.userId, user.userId)).orderBy(desc(userSessions.lastSeenAt), desc(userSessions.createdAt));
+  return rows.map((row) => ({
+    id: publicSessionId(row.id),
+    current: row.id === user.sessionId,
+    user_agent: row.userAgent,
+    client_address: row.clientAddress,
+    created_at: row.createdAt.toISOString(),
+    last_seen_at: row.lastSeenAt.toISOString(),
+  }));
+}
+
+/** Ends one of the user's sessions, named by its public id; another user's session is not found. */
+export async function revokeSession(db: Database, userId: number, publicId: string): Promise<void> {
+  const rows = await db.select({ id: userSessions.id }).from(userSessions).where(eq(userSessions.userId, userId));
+  const match = rows.find((row) => publicSessionId(row.id) === publicId);
+  if (!match) throw new NotFoundError("Session not found.");
+  await db.delete(userSessions).where(eq(userSessions.id, match.id));
 }
 
 /** Ends every session of the user but `keep` (the one asking), or all of them. */

@@ -20,6 +20,9 @@ export const ERROR_CODES = {
   site_not_validated: { status: 409, meaning: "The site's ownership is not proven yet: validate it first." },
   idempotency_in_progress: { status: 409, meaning: "A request with this Idempotency-Key is still being handled: retry in a moment." },
   conflict: { status: 409, meaning: "The request clashes with the current state of the resource." },
+  last_owner: { status: 409, meaning: "The organization must keep an owner: make another member owner before this one leaves or is demoted." },
+  already_member: { status: 409, meaning: "The address already belongs to a member of the organization, or has an invitation waiting (resend that one)." },
+  invitation_unusable: { status: 409, meaning: "The invitation was accepted, declined, revoked or has expired: ask for a new one." },
   duplicate_site: { status: 409, meaning: "The account already has this site." },
   duplicate_sitemap: { status: 409, meaning: "The site already has this sitemap." },
   duplicate_webhook: {

@@ -1,6 +1,7 @@
 import { render } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
+import { InvitationEmail, invitationProps, invitationSubject } from "./templates/invitation";
 import { OwnershipLostEmail, OwnershipRevokedEmail, ownershipLostProps, ownershipLostSubject, ownershipRevokedProps, ownershipRevokedSubject } from "./templates/ownership";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
@@ -14,6 +15,7 @@ const template = <S extends z.ZodType>(definition: Template<S>) => definition;
 
 /** The templates this service sends: each with its props schema, subject line and component. */
 const templates = {
+  invitation: template({ props: invitationProps, subject: invitationSubject, component: InvitationEmail }),
   "ownership-lost": template({ props: ownershipLostProps, subject: ownershipLostSubject, component: OwnershipLostEmail }),
   "ownership-revoked": template({ props: ownershipRevokedProps, subject: ownershipRevokedSubject, component: OwnershipRevokedEmail }),
   "run-report": template({ props: runReportProps, subject: runReportSubject, component: RunReportEmail }),

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PasswordForm } from "@/components/account/password-form";
-import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
+import { SessionsCard } from "@/components/account/sessions-card";
 import { PageHeader } from "@/components/ui/card";
 import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/passwords";
 
@@ -11,7 +11,7 @@ export default function AccountPage() {
     <>
       <PageHeader title="Account" subtitle="How you sign in." />
       <PasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
-      <SignOutEverywhere />
+      <SessionsCard />
     </>
   );
 }

@@ -1,12 +1,16 @@
-import { endSessions } from "@/lib/accounts/sessions";
+import { endSessions, listSessions } from "@/lib/accounts/sessions";
 import { otherMethods } from "@/lib/api/methods";
-import { noContent } from "@/lib/api/responses";
+import { json, noContent } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
+import { endSessionsQuery } from "@/lib/accounts/team-schemas";
 
-// DELETE /api/dashboard/sessions – "sign out everywhere": ends every session of the signed-in user, this one included
-export const DELETE = withSession({}, async ({ ctx, user }) => {
-  await endSessions(ctx.db, user.userId);
+// GET /api/dashboard/sessions – the signed-in user's sessions: device, address, when opened and last seen, which is this one
+export const GET = withSession({}, async ({ ctx, user }) => json({ data: await listSessions(ctx.db, user) }));
+
+// DELETE /api/dashboard/sessions – "sign out everywhere": ends every session of the user, this one included; ?others=true keeps this one
+export const DELETE = withSession({ query: endSessionsQuery }, async ({ ctx, user, query }) => {
+  await endSessions(ctx.db, user.userId, query.others === "true" ? user.sessionId : undefined);
   return noContent();
 });
 
-export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");

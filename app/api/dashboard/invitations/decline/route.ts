@@ -1,0 +1,18 @@
+import { declineInvitation } from "@/lib/accounts/invitations";
+import { parseBody, readBodyText } from "@/lib/api/input";
+import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
+import { noContent } from "@/lib/api/responses";
+import { requireJsonOrDashboard } from "@/lib/api/session-handler";
+import { declineInvitationBody } from "@/lib/accounts/team-schemas";
+import { getDb } from "@/lib/db";
+
+// POST /api/dashboard/invitations/decline – declines the invitation of the link's token; no sign-in needed
+export function POST(request: Request) {
+  return answerFromClientBudget(request, async () => {
+    requireJsonOrDashboard(request);
+    await declineInvitation(await getDb(), parseBody(await readBodyText(request), declineInvitationBody).token);
+    return noContent();
+  });
+}
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,220 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import { Can, useCan } from "@/components/dashboard/role";
+import { Button } from "@/components/ui/button";
+import { Card, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Field, inputClass, TextInput } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { ROLE_GRANTS, ROLES, type Role } from "@/lib/core/roles";
+
+type Member = { user_id: number; email: string; name: string | null; role: Role; two_factor: boolean; joined_at: string };
+type Invitation = { id: number; email: string; role: Role; state: string; send_count: number; last_sent_at: string; expires_at: string };
+
+const membersKey = ["members"] as const;
+const invitationsKey = ["invitations"] as const;
+
+function RoleSelect({ value, onChange, label, disabled }: { value: Role; onChange: (role: Role) => void; label: string; disabled?: boolean }) {
+  return (
+    <select aria-label={label} className={`${inputClass} w-auto`} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as Role)}>
+      {ROLES.map((role) => (
+        <option key={role} value={role}>
+          {role}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function MemberRow({ member, me }: { member: Member; me: string }) {
+  const queryClient = useQueryClient();
+  const isOwner = useCan("owner");
+  const changed = () => queryClient.invalidateQueries({ queryKey: membersKey });
+  const setRole = useMutation({ mutationFn: (role: Role) => api(`/api/dashboard/members/${member.user_id}`, { method: "PATCH", body: { role } }), onSuccess: changed });
+  const remove = useMutation({
+    mutationFn: () => api(`/api/dashboard/members/${member.user_id}`, { method: "DELETE" }),
+    onSuccess: () => {
+      // Leaving ends this session's work in the organization: start again wherever the user still belongs.
+      if (member.email === me) window.location.href = "/sites";
+      else changed();
+    },
+  });
+  const self = member.email === me;
+  return (
+    <tr className="border-b border-slate-100 align-top">
+      <td className="py-3 pr-4">
+        <div className="font-medium text-slate-900">{member.name ?? member.email}</div>
+        {member.name ? <div className="text-xs text-slate-500">{member.email}</div> : null}
+      </td>
+      <td className="py-3 pr-4">
+        {isOwner ? <RoleSelect label={`Role of ${member.email}`} value={member.role} disabled={setRole.isPending} onChange={(role) => setRole.mutate(role)} /> : member.role}
+      </td>
+      <td className="py-3 pr-4 text-sm text-slate-600">{member.two_factor ? "on" : "off"}</td>
+      <td className="py-3 pr-4 text-sm text-slate-600">
+        <LocalTime value={member.joined_at} />
+      </td>
+      <td className="py-3 text-right">
+        {self ? (
+          <ConfirmButton label="Leave" confirmLabel="Leave the organization" question="Leave this organization?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        ) : isOwner ? (
+          <ConfirmButton
+            label="Remove"
+            confirmLabel={`Remove ${member.email}`}
+            question="Remove this member? Their sessions here end at once."
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        ) : null}
+        {setRole.error || remove.error ? <ErrorNote error={setRole.error ?? remove.error} /> : null}
+      </td>
+    </tr>
+  );
+}
+
+function InviteForm() {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  const invite = useMutation({
+    mutationFn: () => api<Invitation>("/api/dashboard/invitations", { method: "POST", body: { email, role } }),
+    onSuccess: () => {
+      setEmail("");
+      queryClient.invalidateQueries({ queryKey: invitationsKey });
+    },
+  });
+  const fieldError = (field: string) => (invite.error instanceof ApiError ? invite.error.field(field) : undefined);
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        invite.mutate();
+      }}
+    >
+      <div className="min-w-64 flex-1">
+        <Field label="E-mail address" error={fieldError("email")}>
+          {(a) => <TextInput {...a} type="email" name="invite-email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
+      </div>
+      <RoleSelect label="Role" value={role} onChange={setRole} />
+      <Button type="submit" busy={invite.isPending}>
+        Send invitation
+      </Button>
+      {invite.error && !fieldError("email") ? <ErrorNote error={invite.error} /> : null}
+      {invite.isSuccess ? <p className="w-full text-sm text-green-700">Invitation sent: the link in the e-mail works for 7 days.</p> : null}
+    </form>
+  );
+}
+
+function InvitationRow({ invitation }: { invitation: Invitation }) {
+  const queryClient = useQueryClient();
+  const changed = () => queryClient.invalidateQueries({ queryKey: invitationsKey });
+  const resend = useMutation({ mutationFn: () => api(`/api/dashboard/invitations/${invitation.id}/resend`, { method: "POST" }), onSuccess: changed });
+  const revoke = useMutation({ mutationFn: () => api(`/api/dashboard/invitations/${invitation.id}`, { method: "DELETE" }), onSuccess: changed });
+  const open = invitation.state === "pending" || invitation.state === "expired";
+  return (
+    <tr className="border-b border-slate-100 align-top">
+      <td className="py-3 pr-4">{invitation.email}</td>
+      <td className="py-3 pr-4">{invitation.role}</td>
+      <td className="py-3 pr-4">
+        <StatusBadge status={invitation.state} />
+      </td>
+      <td className="py-3 pr-4 text-sm text-slate-600">
+        <LocalTime value={invitation.expires_at} /> · sent {invitation.send_count}×
+      </td>
+      <td className="py-3 text-right">
+        <Can atLeast="owner">
+          {open ? (
+            <span className="inline-flex gap-2">
+              <Button variant="secondary" busy={resend.isPending} onClick={() => resend.mutate()}>
+                Resend
+              </Button>
+              {invitation.state === "pending" ? (
+                <ConfirmButton label="Revoke" confirmLabel="Revoke" question="Revoke the invitation?" busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+              ) : null}
+            </span>
+          ) : null}
+        </Can>
+        {resend.error || revoke.error ? <ErrorNote error={resend.error ?? revoke.error} /> : null}
+      </td>
+    </tr>
+  );
+}
+
+/** Members, their roles and the invitations: the owners manage them, everybody sees them. */
+export function TeamView({ me }: { me: string }) {
+  const members = useQuery({ queryKey: membersKey, queryFn: () => api<{ data: Member[] }>("/api/dashboard/members") });
+  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => api<{ data: Invitation[] }>("/api/dashboard/invitations") });
+  return (
+    <>
+      <PageHeader title="Team" subtitle="Who works in this organization, and what each may do." />
+      <Card title="Members" className="overflow-x-auto">
+        {members.isPending ? <Loading /> : members.error ? <ErrorNote error={members.error} /> : null}
+        {members.data ? (
+          <table className="w-full min-w-[640px] text-left text-sm">
+            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Member</th>
+                <th className="py-2 pr-4 font-medium">Role</th>
+                <th className="py-2 pr-4 font-medium">Two-factor</th>
+                <th className="py-2 pr-4 font-medium">Joined</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.data.map((member) => (
+                <MemberRow key={member.user_id} member={member} me={me} />
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </Card>
+      <Can atLeast="owner">
+        <Card title="Invite a colleague" className="mt-6">
+          <InviteForm />
+        </Card>
+      </Can>
+      {invitations.data?.data.length ? (
+        <Card title="Invitations" className="mt-6 overflow-x-auto">
+          <table className="w-full min-w-[640px] text-left text-sm">
+            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-2 pr-4 font-medium">E-mail</th>
+                <th className="py-2 pr-4 font-medium">Role</th>
+                <th className="py-2 pr-4 font-medium">State</th>
+                <th className="py-2 pr-4 font-medium">Expires</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.data.data.map((invitation) => (
+                <InvitationRow key={invitation.id} invitation={invitation} />
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      ) : null}
+      <Card title="What each role may do" className="mt-6">
+        <dl className="space-y-2 text-sm">
+          {ROLES.map((role) => (
+            <div key={role} className="flex gap-3">
+              <dt className="w-16 shrink-0 font-medium text-slate-900">{role}</dt>
+              <dd className="text-slate-600">{ROLE_GRANTS[role]}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-3 text-sm text-slate-500">
+          Every member can leave; the last owner cannot leave or be demoted. API keys belong to the organization and keep working when the member who created them leaves: revoke them under API keys.
+        </p>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { idString } from "@/lib/core/primitives";
+import { roleSchema } from "@/lib/core/roles";
+
+/** What the dashboard's team routes take: members, invitations, organizations and one's sessions. */
+export const memberParams = z.object({ userId: idString });
+export const invitationParams = z.object({ invitationId: idString });
+export const organizationParams = z.object({ organizationId: idString });
+export const sessionParams = z.object({ sessionId: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Not a session id.") });
+
+export const changeRoleBody = z.object({ role: roleSchema });
+export const inviteBody = z.object({ email: z.string().trim().min(1, "Give an e-mail address.").max(320), role: roleSchema });
+const token = z.string().min(1, "The link has no token.").max(200);
+export const acceptInvitationBody = z.object({ token, password: z.string().max(1000).optional(), name: z.string().trim().max(100).optional() });
+export const declineInvitationBody = z.object({ token });
+export const organizationBody = z.object({ name: z.string().trim().min(1, "Give the organization a name.").max(100, "At most 100 characters.") });
+export const deleteOrganizationBody = z.object({ confirm_name: z.string().max(200) });
+export const endSessionsQuery = z.object({ others: z.enum(["true", "false"]).optional() });
