@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, lastEmailTo, linkIn, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
+import { confirm, passwordSignIn, sessionOf, signIn, signUp, signUpAndConfirm } from "./support/sessions";
 
 // The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
 
@@ -40,56 +41,12 @@ describe("the dashboard's own routes", () => {
   });
 });
 
-/** One password sign-in through next-auth's own endpoints, as the sign-in page makes it: the error code, or "ok" and the session cookie. */
-async function passwordSignIn(email: string, password: string, from?: string): Promise<{ result: string; cookie?: string }> {
-  const csrf = await api("GET", "/api/auth/csrf", { from });
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const response = await api("POST", "/api/auth/callback/password", {
-    from,
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, json: "true" }).toString(),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
-  return { result: new URL(response.body.url).searchParams.get("error") ?? "ok", cookie: session?.split(";")[0] };
-}
-
-async function signIn(email: string, password: string, from?: string): Promise<string> {
-  return (await passwordSignIn(email, password, from)).result;
-}
-
-/** A signed-in session's cookie, from a real password sign-in over HTTP. */
-async function sessionOf(email: string, password: string): Promise<string> {
-  const { result, cookie } = await passwordSignIn(email, password);
-  if (result !== "ok" || !cookie) throw new Error(`no session for ${email}: ${result}`);
-  return cookie;
-}
-
 /** Follows an e-mailed sign-in link; answers the session cookie it sets. */
 async function followSignInLink(link: URL): Promise<string> {
   const response = await fetch(link, { redirect: "manual" });
   const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
   if (!session) throw new Error(`no session from ${link}: ${response.status} ${response.headers.get("location")}`);
   return session.split(";")[0]!;
-}
-
-/** Sign-up takes the address alone: the password is chosen on the confirmation page. */
-async function signUp(email: string, from = TRUSTED_PROXY, client = "198.51.100.1") {
-  return api("POST", "/api/dashboard/signup", { from, headers: { "x-forwarded-for": client }, body: { email } });
-}
-
-/** What the confirmation page's button sends: the e-mailed token and the password typed there. */
-async function confirm(link: URL, password: string) {
-  return api("POST", "/api/dashboard/signup/confirm", { body: { token: link.searchParams.get("token"), password } });
-}
-
-/** Signs up and follows the confirmation link, choosing the password there, as a new owner does. */
-async function signUpAndConfirm(email: string, password = "a long enough password", client = "198.51.100.1") {
-  expect((await signUp(email, TRUSTED_PROXY, client)).status).toBe(201);
-  const confirmed = await confirm(linkIn(await lastEmailTo(email)), password);
-  expect(confirmed.status).toBe(201);
 }
 
 /** Asks for a sign-in link as the sign-in page does (next-auth's e-mail provider), from `client` behind the trusted proxy. */

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import { operations } from "@/lib/api/operations";
+import { requiredRole } from "@/lib/api/operation";
+import { ROLES, type Role, roleAllows } from "@/lib/core/roles";
+import { api, baseUrl, createValidatedSite, lastEmailTo, uniqueDomain, uniqueEmail } from "./support/api";
+import { sessionOf, signUpAndConfirm } from "./support/sessions";
+
+// Organizations: members with roles, invitations by e-mail, switching, and sessions that end at once.
+
+const dashboard = { "x-preheat-dashboard": "1" };
+const PASSWORD = "a long enough password";
+const as = (cookie: string) => ({ headers: { ...dashboard, cookie } });
+
+/** A new owner with a session and an admin API key of the organization. */
+async function newOwner() {
+  const email = uniqueEmail("owner");
+  await signUpAndConfirm(email, PASSWORD);
+  const cookie = await sessionOf(email, PASSWORD);
+  const created = await api("POST", "/api/dashboard/keys", {
+    ...as(cookie),
+    body: { name: "setup", scopes: ["sites:read", "sites:write", "boosts:read", "boosts:write", "runs:read", "webhooks:read", "webhooks:write"] },
+  });
+  expect(created.status).toBe(201);
+  return { email, cookie, key: created.body.key as string };
+}
+
+/** The invitation link of the newest e-mail to `email`, pointed at the test server. */
+async function invitationLink(email: string): Promise<{ token: string; url: URL }> {
+  const text = await lastEmailTo(email);
+  const found = text.match(/https?:\/\/[^\s)"]+\/invitations\/[A-Za-z0-9_-]+/)?.[0];
+  if (!found) throw new Error(`no invitation link in:\n${text}`);
+  const url = new URL(new URL(found).pathname, baseUrl);
+  return { token: url.pathname.split("/").pop()!, url };
+}
+
+/** Invites a new address with `role`, accepts with a password, and signs in: the colleague's session. */
+async function colleague(ownerCookie: string, role: Role) {
+  const email = uniqueEmail(role);
+  const invited = await api("POST", "/api/dashboard/invitations", { ...as(ownerCookie), body: { email, role } });
+  expect(invited.status).toBe(201);
+  const { token } = await invitationLink(email);
+  const accepted = await api("POST", "/api/dashboard/invitations/accept", { headers: dashboard, body: { token, password: PASSWORD } });
+  expect(accepted.status).toBe(200);
+  return { email, cookie: await sessionOf(email, PASSWORD) };
+}
+
+describe("invitations", () => {
+  it("a member invited by e-mail joins, sees the organization's sites, runs and warms, and cannot delete a site", async () => {
+    const owner = await newOwner();
+    const site = await createValidatedSite(owner.key);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key: owner.key, body: { name: "Home", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"] } });
+    expect(boost.status).toBe(201);
+    const member = await colleague(owner.cookie, "member");
+    const page = await fetch((await invitationLink(member.email)).url);
+    expect(page.status).toBe(200);
+    const sites = await api("GET", "/v1/sites", as(member.cookie));
+    expect(sites.body.data.map((s: { id: number }) => s.id)).toEqual([site.id]);
+    expect((await api("POST", `/v1/boosts/${boost.body.id}/run`, as(member.cookie))).status).toBe(202);
+    const deleted = await api("DELETE", `/v1/sites/${site.id}`, as(member.cookie));
+    expect(deleted.status).toBe(403);
+    expect(deleted.body).toMatchObject({ code: "insufficient_role", required_role: "admin", role: "member" });
+    expect((await api("GET", `/v1/sites/${site.id}`, as(member.cookie))).status).toBe(200);
+  });
+
+  it("works once: a used, declined or revoked invitation's link is refused", async () => {
+    const owner = await newOwner();
+    const member = await colleague(owner.cookie, "viewer");
+    const { token } = await invitationLink(member.email);
+    const again = await api("POST", "/api/dashboard/invitations/accept", { headers: dashboard, body: { token, password: PASSWORD } });
+    expect(again).toMatchObject({ status: 409, body: { code: "invitation_unusable" } });
+
+    const declinedEmail = uniqueEmail("declines");
+    await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email: declinedEmail, role: "member" } });
+    const declined = (await invitationLink(declinedEmail)).token;
+    expect((await api("POST", "/api/dashboard/invitations/decline", { headers: dashboard, body: { token: declined } })).status).toBe(204);
+    expect((await api("POST", "/api/dashboard/invitations/accept", { headers: dashboard, body: { token: declined, password: PASSWORD } })).body.code).toBe("invitation_unusable");
+
+    const revokedEmail = uniqueEmail("revoked");
+    const revokedInvitation = await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email: revokedEmail, role: "member" } });
+    const revoked = (await invitationLink(revokedEmail)).token;
+    expect((await api("DELETE", `/api/dashboard/invitations/${revokedInvitation.body.id}`, as(owner.cookie))).body.state).toBe("revoked");
+    expect((await api("POST", "/api/dashboard/invitations/accept", { headers: dashboard, body: { token: revoked, password: PASSWORD } })).body.code).toBe("invitation_unusable");
+    const listed = await api("GET", "/api/dashboard/invitations", as(owner.cookie));
+    expect(listed.body.data.map((i: { email: string; state: string }) => [i.email, i.state])).toEqual([
+      [revokedEmail, "revoked"],
+      [declinedEmail, "declined"],
+      [member.email, "accepted"],
+    ]);
+  });
+
+  it("refuses a member or a pending invitation twice, and caps re-sending", async () => {
+    const owner = await newOwner();
+    expect((await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email: owner.email, role: "admin" } })).body.code).toBe("already_member");
+    const email = uniqueEmail("twice");
+    const first = await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email, role: "member" } });
+    expect((await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email, role: "member" } })).body.code).toBe("already_member");
+    const resent = await api("POST", `/api/dashboard/invitations/${first.body.id}/resend`, as(owner.cookie));
+    expect(resent.status).toBe(429);
+    expect(resent.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email: "not an address", role: "member" } })).status).toBe(422);
+    expect((await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email, role: "emperor" } })).status).toBe(422);
+  });
+
+  it("a signed-in user of the invited address accepts from the session, which then works in the new organization", async () => {
+    const owner = await newOwner();
+    const other = await newOwner();
+    const site = await createValidatedSite(owner.key, uniqueDomain("agency"));
+    await api("POST", "/api/dashboard/invitations", { ...as(owner.cookie), body: { email: other.email, role: "admin" } });
+    const { token } = await invitationLink(other.email);
+    const accepted = await api("POST", "/api/dashboard/invitations/accept", { ...as(other.cookie), body: { token } });
+    expect(accepted).toMatchObject({ status: 200, body: { signed_in: true, role: "admin" } });
+    expect((await api("GET", "/v1/sites", as(other.cookie))).body.data.map((s: { id: number }) => s.id)).toEqual([site.id]);
+    // Switching organizations shows the other organization's sites only.
+    const organizations = await api("GET", "/api/dashboard/organizations", as(other.cookie));
+    expect(organizations.body.data).toHaveLength(2);
+    const own = organizations.body.data.find((o: { current: boolean }) => !o.current);
+    expect((await api("POST", `/api/dashboard/organizations/${own.id}/switch`, as(other.cookie))).status).toBe(204);
+    expect((await api("GET", "/v1/sites", as(other.cookie))).body.data).toEqual([]);
+    expect((await api("GET", `/v1/sites/${site.id}`, as(other.cookie))).status).toBe(404);
+    // Not a member: no switching into it.
+    const stranger = await newOwner();
+    const theirs = (await api("GET", "/api/dashboard/organization", as(stranger.cookie))).body.id;
+    expect((await api("POST", `/api/dashboard/organizations/${theirs}/switch`, as(other.cookie))).status).toBe(404);
+  });
+});
+
+describe("roles", () => {
+  it("a viewer reads everything and runs nothing", async () => {
+    const owner = await newOwner();
+    const site = await createValidatedSite(owner.key);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key: owner.key, body: { name: "Home", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"] } });
+    const viewer = await colleague(owner.cookie, "viewer");
+    expect((await api("GET", `/v1/boosts/${boost.body.id}`, as(viewer.cookie))).status).toBe(200);
+    for (const [method, path] of [
+      ["POST", `/v1/boosts/${boost.body.id}/run`],
+      ["POST", `/v1/sites/${site.id}/warm`],
+    ] as const) {
+      const refused = await api(method, path, { ...as(viewer.cookie), body: { urls: [`https://${site.domain}/`] } });
+      expect(refused, path).toMatchObject({ status: 403, body: { code: "insufficient_role", required_role: "member" } });
+    }
+    expect((await api("GET", "/api/dashboard/keys", as(viewer.cookie))).status).toBe(200);
+    expect((await api("POST", "/api/dashboard/keys", { ...as(viewer.cookie), body: { name: "x", scopes: ["sites:read"] } })).body.code).toBe("insufficient_role");
+    expect((await api("POST", "/api/dashboard/invitations", { ...as(viewer.cookie), body: { email: uniqueEmail(), role: "owner" } })).body.code).toBe("insufficient_role");
+  });
+
+  it("every /v1 operation checks the role of every member", async () => {
+    const owner = await newOwner();
+    const sessions: Record<Role, string> = { owner: owner.cookie, admin: "", member: "", viewer: "" };
+    for (const role of ["admin", "member", "viewer"] as const) sessions[role] = (await colleague(owner.cookie, role)).cookie;
+    // Ids nobody has: an allowed role gets past the role check (to a 404 or a 422), a refused one is stopped by it.
+    const fill = (path: string) => path.replace(/\{[^}]+\}/g, "999999999");
+    for (const op of operations.filter((o) => o.auth !== "token" && o.session !== false)) {
+      for (const role of ROLES) {
+        const response = await api(op.method.toUpperCase(), fill(op.path), { ...as(sessions[role]), body: op.body ? {} : undefined });
+        const allowed = roleAllows(role, requiredRole(op));
+        if (allowed) expect(response.body?.code, `${op.operationId} as ${role}`).not.toBe("insufficient_role");
+        else expect(response.body, `${op.operationId} as ${role}`).toMatchObject({ code: "insufficient_role", required_role: requiredRole(op) });
+      }
+    }
+  });
+
+  it("only owners manage members; the last owner cannot leave or be demoted", async () => {
+    const owner = await newOwner();
+    const admin = await colleague(owner.cookie, "admin");
+    const members = await api("GET", "/api/dashboard/members", as(admin.cookie));
+    const byEmail = (email: string) => members.body.data.find((m: { email: string }) => m.email === email).user_id as number;
+    const ownerId = byEmail(owner.email);
+    const adminId = byEmail(admin.email);
+    expect((await api("PATCH", `/api/dashboard/members/${adminId}`, { ...as(admin.cookie), body: { role: "owner" } })).body.code).toBe("insufficient_role");
+    expect((await api("DELETE", `/api/dashboard/members/${ownerId}`, as(admin.cookie))).body.code).toBe("insufficient_role");
+    expect((await api("PATCH", `/api/dashboard/members/${ownerId}`, { ...as(owner.cookie), body: { role: "admin" } })).body.code).toBe("last_owner");
+    expect((await api("DELETE", `/api/dashboard/members/${ownerId}`, as(owner.cookie))).body.code).toBe("last_owner");
+    expect((await api("PATCH", `/api/dashboard/members/${adminId}`, { ...as(owner.cookie), body: { role: "owner" } })).body.role).toBe("owner");
+    // Two owners now: the first may step down.
+    expect((await api("PATCH", `/api/dashboard/members/${ownerId}`, { ...as(owner.cookie), body: { role: "viewer" } })).body.role).toBe("viewer");
+  });
+});
+
+describe("sessions", () => {
+  it("removing a member ends their open session at once", async () => {
+    const owner = await newOwner();
+    const member = await colleague(owner.cookie, "member");
+    expect((await api("GET", "/v1/sites", as(member.cookie))).status).toBe(200);
+    const members = await api("GET", "/api/dashboard/members", as(owner.cookie));
+    const id = members.body.data.find((m: { email: string }) => m.email === member.email).user_id;
+    expect((await api("DELETE", `/api/dashboard/members/${id}`, as(owner.cookie))).status).toBe(204);
+    expect(await api("GET", "/v1/sites", as(member.cookie))).toMatchObject({ status: 401, body: { code: "session_expired" } });
+  });
+
+  it("are listed with this one marked; one or all others can be ended", async () => {
+    const owner = await newOwner();
+    const other = await sessionOf(owner.email, PASSWORD);
+    const third = await sessionOf(owner.email, PASSWORD);
+    const listed = await api("GET", "/api/dashboard/sessions", as(owner.cookie));
+    expect(listed.body.data).toHaveLength(3);
+    expect(listed.body.data.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(JSON.stringify(listed.body)).not.toContain(owner.cookie.split("=")[1]!.slice(0, 40));
+    const otherId = (await api("GET", "/api/dashboard/sessions", as(other))).body.data.find((s: { current: boolean }) => s.current).id;
+    expect((await api("DELETE", `/api/dashboard/sessions/${otherId}`, as(owner.cookie))).status).toBe(204);
+    expect((await api("GET", "/v1/sites", as(other))).status).toBe(401);
+    expect((await api("GET", "/v1/sites", as(third))).status).toBe(200);
+    expect((await api("DELETE", "/api/dashboard/sessions?others=true", as(owner.cookie))).status).toBe(204);
+    expect((await api("GET", "/v1/sites", as(third))).status).toBe(401);
+    expect((await api("GET", "/v1/sites", as(owner.cookie))).status).toBe(200);
+    // Another user's session is not found.
+    const stranger = await newOwner();
+    const theirs = (await api("GET", "/api/dashboard/sessions", as(stranger.cookie))).body.data[0].id;
+    expect((await api("DELETE", `/api/dashboard/sessions/${theirs}`, as(owner.cookie))).status).toBe(404);
+  });
+});
