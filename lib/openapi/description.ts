@@ -5,6 +5,7 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { CONTENT_TYPES, MAX_LANGUAGES } from "@/lib/core/variations";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { REGIONS } from "@/lib/core/regions";
+import { ROLE_GRANTS, ROLES } from "@/lib/core/roles";
 
 /** What the specification leaves "not shown", decided here once and published in the document. */
 export const API_DESCRIPTION = `
@@ -22,6 +23,13 @@ ${SCOPES.map((s) => `\`${s}\``).join(", ")}. Reads need the \`:read\` scope of t
 The dashboard calls the same operations (except \`GET /v1/me\`) with its session cookie and the header
 \`x-preheat-dashboard: 1\` instead of a key; without a valid session (none, or one ended by a password change or
 "Sign out everywhere") that answers **401** \`session_expired\`. A request with an \`Authorization\` header is always judged by its key.
+
+## Organizations and roles
+Sites, boosts, runs, webhooks and keys belong to an organization (called an account before teams: \`GET /v1/me\`'s \`account\`
+is the key's organization). A key acts for its organization with its scopes. A signed-in member acts with the member's
+role, which each operation names in \`x-required-role\`; a role it does not reach answers **403** \`insufficient_role\`
+with \`required_role\` and \`role\`:
+${ROLES.map((role) => `- \`${role}\` ${ROLE_GRANTS[role]}`).join("\n")}
 
 ## Errors
 Every error is a JSON object \`{"error": "<sentence>", "code": "<code>"}\`: \`error\` is for people and may be reworded,

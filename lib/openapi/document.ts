@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "@/lib/core/error-codes";
 import { IDEMPOTENCY_KEEP_HOURS } from "@/lib/api/idempotency";
-import { errorCodesOf, type OperationSpec, type OperationTag } from "@/lib/api/operation";
+import { errorCodesOf, type OperationSpec, type OperationTag, requiredRole } from "@/lib/api/operation";
 import { operations } from "@/lib/api/operations";
 import { errorSchema } from "@/lib/core/primitives";
 import { SCOPES, type Scope } from "@/lib/auth/scopes";
@@ -89,7 +89,11 @@ function routeOf(op: OperationSpec): RouteConfig {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: [op.description, op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key."]
+    description: [
+      op.description,
+      op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key.",
+      op.auth !== "token" && op.session !== false ? `Role (dashboard session): \`${requiredRole(op)}\` or above.` : undefined,
+    ]
       .filter(Boolean)
       .join("\n\n"),
     // The scope is named in x-required-scope: OpenAPI reserves the requirement's list for OAuth scopes.
@@ -102,6 +106,7 @@ function routeOf(op: OperationSpec): RouteConfig {
     },
     responses: { [op.status]: success, ...errorAnswers(op) },
     ...(op.scope ? { "x-required-scope": op.scope } : {}),
+    ...(op.auth !== "token" && op.session !== false ? { "x-required-role": requiredRole(op) } : {}),
   } as RouteConfig;
 }
 

@@ -34,12 +34,16 @@ export interface paths {
         /**
          * List sites
          * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listSites"];
         put?: never;
         /**
          * Register a site
          * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["createSite"];
         delete?: never;
@@ -58,6 +62,8 @@ export interface paths {
         /**
          * Get a site (with its validation token)
          * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getSite"];
         put?: never;
@@ -65,6 +71,8 @@ export interface paths {
         /**
          * Delete a site with its sitemaps, boosts and runs
          * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteSite"];
         options?: never;
@@ -74,6 +82,8 @@ export interface paths {
          * @description `max_concurrency` bounds the calls the whole service (every worker process, run and region) sends the site at once; `max_requests_per_second` caps how many start per second. Beyond these, the engine slows down on its own when the site does (see the run's `slowdowns`).
          *
          *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         patch: operations["updateSite"];
         trace?: never;
@@ -92,6 +102,8 @@ export interface paths {
          * @description Synchronous. Requests the site over HTTPS, then HTTP. First the token file `/{validation_token}.html` together with a random file of the same shape that does not exist (the control, requested every time): the file passes when it answers 200 and the control does not, or when it contains the token and the control, answered 200 too, does not repeat its own name. A site that answers 200 for any address and repeats the address in its page (a soft 404, a search page) can prove ownership only with the meta tag. Then a real `<meta name="service-token" content="{validation_token}">` in the homepage `<head>` (not in the body, a comment, a script, a template or a noscript). When neither proof is found the answer is 422 `SiteValidationFailed` (`validated: false`, code `ownership_not_proven`) whose `error` names each method and why it failed; a malformed `siteId` is a 422 `Error`. A validated site answers `already_validated: true` without a new check, unless a recheck found its proof missing (`ownership_recheck.proof_missing_since`): then the proof is looked for now, and found, the notice ends.
          *
          *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["validateSite"];
         delete?: never;
@@ -114,6 +126,8 @@ export interface paths {
          * @description Makes a new `verification_secret` and answers it. From now on warming calls send the new one (a run in progress takes it up within about 20 s) and never the old one again: update the firewall rule that compares it, ideally accepting both values until then. The secret is not shown once only: `GET /v1/sites/{siteId}` shows it as long as it is in use. Not idempotent: a retried request rotates again, and its answer holds the secret then in use.
          *
          *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["rotateVerificationSecret"];
         delete?: never;
@@ -132,12 +146,16 @@ export interface paths {
         /**
          * List the site's sitemaps
          * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listSitemaps"];
         put?: never;
         /**
          * Add a sitemap or feed, or discover the site's sitemaps (processed in the background)
          * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["addSitemap"];
         delete?: never;
@@ -156,6 +174,8 @@ export interface paths {
         /**
          * Get a sitemap
          * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getSitemap"];
         put?: never;
@@ -163,6 +183,8 @@ export interface paths {
         /**
          * Delete a sitemap and its URLs
          * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteSitemap"];
         options?: never;
@@ -182,6 +204,8 @@ export interface paths {
         /**
          * Read the sitemap again now (a conditional GET; processed in the background)
          * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["refreshSitemap"];
         delete?: never;
@@ -204,6 +228,8 @@ export interface paths {
          * @description The body is one of two shapes, told apart by `source_type`: `sitemap` (with `sitemap_ids`) or `csv` (with `source_url`).
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["createBoost"];
         delete?: never;
@@ -222,6 +248,8 @@ export interface paths {
         /**
          * Get a boost
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getBoost"];
         /**
@@ -229,12 +257,16 @@ export interface paths {
          * @description 409 `run_in_progress` while a run of the boost is pending or running.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         put: operations["putBoost"];
         post?: never;
         /**
          * Delete a boost and its runs
          * @description Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteBoost"];
         options?: never;
@@ -244,6 +276,8 @@ export interface paths {
          * @description 409 `run_in_progress` while a run of the boost is pending or running.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         patch: operations["updateBoost"];
         trace?: never;
@@ -258,6 +292,8 @@ export interface paths {
         /**
          * Estimate what a run would do now, without doing it
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["estimateBoost"];
         put?: never;
@@ -282,6 +318,8 @@ export interface paths {
          * @description 409 `run_in_progress` while a run of the boost is pending or running; 429 `too_many_runs` for a site not validated past its daily runs.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `member` or above.
          */
         post: operations["runBoost"];
         delete?: never;
@@ -300,6 +338,8 @@ export interface paths {
         /**
          * List the site's boosts
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listSiteBoosts"];
         put?: never;
@@ -308,6 +348,8 @@ export interface paths {
          * @description The body is one of two shapes, told apart by `source_type`: `sitemap` (with `sitemap_ids`) or `csv` (with `source_url`).
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["createSiteBoost"];
         delete?: never;
@@ -326,6 +368,8 @@ export interface paths {
         /**
          * Get a boost of this site
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getSiteBoost"];
         put?: never;
@@ -333,6 +377,8 @@ export interface paths {
         /**
          * Delete a boost of this site
          * @description Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteSiteBoost"];
         options?: never;
@@ -342,6 +388,8 @@ export interface paths {
          * @description 409 `run_in_progress` while a run of the boost is pending or running.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         patch: operations["updateSiteBoost"];
         trace?: never;
@@ -360,6 +408,8 @@ export interface paths {
          * @description 409 `run_in_progress` while a run of the boost is pending or running; 429 `too_many_runs` for a site not validated past its daily runs.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `member` or above.
          */
         post: operations["runSiteBoost"];
         delete?: never;
@@ -378,12 +428,16 @@ export interface paths {
         /**
          * List the boost's deploy hooks (without their URLs)
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listBoostHooks"];
         put?: never;
         /**
          * Create a deploy hook: a secret URL that starts the boost (shown once)
          * @description Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["createBoostHook"];
         delete?: never;
@@ -405,6 +459,8 @@ export interface paths {
         /**
          * Revoke a deploy hook: its URL answers 404 from now on
          * @description Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteBoostHook"];
         options?: never;
@@ -448,6 +504,8 @@ export interface paths {
          * @description The site must be validated (409 `site_not_validated` otherwise). 403 `quota_exceeded` when the monthly quota cannot cover URLs × user agents × languages × regions; 409 `warm_in_progress` while a warm run of the site is pending or running.
          *
          *     Scope: `boosts:write`.
+         *
+         *     Role (dashboard session): `member` or above.
          */
         post: operations["warmSite"];
         delete?: never;
@@ -466,6 +524,8 @@ export interface paths {
         /**
          * List the site's warm runs
          * @description Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listWarmRuns"];
         put?: never;
@@ -486,6 +546,8 @@ export interface paths {
         /**
          * List boost runs
          * @description Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listRuns"];
         put?: never;
@@ -506,6 +568,8 @@ export interface paths {
         /**
          * Get a run (boost or warm) with its full summary
          * @description Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getRun"];
         put?: never;
@@ -528,6 +592,8 @@ export interface paths {
          * @description The run's calls that did not end as a cache hit (first pass), in call order, each with its reason. Hits are counted in the summary, not listed. At most PREHEAT_RUN_RESULTS_MAX rows (100,000 by default) are kept per run: `truncated` says when the run had more. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.
          *
          *     Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listRunResults"];
         put?: never;
@@ -548,6 +614,8 @@ export interface paths {
         /**
          * List the account's webhooks
          * @description Scope: `webhooks:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -558,6 +626,8 @@ export interface paths {
          *     An account has at most `PREHEAT_WEBHOOKS_PER_ACCOUNT` webhooks (10 by default): one more is **403** `webhook_limit`. One webhook per URL: a URL the account already has is **409** `duplicate_webhook`. URLs are compared with the scheme and host lower-cased, without a default port, credentials or fragment, and with a bare host the same as its `/`; the path and the query count (`?a=1` and `?a=2` are two receivers).
          *
          *     Scope: `webhooks:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -576,6 +646,8 @@ export interface paths {
         /**
          * Get a webhook
          * @description Scope: `webhooks:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -583,6 +655,8 @@ export interface paths {
         /**
          * Delete a webhook and its deliveries
          * @description Scope: `webhooks:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -592,6 +666,8 @@ export interface paths {
          * @description A `url` that another webhook of the account already has (compared as when creating one) is **409** `duplicate_webhook`.
          *
          *     Scope: `webhooks:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -606,6 +682,8 @@ export interface paths {
         /**
          * List a webhook's delivery attempts, newest first
          * @description Scope: `webhooks:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -630,6 +708,8 @@ export interface paths {
          * @description One attempt, not retried; it is recorded among the deliveries and counts like any other attempt (a 2xx answer lets the webhook's events be retried on the whole schedule). Answers 200 whatever the receiver answered: read `status_code` and `error`. One test event per webhook every 10 s: another is **429** `rate_limited` with `Retry-After`.
          *
          *     Scope: `webhooks:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -714,10 +794,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -2229,7 +2309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2370,7 +2450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2538,7 +2618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2687,7 +2767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2842,7 +2922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3010,7 +3090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3161,7 +3241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3317,7 +3397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3477,7 +3557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3663,7 +3743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3813,7 +3893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3970,7 +4050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4145,7 +4225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4313,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4468,7 +4548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4651,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4806,7 +4886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4991,7 +5071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5147,7 +5227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5320,7 +5400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5480,7 +5560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5666,7 +5746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5816,7 +5896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5972,7 +6052,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6163,7 +6243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6336,7 +6416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6496,7 +6576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6680,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6958,7 +7038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `quota_exceeded`: The account's monthly call quota cannot cover the request. */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `quota_exceeded`: The account's monthly call quota cannot cover the request. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7148,7 +7228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7287,7 +7367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7421,7 +7501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7584,7 +7664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7721,7 +7801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7862,7 +7942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8030,7 +8110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8179,7 +8259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8334,7 +8414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8524,7 +8604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8675,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
