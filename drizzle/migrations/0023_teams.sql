@@ -60,6 +60,7 @@ ALTER TABLE "users" ALTER COLUMN "account_id" DROP NOT NULL;--> statement-breakp
 ALTER TABLE "accounts" ADD COLUMN "require_two_factor" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "totp_secret" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "totp_enabled_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "totp_last_step" integer;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "recovery_code_hashes" text[];--> statement-breakpoint
 ALTER TABLE "api_keys" ADD COLUMN "site_ids" integer[];--> statement-breakpoint
 ALTER TABLE "email_changes" ADD CONSTRAINT "email_changes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -78,6 +79,5 @@ CREATE INDEX "user_sessions_user_idx" ON "user_sessions" USING btree ("user_id")
 CREATE INDEX "audit_events_account_idx" ON "audit_events" USING btree ("account_id","id");--> statement-breakpoint
 CREATE INDEX "audit_events_created_idx" ON "audit_events" USING btree ("created_at");--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
---> statement-breakpoint
 -- Every account becomes an organization whose users are its owners.
 INSERT INTO "memberships" ("account_id", "user_id", "role", "created_at") SELECT "account_id", "id", 'owner', "created_at" FROM "users" WHERE "account_id" IS NOT NULL;

@@ -30,6 +30,8 @@ export const users = pgTable(
     totpSecret: text("totp_secret"),
     /** Two-factor sign-in is on since then (the first code was proven). */
     totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /** The 30-second step of the last code accepted: a code is never accepted twice. */
+    totpLastStep: integer("totp_last_step"),
     /** SHA-256 of each unused recovery code; one is spent per use. */
     recoveryCodeHashes: text("recovery_code_hashes").array(),
     createdAt: createdAt(),
