@@ -4,9 +4,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import type { Role } from "@/lib/core/roles";
 import { RoleProvider } from "./dashboard/role";
+import { TwoFactorGate } from "./dashboard/two-factor-gate";
 
 /** One query client per browser tab: the dashboard's server state lives here; and the member's role. */
-export function Providers({ role, children }: { role: Role; children: ReactNode }) {
+export function Providers({ role, mustEnableTwoFactor, children }: { role: Role; mustEnableTwoFactor: boolean; children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -17,7 +18,9 @@ export function Providers({ role, children }: { role: Role; children: ReactNode 
   );
   return (
     <QueryClientProvider client={client}>
-      <RoleProvider role={role}>{children}</RoleProvider>
+      <RoleProvider role={role}>
+        <TwoFactorGate required={mustEnableTwoFactor}>{children}</TwoFactorGate>
+      </RoleProvider>
     </QueryClientProvider>
   );
 }

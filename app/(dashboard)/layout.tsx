@@ -7,5 +7,9 @@ import { currentUser } from "@/lib/accounts/next-auth";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
   if (!user) redirect("/signin");
-  return <Providers role={user.role}>{children}</Providers>;
+  return (
+    <Providers role={user.role} mustEnableTwoFactor={user.mustEnableTwoFactor}>
+      {children}
+    </Providers>
+  );
 }

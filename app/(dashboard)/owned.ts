@@ -12,6 +12,8 @@ import { NotFoundError } from "@/lib/core/errors";
 export async function ownedOr404<T>(rawId: string, load: (ctx: AccountContext, id: number) => Promise<T>): Promise<T> {
   const user = await currentUser();
   if (!user) redirect("/signin");
+  // The organization requires a second factor the member has not turned on: nothing of it is shown yet.
+  if (user.mustEnableTwoFactor) redirect("/account");
   const id = idString.safeParse(rawId);
   if (!id.success) notFound();
   try {

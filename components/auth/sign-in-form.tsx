@@ -14,7 +14,11 @@ const errors: Record<string, string> = {
   Verification: "That sign-in link has expired or was used already: ask for a new one.",
   EmailSignin: "The sign-in link could not be sent. Try again, or sign in with your password.",
   SessionRequired: "Sign in to see this page.",
+  TwoFactorRequired: "Type the 6-digit code of your authenticator app (or a recovery code). Sign-in links do not work once two-factor sign-in is on.",
+  TwoFactorInvalid: "That code is not right (each code works once): type the one your app shows now, or a recovery code.",
 };
+
+const needsCode = (error: string | null | undefined) => error === "TwoFactorRequired" || error === "TwoFactorInvalid";
 
 /** Only paths of this site: an open redirect would let a link send users anywhere after sign-in. */
 function safeCallback(value: string | null): string {
@@ -27,6 +31,8 @@ export function SignInForm() {
   const callbackUrl = safeCallback(params.get("callbackUrl"));
   const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [askCode, setAskCode] = useState(needsCode(params.get("error")));
   const [busy, setBusy] = useState<"password" | "link" | null>(null);
   const [error, setError] = useState<string | null>(params.get("error") ? (errors[params.get("error")!] ?? "Sign-in failed: try again.") : null);
 
@@ -34,12 +40,15 @@ export function SignInForm() {
     event.preventDefault();
     setBusy("password");
     setError(null);
-    const result = await signIn("password", { email, password, redirect: false });
+    const result = await signIn("password", { email, password, ...(askCode && code ? { code } : {}), redirect: false });
     setBusy(null);
     if (result?.ok && !result.error) {
       router.push(callbackUrl);
       router.refresh();
-    } else setError(errors[result?.error ?? ""] ?? result?.error ?? errors.CredentialsSignin!);
+      return;
+    }
+    if (needsCode(result?.error)) setAskCode(true);
+    setError(errors[result?.error ?? ""] ?? result?.error ?? errors.CredentialsSignin!);
   }
 
   async function withLink() {
@@ -56,6 +65,11 @@ export function SignInForm() {
     <form onSubmit={withPassword} className="space-y-4" noValidate>
       <Field label="E-mail">{(a) => <TextInput {...a} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
       <Field label="Password">{(a) => <TextInput {...a} type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+      {askCode ? (
+        <Field label="Two-factor code" hint="From your authenticator app, or one of your recovery codes.">
+          {(a) => <TextInput {...a} name="code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />}
+        </Field>
+      ) : null}
       {error ? <ErrorNote error={error} /> : null}
       <Button type="submit" busy={busy === "password"} className="w-full">
         Sign in

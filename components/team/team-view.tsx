@@ -11,6 +11,7 @@ import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ROLE_GRANTS, ROLES, type Role } from "@/lib/core/roles";
+import { OrganizationCard } from "./organization-card";
 
 type Member = { user_id: number; email: string; name: string | null; role: Role; two_factor: boolean; joined_at: string };
 type Invitation = { id: number; email: string; role: Role; state: string; send_count: number; last_sent_at: string; expires_at: string };
@@ -202,6 +203,7 @@ export function TeamView({ me }: { me: string }) {
           </table>
         </Card>
       ) : null}
+      <OrganizationCard />
       <Card title="What each role may do" className="mt-6">
         <dl className="space-y-2 text-sm">
           {ROLES.map((role) => (

@@ -16,6 +16,11 @@ import { countFailure, forgive, secondsUntilAllowed } from "@/lib/auth/rate-limi
 import { signInBudgets } from "@/lib/auth/attempts";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
+import { checkSecondFactor } from "./two-factor";
+
+/** The sign-in errors of two-factor sign-in, as next-auth passes them to the sign-in form. */
+const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
+const TWO_FACTOR_INVALID = "TwoFactorInvalid";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 import { openSession, SESSION_DAYS, type SessionUser, sessionUser } from "./sessions";
 import { sessionSecret, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
@@ -48,7 +53,7 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
       CredentialsProvider({
         id: "password",
         name: "E-mail and password",
-        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
           const email = credentials.email.trim().toLowerCase();
@@ -63,6 +68,15 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
             await countFailure(db, byClient, client);
             return null;
           }
+          // The password was right; a user with two-factor sign-in also needs a code (the form then asks for it).
+          if (user.totpEnabledAt) {
+            if (!credentials.code) throw new Error(TWO_FACTOR_REQUIRED);
+            if (!(await checkSecondFactor(db, user.id, credentials.code))) {
+              await countFailure(db, byEmail, email);
+              await countFailure(db, byClient, client);
+              throw new Error(TWO_FACTOR_INVALID);
+            }
+          }
           await forgive(db, byEmail, email);
           return { id: String(user.id), email: user.email, name: user.name };
         },
@@ -74,6 +88,15 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
       }),
     ],
     callbacks: {
+      // A sign-in link proves the address, not the second factor: a user with two-factor sign-in signs in with the password and a code.
+      async signIn({ user, account, email }) {
+        if (account?.provider !== "email" || email?.verificationRequest) return true;
+        const [row] = await db
+          .select({ totpEnabledAt: users.totpEnabledAt })
+          .from(users)
+          .where(eq(users.id, Number(user.id)));
+        return row?.totpEnabledAt ? `/signin?${new URLSearchParams({ error: TWO_FACTOR_REQUIRED, email: user.email ?? "" })}` : true;
+      },
       // At sign-in (`user` is given only then) the session becomes a row, whose id the cookie carries:
       // currentUser looks it up on every request, so that deleting the row ends the session at once.
       async jwt({ token, user }) {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { accounts, memberships, users } from "@/drizzle/schema";
-import { InvalidError, NotFoundError } from "@/lib/core/errors";
+import { ConflictError, InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
 
@@ -43,12 +43,23 @@ export async function organizationOwner(db: Database, accountId: number) {
   return owner;
 }
 
-export function toOrganizationView(organization: { id: number; name: string; role: Role }, currentId: number) {
-  return { id: organization.id, name: organization.name, role: organization.role, current: organization.id === currentId };
+export function toOrganizationView(organization: { id: number; name: string; role: Role; requireTwoFactor?: boolean }, currentId: number) {
+  return { id: organization.id, name: organization.name, role: organization.role, require_two_factor: organization.requireTwoFactor ?? false, current: organization.id === currentId };
 }
 
-export async function renameOrganization(db: Database, accountId: number, name: string): Promise<void> {
-  await db.update(accounts).set({ name }).where(eq(accounts.id, accountId));
+/**
+ * Renames the organization, or asks every member for a second factor: an owner turns that on only
+ * with two-factor sign-in of their own, so that nobody locks themselves out of the settings.
+ */
+export async function updateOrganization(db: Database, by: { accountId: number; userId: number }, changes: { name?: string; require_two_factor?: boolean }): Promise<void> {
+  if (changes.require_two_factor) {
+    const [owner] = await db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, by.userId));
+    if (!owner?.totpEnabledAt) throw new ConflictError("Turn on your own two-factor sign-in (Account page) before requiring it of every member.");
+  }
+  await db
+    .update(accounts)
+    .set({ ...(changes.name !== undefined ? { name: changes.name } : {}), ...(changes.require_two_factor !== undefined ? { requireTwoFactor: changes.require_two_factor } : {}) })
+    .where(eq(accounts.id, by.accountId));
 }
 
 /**

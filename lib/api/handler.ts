@@ -84,8 +84,14 @@ function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
     prefix: "",
     expiresAt: null,
     siteIds: null,
-    user: { userId: user.userId, email: user.email, role: user.role },
+    user: { userId: user.userId, email: user.email, role: user.role, mustEnableTwoFactor: user.mustEnableTwoFactor },
   };
+}
+
+/** The 403 of a member whose organization requires two-factor sign-in, which the member has not turned on yet. */
+export function twoFactorRefusal(user: { mustEnableTwoFactor: boolean }): Response | undefined {
+  if (!user.mustEnableTwoFactor) return undefined;
+  return errorResponse(403, "two_factor_required", "This organization requires two-factor sign-in: turn it on on the Account page first.");
 }
 
 /** The 403 of a signed-in member whose role does not reach `needed`, or undefined. */
@@ -186,7 +192,7 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, "insufficient_scope", missingScopeMessage(spec.scope), { required_scope: spec.scope });
       }
-      const refusedRole = principal.user && roleRefusal(principal.user.role, requiredRole(spec));
+      const refusedRole = principal.user && (twoFactorRefusal(principal.user) ?? roleRefusal(principal.user.role, requiredRole(spec)));
       if (refusedRole) return refusedRole;
       const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
       if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);

@@ -5,7 +5,7 @@ import type { SessionUser } from "@/lib/accounts/sessions";
 import type { Role } from "@/lib/core/roles";
 import { routeOf } from "@/lib/observability/requests";
 import { RequestError } from "./errors";
-import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE } from "./handler";
+import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, twoFactorRefusal } from "./handler";
 import { errorResponse } from "./responses";
 
 /**
@@ -23,10 +23,12 @@ export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUs
 /**
  * The dashboard's own operations (API keys, members, the outbox, one's own sessions): a signed-in
  * session and the dashboard header, never an API key, so that a key cannot mint keys with more
- * scopes than it has. `role`: what the member needs in the organization (viewer by default).
+ * scopes than it has. `role`: what the member needs in the organization (viewer by default);
+ * `beforeTwoFactor`: open to a member whose organization requires two-factor sign-in before it is on
+ * (one's own account: the password, sessions, two-factor itself, switching organizations).
  */
 export function withSession<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  spec: { params?: P; query?: Q; body?: B; role?: Role },
+  spec: { params?: P; query?: Q; body?: B; role?: Role; beforeTwoFactor?: boolean },
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> =>
@@ -41,7 +43,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
       const refusal = await meter.spend(db, `account:${user.accountId}`);
       if (refusal) return refusal;
-      const refusedRole = roleRefusal(user.role, spec.role ?? "viewer");
+      const refusedRole = (spec.beforeTwoFactor ? undefined : twoFactorRefusal(user)) ?? roleRefusal(user.role, spec.role ?? "viewer");
       if (refusedRole) return refusedRole;
       const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
       return operation({ ctx: { db, accountId: user.accountId }, user, ...input });

@@ -24,7 +24,7 @@ export type ApiKeyPrincipal = {
   prefix: string;
   expiresAt: Date | null;
   siteIds: number[] | null;
-  user?: { userId: number; email: string; role: Role };
+  user?: { userId: number; email: string; role: Role; mustEnableTwoFactor: boolean };
 };
 
 export function hashApiKey(key: string): string {

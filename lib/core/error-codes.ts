@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, meaning: "The API key lacks the scope the operation requires (`required_scope`)." },
   insufficient_role: { status: 403, meaning: "The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner)." },
   site_limited_key: { status: 403, meaning: "The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks)." },
+  two_factor_required: { status: 403, meaning: "The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page." },
   dashboard_only: { status: 403, meaning: "The operation belongs to the dashboard (its header, from a signed-in session)." },
   quota_exceeded: { status: 403, meaning: "The account's monthly call quota cannot cover the request." },
   webhook_limit: { status: 403, meaning: "The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first." },

@@ -1,6 +1,14 @@
 import { render } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
 import type { z } from "zod";
+import {
+  EmailChangeConfirmationEmail,
+  EmailChangeNoticeEmail,
+  emailChangeConfirmationProps,
+  emailChangeConfirmationSubject,
+  emailChangeNoticeProps,
+  emailChangeNoticeSubject,
+} from "./templates/email-change";
 import { InvitationEmail, invitationProps, invitationSubject } from "./templates/invitation";
 import { OwnershipLostEmail, OwnershipRevokedEmail, ownershipLostProps, ownershipLostSubject, ownershipRevokedProps, ownershipRevokedSubject } from "./templates/ownership";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
@@ -15,6 +23,8 @@ const template = <S extends z.ZodType>(definition: Template<S>) => definition;
 
 /** The templates this service sends: each with its props schema, subject line and component. */
 const templates = {
+  "email-change-confirmation": template({ props: emailChangeConfirmationProps, subject: emailChangeConfirmationSubject, component: EmailChangeConfirmationEmail }),
+  "email-change-notice": template({ props: emailChangeNoticeProps, subject: emailChangeNoticeSubject, component: EmailChangeNoticeEmail }),
   invitation: template({ props: invitationProps, subject: invitationSubject, component: InvitationEmail }),
   "ownership-lost": template({ props: ownershipLostProps, subject: ownershipLostSubject, component: OwnershipLostEmail }),
   "ownership-revoked": template({ props: ownershipRevokedProps, subject: ownershipRevokedSubject, component: OwnershipRevokedEmail }),

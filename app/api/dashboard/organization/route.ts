@@ -1,8 +1,8 @@
-import { deleteOrganization, organizationsOf, renameOrganization, toOrganizationView } from "@/lib/accounts/organizations";
+import { deleteOrganization, organizationsOf, toOrganizationView, updateOrganization } from "@/lib/accounts/organizations";
 import { otherMethods } from "@/lib/api/methods";
 import { json, noContent } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
-import { deleteOrganizationBody, organizationBody } from "@/lib/accounts/team-schemas";
+import { deleteOrganizationBody, organizationSettingsBody } from "@/lib/accounts/team-schemas";
 import { NotFoundError } from "@/lib/core/errors";
 
 async function currentOrganization(db: Parameters<typeof organizationsOf>[0], user: { userId: number; accountId: number }) {
@@ -12,11 +12,11 @@ async function currentOrganization(db: Parameters<typeof organizationsOf>[0], us
 }
 
 // GET /api/dashboard/organization – the organization this session works in, and the user's role in it
-export const GET = withSession({}, async ({ ctx, user }) => json(await currentOrganization(ctx.db, user)));
+export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json(await currentOrganization(ctx.db, user)));
 
-// PATCH /api/dashboard/organization – renames it (owners only)
-export const PATCH = withSession({ body: organizationBody, role: "owner" }, async ({ ctx, user, body }) => {
-  await renameOrganization(ctx.db, ctx.accountId, body.name);
+// PATCH /api/dashboard/organization – renames it, or requires two-factor sign-in of every member (owners only)
+export const PATCH = withSession({ body: organizationSettingsBody, role: "owner" }, async ({ ctx, user, body }) => {
+  await updateOrganization(ctx.db, { accountId: ctx.accountId, userId: user.userId }, body);
   return json(await currentOrganization(ctx.db, user));
 });
 

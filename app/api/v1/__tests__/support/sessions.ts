@@ -4,7 +4,7 @@ import { api, lastEmailTo, linkIn, TRUSTED_PROXY } from "./api";
 // Signing in and up through next-auth's and the dashboard's own endpoints, as the pages do.
 
 /** One password sign-in through next-auth's own endpoints, as the sign-in page makes it: the error code, or "ok" and the session cookie. */
-export async function passwordSignIn(email: string, password: string, from?: string): Promise<{ result: string; cookie?: string }> {
+export async function passwordSignIn(email: string, password: string, from?: string, code?: string): Promise<{ result: string; cookie?: string }> {
   const csrf = await api("GET", "/api/auth/csrf", { from });
   const cookie = csrf.headers
     .getSetCookie()
@@ -13,7 +13,7 @@ export async function passwordSignIn(email: string, password: string, from?: str
   const response = await api("POST", "/api/auth/callback/password", {
     from,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, json: "true" }).toString(),
+    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, ...(code ? { code } : {}), json: "true" }).toString(),
   });
   const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
   return { result: new URL(response.body.url).searchParams.get("error") ?? "ok", cookie: session?.split(";")[0] };

@@ -1,0 +1,13 @@
+import { disableTwoFactor } from "@/lib/accounts/two-factor";
+import { otherMethods } from "@/lib/api/methods";
+import { noContent } from "@/lib/api/responses";
+import { withSession } from "@/lib/api/session-handler";
+import { disableTwoFactorBody } from "@/lib/accounts/team-schemas";
+
+// POST /api/dashboard/two-factor/disable – turns it off, proven by a current code or the password (not while an organization requires it)
+export const POST = withSession({ body: disableTwoFactorBody }, async ({ ctx, user, body }) => {
+  await disableTwoFactor(ctx.db, user.userId, body);
+  return noContent();
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

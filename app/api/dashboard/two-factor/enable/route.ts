@@ -1,0 +1,10 @@
+import { enableTwoFactor } from "@/lib/accounts/two-factor";
+import { otherMethods } from "@/lib/api/methods";
+import { json } from "@/lib/api/responses";
+import { withSession } from "@/lib/api/session-handler";
+import { twoFactorCodeBody } from "@/lib/accounts/team-schemas";
+
+// POST /api/dashboard/two-factor/enable – turns two-factor sign-in on with the app's first code; answers the recovery codes, shown once
+export const POST = withSession({ body: twoFactorCodeBody, beforeTwoFactor: true }, async ({ ctx, user, body }) => json(await enableTwoFactor(ctx.db, user.userId, body.code)));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import { renderSVG } from "uqr";
+import { accounts, memberships, users } from "@/drizzle/schema";
+import { ConflictError, InvalidError } from "@/lib/core/errors";
+import type { Database } from "@/lib/db";
+import { decryptSecret, encryptSecret, NO_SECRETS_KEY, secretsKeyConfigured } from "@/lib/secrets";
+import { verifyPassword } from "./passwords";
+
+const PURPOSE = "totp";
+const RECOVERY_CODES = 10;
+/** A code of the step before or after the current one still counts: clocks drift. */
+const WINDOW = 1;
+
+const hashCode = (code: string) => createHash("sha256").update(code.replace(/[\s-]/g, "").toLowerCase()).digest("hex");
+
+function totpOf(secretBase32: string, email: string): TOTP {
+  return new TOTP({ issuer: "Preheat", label: email, algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secretBase32) });
+}
+
+type UserRow = typeof users.$inferSelect;
+
+async function userOf(db: Database, userId: number): Promise<UserRow> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new InvalidError("This user does not exist any more.");
+  return user;
+}
+
+/**
+ * Starts setting up two-factor sign-in: a new secret, kept sealed until the first code proves the
+ * authenticator app has it. What the app needs: the otpauth:// URI, as a QR code and as text.
+ */
+export async function beginTwoFactor(db: Database, userId: number): Promise<{ secret: string; uri: string; qr_svg: string }> {
+  if (!secretsKeyConfigured()) throw new InvalidError(`Two-factor sign-in ${NO_SECRETS_KEY}.`);
+  const user = await userOf(db, userId);
+  if (user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is on already: turn it off first to use another authenticator.");
+  const secret = new Secret({ size: 20 }).base32;
+  await db
+    .update(users)
+    .set({ totpSecret: encryptSecret(secret, PURPOSE) })
+    .where(eq(users.id, userId));
+  const uri = totpOf(secret, user.email).toString();
+  return { secret, uri, qr_svg: renderSVG(uri) };
+}
+
+/** The 30-second step a code belongs to, or undefined when it is wrong or was used already. */
+function acceptedStep(user: UserRow, code: string): number | undefined {
+  if (!user.totpSecret || !/^\d{6}$/.test(code.replace(/\s/g, ""))) return undefined;
+  const totp = totpOf(decryptSecret(user.totpSecret, PURPOSE), user.email);
+  const delta = totp.validate({ token: code.replace(/\s/g, ""), window: WINDOW });
+  if (delta === null) return undefined;
+  const step = Math.floor(Date.now() / 30_000) + delta;
+  return user.totpLastStep !== null && step <= user.totpLastStep ? undefined : step;
+}
+
+function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const raw = randomBytes(5).toString("hex");
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  return { codes, hashes: codes.map(hashCode) };
+}
+
+/** Turns two-factor sign-in on with the first code of the app; answers the recovery codes, shown this once. */
+export async function enableTwoFactor(db: Database, userId: number, code: string): Promise<{ recovery_codes: string[] }> {
+  const user = await userOf(db, userId);
+  if (user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is on already.");
+  if (!user.totpSecret) throw new InvalidError("Start the set-up first: it gives the code to scan.");
+  const step = acceptedStep(user, code);
+  if (step === undefined) throw new InvalidError("The code is not right: type the 6 digits your app shows now.", [{ field: "code", message: "Not right." }]);
+  const { codes, hashes } = newRecoveryCodes();
+  await db.update(users).set({ totpEnabledAt: new Date(), totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
+  return { recovery_codes: codes };
+}
+
+/**
+ * Checks a second factor at sign-in: a code of the app (each accepted once) or a recovery code (each
+ * spent by its use). True when it passes.
+ */
+export async function checkSecondFactor(db: Database, userId: number, code: string): Promise<boolean> {
+  const user = await userOf(db, userId);
+  if (!user.totpEnabledAt) return true;
+  const step = acceptedStep(user, code);
+  if (step !== undefined) {
+    await db.update(users).set({ totpLastStep: step }).where(eq(users.id, userId));
+    return true;
+  }
+  const hash = hashCode(code);
+  const remaining = user.recoveryCodeHashes ?? [];
+  if (!remaining.includes(hash)) return false;
+  await db
+    .update(users)
+    .set({ recoveryCodeHashes: remaining.filter((h) => h !== hash) })
+    .where(eq(users.id, userId));
+  return true;
+}
+
+/** Whether any of the user's organizations asks every member for a second factor. */
+async function requiredByAnOrganization(db: Database, userId: number): Promise<string | undefined> {
+  const all = await db
+    .select({ name: accounts.name, required: accounts.requireTwoFactor })
+    .from(memberships)
+    .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+    .where(eq(memberships.userId, userId));
+  return all.find((o) => o.required)?.name;
+}
+
+/** Turns two-factor sign-in off, proven by a current code or the password; not while an organization of the user requires it. */
+export async function disableTwoFactor(db: Database, userId: number, proof: { code?: string; password?: string }): Promise<void> {
+  const user = await userOf(db, userId);
+  if (!user.totpEnabledAt) return;
+  const requiredBy = await requiredByAnOrganization(db, userId);
+  if (requiredBy) throw new ConflictError(`${requiredBy} requires two-factor sign-in of its members: it stays on while you belong to it.`);
+  const proven = (proof.code !== undefined && (await checkSecondFactor(db, userId, proof.code))) || (proof.password !== undefined && Boolean(await verifyPassword(db, user.email, proof.password)));
+  if (!proven) throw new InvalidError("Give a current code of your app (or a recovery code), or your password, to turn two-factor sign-in off.", [{ field: "code", message: "Not right." }]);
+  await db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, recoveryCodeHashes: null }).where(eq(users.id, userId));
+}
+
+/** New recovery codes (the old ones stop working), proven by a current code. */
+export async function renewRecoveryCodes(db: Database, userId: number, code: string): Promise<{ recovery_codes: string[] }> {
+  const user = await userOf(db, userId);
+  if (!user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is off: there are no recovery codes.");
+  const step = acceptedStep(user, code);
+  if (step === undefined) throw new InvalidError("The code is not right: type the 6 digits your app shows now.", [{ field: "code", message: "Not right." }]);
+  const { codes, hashes } = newRecoveryCodes();
+  await db.update(users).set({ totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
+  return { recovery_codes: codes };
+}
+
+/** Two-factor state for the Account page. */
+export async function twoFactorState(db: Database, userId: number) {
+  const user = await userOf(db, userId);
+  return {
+    enabled: Boolean(user.totpEnabledAt),
+    enabled_at: user.totpEnabledAt?.toISOString() ?? null,
+    recovery_codes_left: user.recoveryCodeHashes?.length ?? 0,
+    required_by: (await requiredByAnOrganization(db, userId)) ?? null,
+    available: secretsKeyConfigured(),
+  };
+}
