@@ -72,9 +72,7 @@ test("the owner invites a colleague as member; the colleague accepts from the e-
 test("a member runs a boost, and has no button to delete the site, which the API refuses", async () => {
   await memberPage.goto(`/boosts/${boostId}`);
   await memberPage.getByRole("button", { name: "Run now" }).click();
-  await expect
-    .poll(async () => (await (await memberPage.request.get(`/api/v1/runs?boost_id=${boostId}`, { headers: { "x-preheat-dashboard": "1" } })).json()).total)
-    .toBe(1);
+  await expect.poll(async () => (await (await memberPage.request.get(`/api/v1/runs?boost_id=${boostId}`, { headers: { "x-preheat-dashboard": "1" } })).json()).total).toBe(1);
   await expect(memberPage.getByRole("link", { name: "Edit" })).toHaveCount(0);
   await memberPage.goto(`/sites/${siteId}`);
   await expect(memberPage.getByRole("heading", { name: domain })).toBeVisible();
