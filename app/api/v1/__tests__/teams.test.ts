@@ -3,7 +3,7 @@ import { operations } from "@/lib/api/operations";
 import { requiredRole } from "@/lib/api/operation";
 import { ROLES, type Role, roleAllows } from "@/lib/core/roles";
 import { api, baseUrl, createValidatedSite, lastEmailTo, uniqueDomain, uniqueEmail } from "./support/api";
-import { sessionOf, signUpAndConfirm } from "./support/sessions";
+import { sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // Organizations: members with roles, invitations by e-mail, switching, and sessions that end at once.
 
@@ -14,7 +14,7 @@ const as = (cookie: string) => ({ headers: { ...dashboard, cookie } });
 /** A new owner with a session and an admin API key of the organization. */
 async function newOwner() {
   const email = uniqueEmail("owner");
-  await signUpAndConfirm(email, PASSWORD);
+  await signUpAndConfirm(email, PASSWORD, uniqueClient());
   const cookie = await sessionOf(email, PASSWORD);
   const created = await api("POST", "/api/dashboard/keys", {
     ...as(cookie),

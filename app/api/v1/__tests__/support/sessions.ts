@@ -41,6 +41,12 @@ export async function confirm(link: URL, password: string) {
 }
 
 /** Signs up and follows the confirmation link, choosing the password there, as a new owner does. */
+/** A client address of its own, so that one test's sign-ups never spend another's per-client allowance. */
+export function uniqueClient(): string {
+  const byte = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${byte()}.${byte()}.${byte()}`;
+}
+
 export async function signUpAndConfirm(email: string, password = "a long enough password", client = "198.51.100.1") {
   expect((await signUp(email, TRUSTED_PROXY, client)).status).toBe(201);
   const confirmed = await confirm(linkIn(await lastEmailTo(email)), password);
