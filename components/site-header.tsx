@@ -7,6 +7,7 @@ const dashboardLinks = [
   { href: "/keys", label: "API keys" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/outbox", label: "Outbox" },
+  { href: "/audit", label: "Audit" },
   { href: "/account", label: "Account" },
   { href: "/docs/api", label: "API reference" },
 ];
