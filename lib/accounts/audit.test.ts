@@ -23,8 +23,22 @@ describe("audit events", () => {
   it("are listed newest first, filtered by actor (any case for an e-mail), action (exact or prefix) and target", async () => {
     const { user } = await findOrCreateUser(handle.db, "auditor@example.com");
     const ctx = { db: handle.db, accountId: user.accountId };
-    await recordAuditEvent(handle.db, { accountId: ctx.accountId, actor: { type: "user", label: "auditor@example.com", userId: user.id }, action: "site.created", targetType: "site", targetId: 7, clientAddress: "198.51.100.7" });
-    await recordAuditEvent(handle.db, { accountId: ctx.accountId, actor: { type: "key", label: "phk_0123abcd" }, action: "site.updated", targetType: "site", targetId: "7", changes: ["max_concurrency"] });
+    await recordAuditEvent(handle.db, {
+      accountId: ctx.accountId,
+      actor: { type: "user", label: "auditor@example.com", userId: user.id },
+      action: "site.created",
+      targetType: "site",
+      targetId: 7,
+      clientAddress: "198.51.100.7",
+    });
+    await recordAuditEvent(handle.db, {
+      accountId: ctx.accountId,
+      actor: { type: "key", label: "phk_0123abcd" },
+      action: "site.updated",
+      targetType: "site",
+      targetId: "7",
+      changes: ["max_concurrency"],
+    });
     await recordAuditEvent(handle.db, { accountId: ctx.accountId, actor: { type: "key", label: "phk_0123abcd" }, action: "sites.weird_created", targetType: "boost", targetId: 9 });
     const all = await listAuditEvents(ctx, {}, page);
     expect(all.total).toBe(3);

@@ -8,7 +8,15 @@ const dashboard = { "x-preheat-dashboard": "1" };
 const PASSWORD = "correct horse battery staple";
 const PROFILE_PASSWORD = "s3cret-staging-password";
 
-type AuditEvent = { id: number; action: string; actor: { type: string; label: string; user_id?: number }; target: { type: string; id: string | null }; changes: string[]; client_address: string | null; created_at: string };
+type AuditEvent = {
+  id: number;
+  action: string;
+  actor: { type: string; label: string; user_id?: number };
+  target: { type: string; id: string | null };
+  changes: string[];
+  client_address: string | null;
+  created_at: string;
+};
 
 let key: string;
 let prefix: string;
@@ -36,7 +44,10 @@ describe("what is recorded", () => {
     const site = await createValidatedSite(key);
     expect((await api("PATCH", `/v1/sites/${site.id}`, { key, body: { max_concurrency: 3 } })).status).toBe(200);
     const profile = { headers: { "x-stage": "1" }, basic_auth: { username: "stage", password: PROFILE_PASSWORD } };
-    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { name: "Nightly", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"], request_profile: profile } });
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, {
+      key,
+      body: { name: "Nightly", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"], request_profile: profile },
+    });
     expect(boost.status, JSON.stringify(boost.body)).toBe(201);
     const updated = await api("PATCH", `/v1/boosts/${boost.body.id}`, { key, body: { name: "Nightly 2", request_profile: profile } });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
