@@ -1,6 +1,9 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "@/lib/api/operations";
-import { api, createValidatedSite, lastEmailTo, linkIn, newKey, uniqueEmail } from "./support/api";
+import { api, baseUrl, createValidatedSite, lastEmailTo, linkIn, newKey, uniqueEmail } from "./support/api";
 
 // The audit log (GET /v1/audit-log, scope audit:read): every change, by whom, on what, from where; never a secret.
 
@@ -114,6 +117,23 @@ describe("what is recorded", () => {
       ["hook.created", "key", (await api("GET", "/v1/me", { key: own })).body.api_key.prefix, String(hook.body.id)],
     ]);
     expect(JSON.stringify(data)).not.toContain(new URL(hook.body.url).pathname.split("/").at(-1));
+  });
+});
+
+describe("the MCP server's tools", () => {
+  it("record as their operations do, under the key's prefix", async () => {
+    const own = await newKey();
+    const site = await createValidatedSite(own);
+    const client = new Client({ name: "audit-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${own}` } } }));
+    try {
+      const result = (await client.callTool({ name: "warm_urls", arguments: { siteId: site.id, urls: [`http://${site.domain}/`], region: ["fr"] } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const { data } = await log("?action=site.warmed", own);
+    expect(data.map((e) => [e.actor.type, e.actor.label, e.target.id])).toEqual([["key", (await api("GET", "/v1/me", { key: own })).body.api_key.prefix, String(site.id)]]);
   });
 });
 
