@@ -241,5 +241,17 @@ describe("the dashboard's changes", () => {
     expect(JSON.stringify(data)).not.toContain(created.body.key);
     const byMember = await api("GET", `/v1/audit-log?actor=${encodeURIComponent(email.toUpperCase())}`, { headers });
     expect(byMember.body.total).toBe(3);
+
+    // One's own password and sessions: the user is the target, and the password never appears.
+    const NEW_PASSWORD = "another long passphrase";
+    expect((await api("PUT", "/api/dashboard/password", { headers, body: { current_password: PASSWORD, new_password: NEW_PASSWORD } })).status).toBe(204);
+    expect((await api("DELETE", "/api/dashboard/sessions", { headers })).status).toBe(204);
+    const again = { ...dashboard, cookie: await sessionOf(email, NEW_PASSWORD) };
+    const own = await api("GET", "/v1/audit-log?target_type=user", { headers: again });
+    expect(own.body.data.map((e: AuditEvent) => [e.action, e.actor.label, e.target.id, e.changes])).toEqual([
+      ["user.sessions_ended", email, String(data[0]!.actor.user_id), []],
+      ["user.password_changed", email, String(data[0]!.actor.user_id), []],
+    ]);
+    expect(JSON.stringify(own.body)).not.toContain(NEW_PASSWORD);
   });
 });
