@@ -9,6 +9,7 @@ const dashboardLinks = [
   { href: "/webhooks", label: "Webhooks" },
   { href: "/team", label: "Team" },
   { href: "/outbox", label: "Outbox" },
+  { href: "/audit", label: "Audit" },
   { href: "/account", label: "Account" },
   { href: "/docs/api", label: "API reference" },
 ];

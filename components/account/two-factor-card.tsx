@@ -84,7 +84,6 @@ export function TwoFactorCard() {
           ) : setup ? (
             <>
               <p>Scan this code with the app, or type the key below into it; then type the code the app shows.</p>
-              {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the SVG is drawn by uqr from our own otpauth URI */}
               <div className="h-48 w-48" aria-label="QR code for the authenticator app" role="img" dangerouslySetInnerHTML={{ __html: setup.qr_svg }} />
               <p>
                 Key: <code className="break-all">{setup.secret}</code>

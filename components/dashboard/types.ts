@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { auditEventSchema } from "@/lib/accounts/audit-schemas";
 import type { ApiKeyView } from "@/lib/auth/api-key-schemas";
 import type { boostSchema } from "@/lib/boosts/schemas";
 import type { OutboxItem } from "@/lib/email/outbox";
@@ -13,5 +14,6 @@ export type Boost = z.output<typeof boostSchema>;
 export type RunListItem = z.output<typeof runListItemSchema>;
 export type RunDetail = z.output<typeof runDetailSchema>;
 export type WarmRun = z.output<typeof warmRunSchema>;
+export type AuditEvent = z.output<typeof auditEventSchema>;
 export type Page<T> = { data: T[]; total: number; limit: number; offset: number };
 export type { ApiKeyView, OutboxItem };

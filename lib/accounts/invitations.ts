@@ -229,8 +229,8 @@ export async function acceptInvitation(
 }
 
 /** Declines an invitation: the link alone suffices, as for an unsubscribe. */
-export async function declineInvitation(db: Database, token: string): Promise<{ accountId: number; email: string }> {
+export async function declineInvitation(db: Database, token: string): Promise<{ id: number; accountId: number; email: string }> {
   const row = await usableInvitation(db, token);
   await db.update(invitations).set({ declinedAt: new Date() }).where(eq(invitations.id, row.id));
-  return { accountId: row.accountId, email: row.email };
+  return { id: row.id, accountId: row.accountId, email: row.email };
 }

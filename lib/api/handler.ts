@@ -9,6 +9,8 @@ import { inForeground } from "@/lib/db/statement-turns";
 import { type Database, getDb } from "@/lib/db";
 import { type Caller, recordRequest } from "@/lib/observability/requests";
 import { clientAddress } from "@/lib/auth/client-address";
+import type { AuditActor } from "@/lib/accounts/audit";
+import { actorOf, recordAudited } from "./audit";
 import { toErrorResponse } from "./errors";
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
 import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
@@ -198,23 +200,56 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
       const run = () => operation({ ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds }, principal, ...input, request });
-      if (idempotencyKey === null) return run();
-      return runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
+      const response = idempotencyKey === null ? await run() : await runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
+      await recordAudited(spec.audit, response, {
+        db,
+        accountId: principal.accountId,
+        actor: actorOf(principal),
+        request,
+        params: raw.params,
+        path: spec.path,
+        bodyText: raw.body,
+        body: input.body,
+        requestId: meter.requestId,
+      });
+      return response;
     });
 }
+
+/** Who a token operation turned out to act for, once the domain verb has checked the token: its audit entry's organization, actor and target. */
+export type TokenAttribution = { accountId: number; actor: AuditActor; targetId: string | number };
 
 /**
  * Runs an operation whose credential is a secret token in its path (a deploy hook, `auth: "token"`):
  * it draws on the client address's budget, like any request without a key, and the domain verb
- * decides whether the token is valid.
+ * decides whether the token is valid. The operation names whom the token stands for by `attribute`:
+ * the audit entry of `spec.audit` is recorded for them (never with the token, which is a secret).
  */
-export function withPathToken<P extends z.ZodType | undefined>(spec: OperationSpec<P>, operation: (args: { db: Database; params: Input<P> }) => Promise<Response>) {
+export function withPathToken<P extends z.ZodType | undefined>(
+  spec: OperationSpec<P>,
+  operation: (args: { db: Database; params: Input<P>; attribute: (who: TokenAttribution) => void }) => Promise<Response>,
+) {
   return (request: Request, route: RouteContext): Promise<Response> =>
     answer(request, spec, async (meter) => {
       const db = await getDb();
       const refusal = await meter.spend(db, budgetSubject(request, undefined));
       if (refusal) return refusal;
       const { params } = await parseRequest<P, undefined, undefined>(spec, request, route);
-      return operation({ db, params });
+      let who: TokenAttribution | undefined;
+      const response = await operation({ db, params, attribute: (attributed) => (who = attributed) });
+      if (who && spec.audit) {
+        const target = { target: String(who.targetId) };
+        await recordAudited({ ...spec.audit, id: { param: "target" } }, response, {
+          db,
+          accountId: who.accountId,
+          actor: who.actor,
+          request,
+          params: target,
+          bodyText: "",
+          body: undefined,
+          requestId: meter.requestId,
+        });
+      }
+      return response;
     });
 }

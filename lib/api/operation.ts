@@ -4,7 +4,32 @@ import type { ErrorCode } from "@/lib/core/error-codes";
 import type { Role } from "@/lib/core/roles";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs" | "Webhooks" | "Hooks";
+export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Runs" | "Webhooks" | "Hooks" | "Audit";
+
+/**
+ * Where an audited change's target id comes from: a path parameter by name (`{ param: "siteId" }`),
+ * a field of the JSON answer by dotted path (`{ answer: "id" }`, `{ answer: "api_key.id" }`), or
+ * `"actor"`, the signed-in user's own id (their password, their sessions).
+ */
+export type AuditTargetId = { param: string } | { answer: string } | "actor";
+
+/**
+ * The audit-log entry a state-changing operation records (lib/api/audit.ts), declared once on its
+ * spec: `/v1` operations (`OperationSpec.audit`, run by `withApiKey` and `withPathToken`) and the
+ * dashboard's own routes (`withSession`'s spec) alike. Recorded only after a 2xx answer, never for
+ * an idempotent replay; a failure to record is logged and never changes the answer.
+ *
+ * - `action`: `<target>.<verb>`, past tense (`site.created`, `key.revoked`, `member.invited`).
+ * - `target`: the kind of thing changed (`site`, `boost`, `key`, `member`, `invitation`…).
+ * - `id`: where the target's id comes from (`AuditTargetId`). By default, the answer's `id` for a
+ *   201 answer, otherwise the last path parameter (none: no id).
+ * - `changes`: whether to record the names of the top-level body fields the request supplied (never
+ *   their values); by default for PATCH and PUT.
+ *
+ * The actor is who was authenticated: the member's e-mail for a dashboard session, the key's
+ * prefix for an API key, the hook's id for a deploy hook.
+ */
+export type AuditSpec = { action: string; target: string; id?: AuditTargetId; changes?: boolean };
 
 /**
  * One `/v1` operation, declared once: the handler wrapper (lib/api/handler.ts) authenticates,
@@ -45,6 +70,8 @@ export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefine
   errors?: ErrorCode[];
   /** An answer whose body is not the Error object, e.g. the validate operation's 422. */
   otherAnswers?: Record<number, { description: string; schema: z.ZodType }>;
+  /** Set on every operation that changes state: what the audit log records of it (`AuditSpec`). */
+  audit?: AuditSpec;
 };
 
 /** Keeps the schemas' own types, so that the handler's params, query and body are typed by them. */

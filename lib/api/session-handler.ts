@@ -4,7 +4,9 @@ import { getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/accounts/sessions";
 import type { Role } from "@/lib/core/roles";
 import { routeOf } from "@/lib/observability/requests";
+import { actorOf, recordAudited } from "./audit";
 import { RequestError } from "./errors";
+import type { AuditSpec } from "./operation";
 import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, twoFactorRefusal } from "./handler";
 import { errorResponse } from "./responses";
 
@@ -18,7 +20,7 @@ export function requireJsonOrDashboard(request: Request): void {
   if (type !== "application/json") throw new RequestError(415, "Send the body as JSON (Content-Type: application/json).");
 }
 
-export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B> };
+export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B>; request: Request };
 
 /**
  * The dashboard's own operations (API keys, members, the outbox, one's own sessions): a signed-in
@@ -26,9 +28,13 @@ export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUs
  * scopes than it has. `role`: what the member needs in the organization (viewer by default);
  * `beforeTwoFactor`: open to a member whose organization requires two-factor sign-in before it is on
  * (one's own account: the password, sessions, two-factor itself, switching organizations).
+ * `audit`: set on every route that changes state, as on a /v1 operation (`AuditSpec` in
+ * lib/api/operation.ts): e.g. `{ action: "member.invited", target: "invitation" }` records, after a
+ * 2xx answer, the signed-in member as the actor and the answer's `id` (201) or the route's last
+ * path parameter as the target.
  */
 export function withSession<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  spec: { params?: P; query?: Q; body?: B; role?: Role; beforeTwoFactor?: boolean },
+  spec: { params?: P; query?: Q; body?: B; role?: Role; beforeTwoFactor?: boolean; audit?: AuditSpec },
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> =>
@@ -45,7 +51,18 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       if (refusal) return refusal;
       const refusedRole = (spec.beforeTwoFactor ? undefined : twoFactorRefusal(user)) ?? roleRefusal(user.role, spec.role ?? "viewer");
       if (refusedRole) return refusedRole;
-      const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-      return operation({ ctx: { db, accountId: user.accountId }, user, ...input });
+      const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+      const response = await operation({ ctx: { db, accountId: user.accountId }, user, ...input, request });
+      await recordAudited(spec.audit, response, {
+        db,
+        accountId: user.accountId,
+        actor: actorOf({ prefix: "", user }),
+        request,
+        params: raw.params,
+        bodyText: raw.body,
+        body: input.body,
+        requestId: meter.requestId,
+      });
+      return response;
     });
 }

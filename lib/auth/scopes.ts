@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const SCOPES = ["sites:read", "sites:write", "boosts:read", "boosts:write", "runs:read", "webhooks:read", "webhooks:write"] as const;
+export const SCOPES = ["sites:read", "sites:write", "boosts:read", "boosts:write", "runs:read", "webhooks:read", "webhooks:write", "audit:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const scopeSchema = z.enum(SCOPES).meta({ id: "Scope", description: "A permission carried by an API key." });

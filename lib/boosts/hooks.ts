@@ -57,7 +57,8 @@ export async function deleteHook(ctx: AccountContext, boostId: number, hookId: n
   if (!deleted.length) throw notFound("Hook");
 }
 
-export type HookTrigger = { run: RunRow; coalesced: boolean };
+/** The run a hook started or joined, and the hook itself with its organization (whom the audit log names). */
+export type HookTrigger = { run: RunRow; coalesced: boolean; hook: { id: number; accountId: number } };
 
 const UNKNOWN_HOOK = "Unknown or revoked hook.";
 
@@ -77,14 +78,15 @@ export async function triggerHook(db: Database, token: string): Promise<HookTrig
   // Two calls at the same instant may both try to add the waiting run: the loser finds it on its second look.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await coalesce(db, hook.boostId);
+      const { run, coalesced, accountId } = await coalesce(db, hook.boostId);
+      return { run, coalesced, hook: { id: hook.id, accountId } };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 2) throw error;
     }
   }
 }
 
-async function coalesce(db: Database, boostId: number): Promise<HookTrigger> {
+async function coalesce(db: Database, boostId: number): Promise<{ run: RunRow; coalesced: boolean; accountId: number }> {
   const [boost] = await db.select({ boost: boosts, accountId: sites.accountId }).from(boosts).innerJoin(sites, eq(sites.id, boosts.siteId)).where(eq(boosts.id, boostId));
   if (!boost) throw new NotFoundError(UNKNOWN_HOOK);
   const outcome = await db.transaction(async (tx) => {
@@ -101,7 +103,7 @@ async function coalesce(db: Database, boostId: number): Promise<HookTrigger> {
   });
   // A follow-up's planning is queued by the end of the run before it.
   if (outcome.start) await sendJob("run.plan", { runId: outcome.run.id, siteId: outcome.run.siteId });
-  return { run: outcome.run, coalesced: outcome.coalesced };
+  return { run: outcome.run, coalesced: outcome.coalesced, accountId: boost.accountId };
 }
 
 /** After a boost run ends: the boost's waiting follow-up, if any, is planned now. */

@@ -191,6 +191,9 @@ export const VARIABLES = {
     description:
       "Days between two checks that a validated site still carries its ownership proof. A site whose proof is gone is checked daily, its owner is e-mailed, and it is unvalidated 7 days later unless the proof is back.",
   }),
+  PREHEAT_AUDIT_RETENTION_DAYS: withDefault(positiveInteger, 365, {
+    description: "Days an audit-log event is kept (GET /v1/audit-log, the dashboard's Audit page); older events are deleted by the workers' periodic sweep.",
+  }),
   PREHEAT_WEBHOOKS_PER_ACCOUNT: withDefault(positiveInteger, 10, {
     description: "Webhooks one account may have (403 `webhook_limit` beyond): with one webhook per URL, this bounds the deliveries one event can send towards any receiver.",
   }),

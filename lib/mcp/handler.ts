@@ -40,6 +40,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
       ctx: { db, accountId: principal.accountId },
       principal,
       requestId: meter.requestId,
+      request,
       // The request paid for its first tool call; a JSON-RPC batch pays for each further one, so that batching does not multiply the budget.
       spend: async () => (++toolCalls > 1 ? meter.spend(db, subject) : undefined),
     });

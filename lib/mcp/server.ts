@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { actorOf, recordAudited } from "@/lib/api/audit";
 import { toErrorResponse } from "@/lib/api/errors";
 import { missingScopeMessage } from "@/lib/api/handler";
 import { parseBody, validationFailed } from "@/lib/api/input";
@@ -15,6 +16,8 @@ export type ToolCaller = {
   ctx: AccountContext;
   principal: ApiKeyPrincipal;
   requestId?: string;
+  /** The MCP request: its client address goes into the audit log of the tools that change state. */
+  request?: Request;
   /** Takes a point of the caller's API budget for a tool call: the 429 answer once it is spent. */
   spend: () => Promise<Response | undefined>;
 };
@@ -62,6 +65,24 @@ function parseArguments({ params, query, body }: McpTool["operation"], args: Rec
   };
 }
 
+/** A tool that changes state is recorded in the audit log as its operation is (lib/api/audit.ts), with the tool's path arguments as the path parameters. */
+async function auditToolCall(tool: McpTool, args: Record<string, unknown>, body: unknown, answerText: string, caller: ToolCaller): Promise<void> {
+  const { audit, params, path, status } = tool.operation;
+  if (!audit || !caller.request) return;
+  const pathArgs = asUrlValues(Object.fromEntries(Object.entries(args).filter(([name]) => name in (params?.shape ?? {}))));
+  await recordAudited(audit, new Response(answerText, { status }), {
+    db: caller.ctx.db,
+    accountId: caller.ctx.accountId,
+    actor: actorOf(caller.principal),
+    request: caller.request,
+    params: pathArgs as Record<string, string>,
+    path,
+    bodyText: "",
+    body,
+    requestId: caller.requestId,
+  });
+}
+
 const toolError = (sentence: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: sentence }] });
 
 /** The sentence of an API error answer. */
@@ -80,7 +101,9 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, caller: To
     if (refusal) return toolError(await sentenceOf(refusal));
     const { scope } = tool.operation;
     if (scope && !caller.principal.scopes.includes(scope)) throw new ForbiddenError(missingScopeMessage(scope));
-    const text = JSON.stringify(await tool.answer(caller.ctx, parseArguments(tool.operation, args)));
+    const input = parseArguments(tool.operation, args);
+    const text = JSON.stringify(await tool.answer(caller.ctx, input));
+    await auditToolCall(tool, args, input.body, text, caller);
     return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
   } catch (error) {
     return toolError(await sentenceOf(toErrorResponse(error, caller.requestId)));

@@ -19,6 +19,7 @@ const TAGS: { name: OperationTag; description: string }[] = [
   { name: "Warm", description: "On-demand warming of a list of URLs." },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
+  { name: "Audit", description: "Who changed what, when and from where, in the organization." },
 ];
 
 const SCOPE_MEANINGS: Record<Scope, string> = {
@@ -29,6 +30,7 @@ const SCOPE_MEANINGS: Record<Scope, string> = {
   "runs:read": "List and read runs and their results.",
   "webhooks:read": "List and read webhooks and their deliveries.",
   "webhooks:write": "Create, update, test and delete webhooks.",
+  "audit:read": "Read the audit log: every change, by whom and from where.",
 };
 
 const header = (description: string, schema: Record<string, unknown> = { type: "integer" }) => ({ description, schema });

@@ -18,6 +18,7 @@ export const createBoost = defineOperation({
   body: createBoostBody,
   idempotent: true,
   status: 201,
+  audit: { action: "boost.created", target: "boost" },
   response: boostSchema,
 });
 
@@ -44,6 +45,7 @@ export const putBoost = defineOperation({
   params: boostParams,
   body: updateBoostBody,
   status: 200,
+  audit: { action: "boost.updated", target: "boost" },
   response: boostSchema,
   errors: ["run_in_progress"],
 });
@@ -59,6 +61,7 @@ export const deleteBoost = defineOperation({
   scope: "boosts:write",
   params: boostParams,
   status: 204,
+  audit: { action: "boost.deleted", target: "boost" },
 });
 
 export const runBoost = defineOperation({
@@ -73,6 +76,7 @@ export const runBoost = defineOperation({
   params: boostParams,
   idempotent: true,
   status: 202,
+  audit: { action: "boost.run", target: "boost" },
   response: runQueuedSchema,
   errors: ["run_in_progress", "too_many_runs"],
 });
@@ -114,6 +118,7 @@ export const createSiteBoost = defineOperation({
   body: createSiteBoostBody,
   idempotent: true,
   status: 201,
+  audit: { action: "boost.created", target: "boost" },
   response: boostSchema,
 });
 

@@ -14,6 +14,7 @@ export const createBoostHook = defineOperation({
   body: createHookBody,
   idempotent: true,
   status: 201,
+  audit: { action: "hook.created", target: "hook" },
   response: createdBoostHookSchema,
   shownOnce: ["url"],
 });
@@ -40,6 +41,7 @@ export const deleteBoostHook = defineOperation({
   scope: "boosts:write",
   params: boostHookParams,
   status: 204,
+  audit: { action: "hook.deleted", target: "hook" },
 });
 
 export const triggerHook = defineOperation({
@@ -53,6 +55,7 @@ export const triggerHook = defineOperation({
   auth: "token",
   params: hookTokenParams,
   status: 202,
+  audit: { action: "hook.triggered", target: "hook" },
   response: hookTriggeredSchema,
   errors: ["too_many_runs"],
 });

@@ -18,6 +18,7 @@ export const warmSite = defineOperation({
   body: warmBody,
   idempotent: true,
   status: 202,
+  audit: { action: "site.warmed", target: "site" },
   response: warmQueuedSchema,
   errors: ["site_not_validated", "warm_in_progress", "quota_exceeded"],
 });

@@ -28,6 +28,7 @@ export const addSitemap = defineOperation({
   body: addSitemapBody,
   idempotent: true,
   status: 201,
+  audit: { action: "sitemap.added", target: "sitemap" },
   response: z.union([sitemapSchema, discoveredSitemapsSchema]),
   errors: ["duplicate_sitemap"],
 });
@@ -53,6 +54,7 @@ export const deleteSitemap = defineOperation({
   scope: "sites:write",
   params: siteSitemapParams,
   status: 204,
+  audit: { action: "sitemap.deleted", target: "sitemap" },
 });
 
 export const refreshSitemap = defineOperation({
@@ -65,5 +67,6 @@ export const refreshSitemap = defineOperation({
   params: siteSitemapParams,
   idempotent: true,
   status: 202,
+  audit: { action: "sitemap.refreshed", target: "sitemap" },
   response: sitemapSchema,
 });

@@ -26,6 +26,7 @@ export const createSite = defineOperation({
   body: createSiteBody,
   idempotent: true,
   status: 201,
+  audit: { action: "site.created", target: "site" },
   response: siteSchema,
   errors: ["duplicate_site"],
 });
@@ -54,6 +55,7 @@ export const updateSite = defineOperation({
   params: siteParams,
   body: updateSiteBody,
   status: 200,
+  audit: { action: "site.updated", target: "site" },
   response: siteSchema,
 });
 
@@ -66,6 +68,7 @@ export const deleteSite = defineOperation({
   scope: "sites:write",
   params: siteParams,
   status: 204,
+  audit: { action: "site.deleted", target: "site" },
 });
 
 export const validateSite = defineOperation({
@@ -79,6 +82,7 @@ export const validateSite = defineOperation({
   scope: "sites:write",
   params: siteParams,
   status: 200,
+  audit: { action: "site.validated", target: "site" },
   response: validateSiteResponse,
   errors: ["ownership_not_proven"],
   otherAnswers: { 422: { description: "Ownership not proven (the reason is in `error`), or an invalid `siteId`.", schema: validationFailedResponse } },
@@ -95,5 +99,6 @@ export const rotateVerificationSecret = defineOperation({
   scope: "sites:write",
   params: siteParams,
   status: 200,
+  audit: { action: "site.verification_rotated", target: "site" },
   response: rotatedVerificationSchema,
 });

@@ -16,6 +16,7 @@ export const createWebhook = defineOperation({
   idempotent: true,
   errors: ["webhook_limit", "duplicate_webhook"],
   status: 201,
+  audit: { action: "webhook.created", target: "webhook" },
   response: createdWebhookSchema,
   shownOnce: ["secret"],
 });
@@ -56,6 +57,7 @@ export const updateWebhook = defineOperation({
   body: updateWebhookBody,
   errors: ["duplicate_webhook"],
   status: 200,
+  audit: { action: "webhook.updated", target: "webhook" },
   response: webhookSchema,
 });
 
@@ -68,6 +70,7 @@ export const deleteWebhook = defineOperation({
   scope: "webhooks:write",
   params: webhookParams,
   status: 204,
+  audit: { action: "webhook.deleted", target: "webhook" },
 });
 
 export const testWebhook = defineOperation({
@@ -81,6 +84,7 @@ export const testWebhook = defineOperation({
   scope: "webhooks:write",
   params: webhookParams,
   status: 200,
+  audit: { action: "webhook.tested", target: "webhook" },
   response: webhookDeliverySchema,
 });
 

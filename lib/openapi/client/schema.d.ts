@@ -718,6 +718,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log (every change, newest first)
+         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
+         *
+         *     Scope: `audit:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -754,7 +778,7 @@ export interface components {
          * @description A permission carried by an API key.
          * @enum {string}
          */
-        Scope: "sites:read" | "sites:write" | "boosts:read" | "boosts:write" | "runs:read" | "webhooks:read" | "webhooks:write";
+        Scope: "sites:read" | "sites:write" | "boosts:read" | "boosts:write" | "runs:read" | "webhooks:read" | "webhooks:write" | "audit:read";
         /** @description A region the caller can warm from, how its calls leave now, and which regions share that egress. */
         Region: {
             /** @enum {string} */
@@ -794,10 +818,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -2170,6 +2194,51 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+        };
+        AuditEventPage: {
+            data: components["schemas"]["AuditEvent"][];
+            /** @description Items in all pages. */
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description One change of the organization's state: who, what, on what, when and from where. */
+        AuditEvent: {
+            id: number;
+            /**
+             * @description What happened, `<target>.<verb>`: `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`…
+             * @example boost.updated
+             */
+            action: string;
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            /** @description For an update (PATCH, PUT): the names of the top-level fields the request supplied, never their values. Empty otherwise. */
+            changes: string[];
+            /** @description The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it). */
+            client_address: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        AuditActor: {
+            /**
+             * @description `user`: a signed-in member in the dashboard; `key`: an API key; `hook`: a deploy hook's secret URL; `system`: Preheat itself.
+             * @enum {string}
+             */
+            type: "user" | "key" | "hook" | "system";
+            /** @description The member's e-mail address, the key's prefix, or the deploy hook's id, as it was at the time. */
+            label: string;
+            /** @description The member, for a `user` actor. */
+            user_id?: number;
+        };
+        AuditTarget: {
+            /** @description `site`, `sitemap`, `boost`, `hook`, `webhook`, `key`, `user`, `member`, `invitation`, `session`, `organization`… */
+            type: string;
+            /** @description The target's id, as text; null when the action has no single target. */
+            id: string | null;
         };
     };
     responses: never;
@@ -8774,6 +8843,134 @@ export interface operations {
             };
             /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
             404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+                /** @description Only the events of this actor: a member's e-mail address (any case) or a key's prefix, exactly. */
+                actor?: string;
+                /** @description Only this action (`site.created`), or every action of a prefix ending in `.` or `.*` (`site.` and `site.*` both give every action on sites). */
+                action?: string;
+                /** @description Only the events on this kind of target (`site`, `boost`, `key`…). */
+                target_type?: string;
+                /** @description Only the events on the target of this id (with `target_type`, one target). */
+                target_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
                     "X-Request-Id"?: string;

@@ -8,6 +8,8 @@ import { inviteBody } from "@/lib/accounts/team-schemas";
 export const GET = withSession({}, async ({ ctx }) => json({ data: (await listInvitations(ctx)).map(toInvitationView) }));
 
 // POST /api/dashboard/invitations – invites an address with a role (owners only); the e-mail holds the link
-export const POST = withSession({ body: inviteBody, role: "owner" }, async ({ ctx, user, body }) => json(toInvitationView(await inviteMember(ctx, user, body)), 201));
+export const POST = withSession({ body: inviteBody, role: "owner", audit: { action: "member.invited", target: "invitation" } }, async ({ ctx, user, body }) =>
+  json(toInvitationView(await inviteMember(ctx, user, body)), 201),
+);
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -8,7 +8,7 @@ import { withSession } from "@/lib/api/session-handler";
 export const GET = withSession({}, async ({ ctx }) => json({ data: (await listApiKeys(ctx.db, ctx.accountId)).map(toApiKeyView) }));
 
 // POST /api/dashboard/keys – a new key, shown once in this answer
-export const POST = withSession({ body: createApiKeyBody, role: "admin" }, async ({ ctx, user, body }) => {
+export const POST = withSession({ body: createApiKeyBody, role: "admin", audit: { action: "key.created", target: "key", id: { answer: "api_key.id" } } }, async ({ ctx, user, body }) => {
   const { key, apiKey } = await createApiKey(ctx.db, {
     accountId: ctx.accountId,
     userId: user.userId,

@@ -15,10 +15,13 @@ async function currentOrganization(db: Parameters<typeof organizationsOf>[0], us
 export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json(await currentOrganization(ctx.db, user)));
 
 // PATCH /api/dashboard/organization – renames it, or requires two-factor sign-in of every member (owners only)
-export const PATCH = withSession({ body: organizationSettingsBody, role: "owner" }, async ({ ctx, user, body }) => {
-  await updateOrganization(ctx.db, { accountId: ctx.accountId, userId: user.userId }, body);
-  return json(await currentOrganization(ctx.db, user));
-});
+export const PATCH = withSession(
+  { body: organizationSettingsBody, role: "owner", audit: { action: "organization.updated", target: "organization", id: { answer: "id" } } },
+  async ({ ctx, user, body }) => {
+    await updateOrganization(ctx.db, { accountId: ctx.accountId, userId: user.userId }, body);
+    return json(await currentOrganization(ctx.db, user));
+  },
+);
 
 // DELETE /api/dashboard/organization – deletes it with everything it holds (owners only; the name typed again)
 export const DELETE = withSession({ body: deleteOrganizationBody, role: "owner" }, async ({ ctx, body }) => {

@@ -8,7 +8,7 @@ import { endSessionsQuery } from "@/lib/accounts/team-schemas";
 export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json({ data: await listSessions(ctx.db, user) }));
 
 // DELETE /api/dashboard/sessions – "sign out everywhere": ends every session of the user, this one included; ?others=true keeps this one
-export const DELETE = withSession({ query: endSessionsQuery, beforeTwoFactor: true }, async ({ ctx, user, query }) => {
+export const DELETE = withSession({ query: endSessionsQuery, beforeTwoFactor: true, audit: { action: "user.sessions_ended", target: "user", id: "actor" } }, async ({ ctx, user, query }) => {
   await endSessions(ctx.db, user.userId, query.others === "true" ? user.sessionId : undefined);
   return noContent();
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, lastEmailTo, linkIn, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
-import { confirm, passwordSignIn, sessionOf, signIn, signUp, signUpAndConfirm } from "./support/sessions";
+import { confirm, sessionOf, signIn, signUp, signUpAndConfirm } from "./support/sessions";
 
 // The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
 

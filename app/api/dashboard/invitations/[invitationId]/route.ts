@@ -5,6 +5,8 @@ import { withSession } from "@/lib/api/session-handler";
 import { invitationParams } from "@/lib/accounts/team-schemas";
 
 // DELETE /api/dashboard/invitations/{invitationId} – revokes a pending invitation: its link stops working
-export const DELETE = withSession({ params: invitationParams, role: "owner" }, async ({ ctx, params }) => json(toInvitationView(await revokeInvitation(ctx, params.invitationId))));
+export const DELETE = withSession({ params: invitationParams, role: "owner", audit: { action: "invitation.revoked", target: "invitation" } }, async ({ ctx, params }) =>
+  json(toInvitationView(await revokeInvitation(ctx, params.invitationId))),
+);
 
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");

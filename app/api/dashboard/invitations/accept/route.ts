@@ -1,4 +1,6 @@
+import { recordAuditEvent } from "@/lib/accounts/audit";
 import { acceptInvitation } from "@/lib/accounts/invitations";
+import { clientAddress } from "@/lib/auth/client-address";
 import { currentUser } from "@/lib/accounts/next-auth";
 import { switchOrganization } from "@/lib/accounts/sessions";
 import { parseBody, readBodyText } from "@/lib/api/input";
@@ -18,6 +20,14 @@ export function POST(request: Request) {
     const accepted = await acceptInvitation(db, body.token, { signedIn: user, password: body.password, name: body.name });
     // The session that accepted works in the organization it joined.
     if (user) await switchOrganization(db, user, accepted.accountId);
+    await recordAuditEvent(db, {
+      accountId: accepted.accountId,
+      actor: { type: "user", label: accepted.email, userId: accepted.userId },
+      action: "member.joined",
+      targetType: "user",
+      targetId: accepted.userId,
+      clientAddress: clientAddress(request.headers),
+    });
     return json({ organization_id: accepted.accountId, email: accepted.email, role: accepted.role, signed_in: Boolean(user) }, 200);
   });
 }

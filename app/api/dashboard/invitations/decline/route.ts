@@ -1,4 +1,6 @@
+import { recordAuditEvent } from "@/lib/accounts/audit";
 import { declineInvitation } from "@/lib/accounts/invitations";
+import { clientAddress } from "@/lib/auth/client-address";
 import { parseBody, readBodyText } from "@/lib/api/input";
 import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
 import { noContent } from "@/lib/api/responses";
@@ -10,7 +12,16 @@ import { getDb } from "@/lib/db";
 export function POST(request: Request) {
   return answerFromClientBudget(request, async () => {
     requireJsonOrDashboard(request);
-    await declineInvitation(await getDb(), parseBody(await readBodyText(request), declineInvitationBody).token);
+    const db = await getDb();
+    const declined = await declineInvitation(db, parseBody(await readBodyText(request), declineInvitationBody).token);
+    await recordAuditEvent(db, {
+      accountId: declined.accountId,
+      actor: { type: "user", label: declined.email },
+      action: "invitation.declined",
+      targetType: "invitation",
+      targetId: declined.id,
+      clientAddress: clientAddress(request.headers),
+    });
     return noContent();
   });
 }

@@ -5,7 +5,7 @@ import { withSession } from "@/lib/api/session-handler";
 import { disableTwoFactorBody } from "@/lib/accounts/team-schemas";
 
 // POST /api/dashboard/two-factor/disable – turns it off, proven by a current code or the password (not while an organization requires it)
-export const POST = withSession({ body: disableTwoFactorBody }, async ({ ctx, user, body }) => {
+export const POST = withSession({ body: disableTwoFactorBody, audit: { action: "user.two_factor_disabled", target: "user", id: "actor", changes: false } }, async ({ ctx, user, body }) => {
   await disableTwoFactor(ctx.db, user.userId, body);
   return noContent();
 });

@@ -1,0 +1,77 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents } from "@/drizzle/schema";
+import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { listAuditEvents, pruneAuditEvents, recordAuditEvent } from "./audit";
+import { findOrCreateUser } from "./users";
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openDatabase({ dataDir: "memory://" });
+});
+afterAll(() => handle.close());
+
+const DAY_MS = 86_400_000;
+const page = { limit: 100, offset: 0 };
+
+async function recordAged(accountId: number, action: string, daysAgo: number, now: Date) {
+  await recordAuditEvent(handle.db, { accountId, actor: { type: "key", label: "phk_abcd1234" }, action, targetType: "site", targetId: 1 });
+  await handle.db.execute(sql`update ${auditEvents} set created_at = ${new Date(now.getTime() - daysAgo * DAY_MS).toISOString()}::timestamptz where id = (select max(id) from ${auditEvents})`);
+}
+
+describe("audit events", () => {
+  it("are listed newest first, filtered by actor (any case for an e-mail), action (exact or prefix) and target", async () => {
+    const { user } = await findOrCreateUser(handle.db, "auditor@example.com");
+    const ctx = { db: handle.db, accountId: user.accountId };
+    await recordAuditEvent(handle.db, {
+      accountId: ctx.accountId,
+      actor: { type: "user", label: "auditor@example.com", userId: user.id },
+      action: "site.created",
+      targetType: "site",
+      targetId: 7,
+      clientAddress: "198.51.100.7",
+    });
+    await recordAuditEvent(handle.db, {
+      accountId: ctx.accountId,
+      actor: { type: "key", label: "phk_0123abcd" },
+      action: "site.updated",
+      targetType: "site",
+      targetId: "7",
+      changes: ["max_concurrency"],
+    });
+    await recordAuditEvent(handle.db, { accountId: ctx.accountId, actor: { type: "key", label: "phk_0123abcd" }, action: "sites.weird_created", targetType: "boost", targetId: 9 });
+    const all = await listAuditEvents(ctx, {}, page);
+    expect(all.total).toBe(3);
+    expect(all.data.map((e) => e.action)).toEqual(["sites.weird_created", "site.updated", "site.created"]);
+    expect(all.data[2]).toMatchObject({ actor: { type: "user", label: "auditor@example.com", user_id: user.id }, target: { type: "site", id: "7" }, changes: [], client_address: "198.51.100.7" });
+    expect(all.data[1]).toMatchObject({ actor: { type: "key", label: "phk_0123abcd" }, changes: ["max_concurrency"], client_address: null });
+    expect(all.data[1]!.actor).not.toHaveProperty("user_id");
+    expect((await listAuditEvents(ctx, { actor: "Auditor@Example.com" }, page)).total).toBe(1);
+    expect((await listAuditEvents(ctx, { actor: "PHK_0123ABCD" }, page)).total).toBe(0);
+    expect((await listAuditEvents(ctx, { action: "site." }, page)).total).toBe(2);
+    expect((await listAuditEvents(ctx, { action: "site.*" }, page)).total).toBe(2);
+    expect((await listAuditEvents(ctx, { action: "site" }, page)).total).toBe(0);
+    expect((await listAuditEvents(ctx, { targetType: "site", targetId: "7" }, page)).total).toBe(2);
+    // Another organization sees none of them.
+    const other = await findOrCreateUser(handle.db, "other@example.com");
+    expect((await listAuditEvents({ db: handle.db, accountId: other.user.accountId }, {}, page)).total).toBe(0);
+    // A key limited to some sites sees only the events on those sites.
+    expect((await listAuditEvents({ ...ctx, siteIds: [7] }, {}, page)).total).toBe(2);
+    expect((await listAuditEvents({ ...ctx, siteIds: [8] }, {}, page)).total).toBe(0);
+  });
+
+  it("are pruned once older than the retention, and only those", async () => {
+    const { user } = await findOrCreateUser(handle.db, "pruned@example.com");
+    const ctx = { db: handle.db, accountId: user.accountId };
+    const now = new Date("2027-06-01T12:00:00Z");
+    await recordAged(ctx.accountId, "site.deleted", 400, now);
+    await recordAged(ctx.accountId, "site.updated", 366, now);
+    await recordAged(ctx.accountId, "site.created", 364, now);
+    await recordAged(ctx.accountId, "site.validated", 1, now);
+    expect(await pruneAuditEvents(handle.db, now)).toBeGreaterThanOrEqual(2); // the default: 365 days
+    expect((await listAuditEvents(ctx, {}, page)).data.map((e) => e.action)).toEqual(["site.validated", "site.created"]);
+    expect(await pruneAuditEvents(handle.db, now, 30)).toBeGreaterThanOrEqual(1);
+    expect((await listAuditEvents(ctx, {}, page)).data.map((e) => e.action)).toEqual(["site.validated"]);
+    expect(await pruneAuditEvents(handle.db, now, 30)).toBe(0);
+  });
+});
