@@ -37,7 +37,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
     const subject = budgetSubject(request, principal);
     let toolCalls = 0;
     const server = mcpServerFor({
-      ctx: { db, accountId: principal.accountId },
+      ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds },
       principal,
       requestId: meter.requestId,
       // The request paid for its first tool call; a JSON-RPC batch pays for each further one, so that batching does not multiply the budget.
