@@ -60,7 +60,11 @@ export async function sessionUser(db: Database, sessionId: string): Promise<Sess
     await db.delete(userSessions).where(eq(userSessions.id, sessionId));
     return undefined;
   }
-  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) await db.update(userSessions).set({ lastSeenAt: new Date(now) }).where(eq(userSessions.id, sessionId));
+  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS)
+    await db
+      .update(userSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(userSessions.id, sessionId));
   const base = { sessionId, userId: session.userId, email: row.email, name: row.name };
   if (session.accountId !== null && row.role) return { ...base, accountId: session.accountId, role: row.role, mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt) };
   const moved = await moveToAnotherOrganization(db, session.userId, sessionId);
@@ -78,7 +82,10 @@ async function moveToAnotherOrganization(db: Database, userId: number, sessionId
 
 /** Works in another organization the user belongs to, in this session and in the user's next ones. */
 export async function switchOrganization(db: Database, user: Pick<SessionUser, "userId" | "sessionId">, accountId: number): Promise<void> {
-  const [member] = await db.select().from(memberships).where(and(eq(memberships.userId, user.userId), eq(memberships.accountId, accountId)));
+  const [member] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, user.userId), eq(memberships.accountId, accountId)));
   if (!member) throw new NotFoundError(`Organization ${accountId} not found.`);
   await db.update(userSessions).set({ accountId }).where(eq(userSessions.id, user.sessionId));
   await db.update(users).set({ accountId }).where(eq(users.id, user.userId));
