@@ -77,13 +77,25 @@ async function authenticate(request: Request, db: AccountContext["db"], viaSessi
 
 /** The principal of a dashboard request: the member's organization and role. */
 export function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
-  return { keyId: 0, accountId: user.accountId, scopes: [...SCOPES], name: "dashboard session", prefix: "", expiresAt: null, siteIds: null, user: { userId: user.userId, email: user.email, role: user.role } };
+  return {
+    keyId: 0,
+    accountId: user.accountId,
+    scopes: [...SCOPES],
+    name: "dashboard session",
+    prefix: "",
+    expiresAt: null,
+    siteIds: null,
+    user: { userId: user.userId, email: user.email, role: user.role },
+  };
 }
 
 /** The 403 of a signed-in member whose role does not reach `needed`, or undefined. */
 export function roleRefusal(role: Role, needed: Role): Response | undefined {
   if (roleAllows(role, needed)) return undefined;
-  return errorResponse(403, "insufficient_role", `Your role in this organization (${role}) does not allow this: it needs ${needed} or above. An owner can change your role.`, { required_role: needed, role });
+  return errorResponse(403, "insufficient_role", `Your role in this organization (${role}) does not allow this: it needs ${needed} or above. An owner can change your role.`, {
+    required_role: needed,
+    role,
+  });
 }
 
 /**

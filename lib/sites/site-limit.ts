@@ -17,4 +17,8 @@ export function withinSiteLimit(owner: Pick<AccountContext, "siteIds">, siteId: 
 
 /** The refusal, to a key limited to some sites, of an operation about the whole organization. */
 export const siteLimitedKey = () =>
-  new ForbiddenError("This API key is limited to some sites: it cannot register a site nor manage webhooks, which concern the whole organization. Use a key for every site.", undefined, "site_limited_key");
+  new ForbiddenError(
+    "This API key is limited to some sites: it cannot register a site nor manage webhooks, which concern the whole organization. Use a key for every site.",
+    undefined,
+    "site_limited_key",
+  );
