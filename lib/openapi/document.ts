@@ -66,6 +66,8 @@ function errorAnswers(op: OperationSpec): RouteConfig["responses"] {
   return answers;
 }
 
+const WHOLE_ORGANIZATION_NOTE = "About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.";
+
 function routeOf(op: OperationSpec): RouteConfig {
   const successHeaders = op.idempotent
     ? { ...commonHeaders, "Idempotent-Replayed": header("`true` when this is the replay of an earlier request's answer (same Idempotency-Key).", { type: "string", enum: ["true"] }) }
@@ -89,7 +91,11 @@ function routeOf(op: OperationSpec): RouteConfig {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: [op.description, op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key."]
+    description: [
+      op.description,
+      op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key.",
+      op.wholeOrganization ? WHOLE_ORGANIZATION_NOTE : undefined,
+    ]
       .filter(Boolean)
       .join("\n\n"),
     // The scope is named in x-required-scope: OpenAPI reserves the requirement's list for OAuth scopes.
@@ -113,7 +119,7 @@ export function openApiDocument() {
   registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: `An API key (\`phk_…\`) carrying scopes; each operation names the one it needs. ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_MEANINGS[scope]}`).join(" ")}`,
+    description: `An API key (\`phk_…\`) carrying scopes; each operation names the one it needs. A key may be limited to some sites of the organization (\`site_ids\`, shown by GET /v1/me): it sees only them and their sitemaps, boosts, hooks and runs (any other id answers 404, lists leave the others out), and the operations about the whole organization answer it 403 \`site_limited_key\`. ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_MEANINGS[scope]}`).join(" ")}`,
     "x-scopes": SCOPE_MEANINGS,
   } as never);
   for (const op of operations) registry.registerPath(routeOf(op));

@@ -22,7 +22,6 @@ export const createSite = defineOperation({
   path: "/v1/sites",
   tag: "Sites",
   summary: "Register a site",
-  description: "A key limited to some sites (`site_ids`) cannot register one: **403** `site_limited_key`.",
   scope: "sites:write",
   wholeOrganization: true,
   body: createSiteBody,

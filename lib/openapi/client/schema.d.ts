@@ -40,6 +40,8 @@ export interface paths {
         /**
          * Register a site
          * @description Scope: `sites:write`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["createSite"];
         delete?: never;
@@ -548,6 +550,8 @@ export interface paths {
         /**
          * List the account's webhooks
          * @description Scope: `webhooks:read`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -558,6 +562,8 @@ export interface paths {
          *     An account has at most `PREHEAT_WEBHOOKS_PER_ACCOUNT` webhooks (10 by default): one more is **403** `webhook_limit`. One webhook per URL: a URL the account already has is **409** `duplicate_webhook`. URLs are compared with the scheme and host lower-cased, without a default port, credentials or fragment, and with a bare host the same as its `/`; the path and the query count (`?a=1` and `?a=2` are two receivers).
          *
          *     Scope: `webhooks:write`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -576,6 +582,8 @@ export interface paths {
         /**
          * Get a webhook
          * @description Scope: `webhooks:read`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -583,6 +591,8 @@ export interface paths {
         /**
          * Delete a webhook and its deliveries
          * @description Scope: `webhooks:write`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -592,6 +602,8 @@ export interface paths {
          * @description A `url` that another webhook of the account already has (compared as when creating one) is **409** `duplicate_webhook`.
          *
          *     Scope: `webhooks:write`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -606,6 +618,8 @@ export interface paths {
         /**
          * List a webhook's delivery attempts, newest first
          * @description Scope: `webhooks:read`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -630,6 +644,8 @@ export interface paths {
          * @description One attempt, not retried; it is recorded among the deliveries and counts like any other attempt (a 2xx answer lets the webhook's events be retried on the whole schedule). Answers 200 whatever the receiver answered: read `status_code` and `error`. One test event per webhook every 10 s: another is **429** `rate_limited` with `Retry-After`.
          *
          *     Scope: `webhooks:write`.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -663,7 +679,16 @@ export interface components {
                  * @example 2026-11-22T09:30:00.000Z
                  */
                 expires_at: string | null;
+                /** @description The sites the key is limited to: it sees only them (any other id answers 404) and cannot register a site nor manage webhooks (403 `site_limited_key`). null: every site of the organization. */
+                site_ids: number[] | null;
+                /** @description The e-mail address of the member who created the key; null for a key made by the operator CLI or whose creator has left. */
+                created_by: string | null;
             };
+            /** @description For a key limited to some sites, those of its sites that still exist, by id. null for a key that sees every site of the organization (list them with GET /v1/sites). */
+            sites: {
+                id: number;
+                domain: string;
+            }[] | null;
             /** @description The scopes of the key that made this request. */
             scopes: components["schemas"]["Scope"][];
             /** @description Regions available to the caller. */
@@ -714,10 +739,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -2229,7 +2254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2370,7 +2395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2538,7 +2563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2687,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2842,7 +2867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3010,7 +3035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3161,7 +3186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3317,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3477,7 +3502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3663,7 +3688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3813,7 +3838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3970,7 +3995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4145,7 +4170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4313,7 +4338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4468,7 +4493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4651,7 +4676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4806,7 +4831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4991,7 +5016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5147,7 +5172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5320,7 +5345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5480,7 +5505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5666,7 +5691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5816,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5972,7 +5997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6163,7 +6188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6336,7 +6361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6496,7 +6521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6680,7 +6705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6958,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `quota_exceeded`: The account's monthly call quota cannot cover the request. */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `quota_exceeded`: The account's monthly call quota cannot cover the request. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7148,7 +7173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7287,7 +7312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7421,7 +7446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7584,7 +7609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7721,7 +7746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7862,7 +7887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8030,7 +8055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8179,7 +8204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8334,7 +8359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8524,7 +8549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8675,7 +8700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
