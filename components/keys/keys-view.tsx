@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
-import type { ApiKeyView } from "@/components/dashboard/types";
+import type { ApiKeyView, Page, Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
@@ -15,21 +15,74 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { SCOPES } from "@/lib/auth/scopes";
 
 const keysKey = ["api-keys"] as const;
+const sitesKey = ["sites", "list"] as const;
+
+/** The organization's sites, to choose those a key is limited to and to name them in the list. */
+function useSites() {
+  return useQuery({ queryKey: sitesKey, queryFn: () => api<Page<Site>>("/sites?limit=100") });
+}
+
+/** "All sites", or only some: a key limited to sites sees nothing else and cannot register sites nor manage webhooks. */
+function SiteChoices({ limited, onLimited, chosen, onChosen, error }: { limited: boolean; onLimited: (on: boolean) => void; chosen: number[]; onChosen: (ids: number[]) => void; error?: string }) {
+  const sites = useSites();
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800">Sites</legend>
+      <p className="text-xs text-slate-500">
+        A key limited to some sites sees only them, their sitemaps, boosts, hooks and runs (any other answers 404), and cannot register a site nor manage webhooks, which concern the whole
+        organization.
+      </p>
+      <div className="flex flex-wrap gap-x-6 gap-y-2">
+        {(
+          [
+            [false, "All sites"],
+            [true, "Only some sites"],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={label} className="inline-flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="key-sites" className="size-4 border-slate-300 text-brand-600 focus:ring-brand-500" checked={limited === value} onChange={() => onLimited(value)} />
+            {label}
+          </label>
+        ))}
+      </div>
+      {limited ? (
+        sites.isPending ? (
+          <Loading />
+        ) : sites.error ? (
+          <ErrorNote error={sites.error} />
+        ) : sites.data.data.length === 0 ? (
+          <p className="text-sm text-slate-600">The organization has no site yet.</p>
+        ) : (
+          <CheckboxGroup legend="Limited to" hint="The key sees only the sites chosen here." error={error}>
+            {sites.data.data.map((site) => (
+              <Check key={site.id} label={site.domain} name="site_ids" checked={chosen.includes(site.id)} onChange={(on) => onChosen(toggle(chosen, site.id, on))} />
+            ))}
+          </CheckboxGroup>
+        )
+      ) : null}
+      {!limited && error ? <p className="text-sm text-red-600">{error}</p> : null}
+    </fieldset>
+  );
+}
 
 function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
   const [expires, setExpires] = useState("");
+  const [limited, setLimited] = useState(false);
+  const [siteIds, setSiteIds] = useState<number[]>([]);
   const create = useMutation({
     mutationFn: () =>
       api<{ key: string; api_key: ApiKeyView }>("/api/dashboard/keys", {
         method: "POST",
         // A date picked in the form means the end of that day, in the viewer's time zone.
-        body: { name, scopes, expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null },
+        body: { name, scopes, expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null, site_ids: limited ? siteIds : null },
       }),
     onSuccess: ({ key }) => {
       setName("");
+      setSiteIds([]);
+      setLimited(false);
       onCreated(key);
       queryClient.invalidateQueries({ queryKey: keysKey });
     },
@@ -56,11 +109,12 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
           <Check key={scope} label={<code>{scope}</code>} name="scopes" checked={scopes.includes(scope)} onChange={(on) => setScopes(toggle(scopes, scope, on))} />
         ))}
       </CheckboxGroup>
+      <SiteChoices limited={limited} onLimited={setLimited} chosen={siteIds} onChosen={setSiteIds} error={fieldError("site_ids")} />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={create.isPending}>
           Create key
         </Button>
-        <ErrorNote error={create.error && !fieldError("name") && !fieldError("scopes") && !fieldError("expires_at") ? create.error : null} />
+        <ErrorNote error={create.error && !fieldError("name") && !fieldError("scopes") && !fieldError("expires_at") && !fieldError("site_ids") ? create.error : null} />
       </div>
     </form>
   );
@@ -70,7 +124,7 @@ function NewKeyNotice({ value, onDone }: { value: string; onDone: () => void }) 
   return <ShownOnce title="Your new API key" warning="Copy it now: it is shown only once, and Preheat keeps only a hash of it." label="New API key" value={value} onDone={onDone} />;
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
+function KeyRow({ apiKey, domains }: { apiKey: ApiKeyView; domains: Map<number, string> }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => api(`/api/dashboard/keys/${apiKey.id}`, { method: "DELETE" }),
@@ -83,6 +137,10 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
         <code className="text-xs text-slate-500">{apiKey.prefix}…</code>
       </td>
       <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.scopes.join(", ")}</td>
+      <td className="py-3 pr-4 text-xs text-slate-600" data-testid="api-key-sites">
+        {apiKey.site_ids ? apiKey.site_ids.map((id) => domains.get(id) ?? `site ${id} (deleted)`).join(", ") : "All sites"}
+      </td>
+      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.created_by ?? "operator CLI"}</td>
       <td className="py-3 pr-4">
         <StatusBadge status={apiKey.state} />
       </td>
@@ -105,13 +163,15 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
 export function KeysView() {
   const [created, setCreated] = useState<string | null>(null);
   const keys = useQuery({ queryKey: keysKey, queryFn: () => api<{ data: ApiKeyView[] }>("/api/dashboard/keys") });
+  const sites = useSites();
+  const domains = new Map((sites.data?.data ?? []).map((site) => [site.id, site.domain]));
   return (
     <div className="space-y-6">
       <PageHeader
         title="API keys"
         subtitle={
           <>
-            Keys authenticate calls to the REST API (<code>Authorization: Bearer …</code>), each with the scopes it needs.
+            Keys authenticate calls to the REST API (<code>Authorization: Bearer …</code>), each with the scopes it needs, for every site of the organization or only some of them.
           </>
         }
       />
@@ -128,11 +188,13 @@ export function KeysView() {
           <EmptyState title="No API keys yet">Create one above to call the API from scripts and CI.</EmptyState>
         ) : (
           <div className="relative overflow-x-auto">
-            <table className="w-full min-w-[640px] text-left text-sm">
+            <table className="w-full min-w-[820px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>
                   <th className="py-2 pr-4 font-medium">Name</th>
                   <th className="py-2 pr-4 font-medium">Scopes</th>
+                  <th className="py-2 pr-4 font-medium">Sites</th>
+                  <th className="py-2 pr-4 font-medium">Created by</th>
                   <th className="py-2 pr-4 font-medium">State</th>
                   <th className="py-2 pr-4 font-medium">Last used</th>
                   <th className="py-2 pr-4 font-medium">Expires</th>
@@ -143,7 +205,7 @@ export function KeysView() {
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {keys.data.data.map((key) => (
-                  <KeyRow key={key.id} apiKey={key} />
+                  <KeyRow key={key.id} apiKey={key} domains={domains} />
                 ))}
               </tbody>
             </table>

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { accounts } from "@/drizzle/schema";
+import { accounts, apiKeys, sites, users } from "@/drizzle/schema";
 import { timestamp } from "@/lib/core/primitives";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { scopeSchema } from "@/lib/auth/scopes";
@@ -9,11 +9,26 @@ import { notFound } from "@/lib/core/errors";
 import { regionSchema } from "@/lib/core/regions";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import { getQuota } from "@/lib/runs/quota";
+import { withinSiteLimit } from "@/lib/sites/site-limit";
 
 export const meSchema = z
   .object({
     account: z.object({ id: z.number().int(), name: z.string(), created_at: timestamp }),
-    api_key: z.object({ id: z.number().int(), name: z.string(), prefix: z.string(), expires_at: timestamp.nullable() }),
+    api_key: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      prefix: z.string(),
+      expires_at: timestamp.nullable(),
+      site_ids: z.array(z.number().int()).nullable().meta({
+        description:
+          "The sites the key is limited to: it sees only them (any other id answers 404) and cannot register a site nor manage webhooks (403 `site_limited_key`). null: every site of the organization.",
+      }),
+      created_by: z.string().nullable().meta({ description: "The e-mail address of the member who created the key; null for a key made by the operator CLI or whose creator has left." }),
+    }),
+    sites: z
+      .array(z.object({ id: z.number().int(), domain: z.string() }))
+      .nullable()
+      .meta({ description: "For a key limited to some sites, those of its sites that still exist, by id. null for a key that sees every site of the organization (list them with GET /v1/sites)." }),
     scopes: z.array(scopeSchema).meta({ description: "The scopes of the key that made this request." }),
     regions: z.array(regionSchema).meta({ description: "Regions available to the caller." }),
     quota: z
@@ -35,10 +50,29 @@ export const meSchema = z
 export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
   if (!account) throw notFound("Account");
-  const [quota, regions] = await Promise.all([getQuota(ctx.db, ctx.accountId), regionsWithEgress(ctx.db)]);
+  const [quota, regions, [creator], limitedSites] = await Promise.all([
+    getQuota(ctx.db, ctx.accountId),
+    regionsWithEgress(ctx.db),
+    ctx.db.select({ email: users.email }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.createdByUserId)).where(eq(apiKeys.id, principal.keyId)),
+    principal.siteIds
+      ? ctx.db
+          .select({ id: sites.id, domain: sites.domain })
+          .from(sites)
+          .where(and(eq(sites.accountId, ctx.accountId), withinSiteLimit(principal, sites.id)))
+          .orderBy(asc(sites.id))
+      : null,
+  ]);
   return {
     account: { id: account.id, name: account.name, created_at: account.createdAt.toISOString() },
-    api_key: { id: principal.keyId, name: principal.name, prefix: principal.prefix, expires_at: principal.expiresAt?.toISOString() ?? null },
+    api_key: {
+      id: principal.keyId,
+      name: principal.name,
+      prefix: principal.prefix,
+      expires_at: principal.expiresAt?.toISOString() ?? null,
+      site_ids: principal.siteIds,
+      created_by: creator?.email ?? null,
+    },
+    sites: limitedSites,
     scopes: principal.scopes,
     regions,
     quota: {

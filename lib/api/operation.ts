@@ -53,6 +53,11 @@ export type OperationSpec<P extends z.ZodType | undefined = z.ZodType | undefine
   body?: B;
   /** `token`: no API key; a secret token in the path is the credential (deploy hooks). */
   auth?: "key" | "token";
+  /**
+   * The operation concerns the whole organization (registering a site, webhooks, which see every
+   * site's events): a key limited to some sites is refused with 403 `site_limited_key`.
+   */
+  wholeOrganization?: true;
   /** false for operations about the API key itself (GET /v1/me): the dashboard session has none. */
   session?: boolean;
   /** Creates or starts something: an `Idempotency-Key` makes a retry replay the first answer (lib/api/idempotency.ts). */
@@ -91,6 +96,7 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = op.auth === "token" ? [] : ["invalid_api_key"];
   if (op.session !== false && op.auth !== "token") codes.push("session_expired");
   if (op.scope) codes.push("insufficient_scope");
+  if (op.wholeOrganization) codes.push("site_limited_key");
   if (op.session !== false && op.auth !== "token") codes.push("insufficient_role");
   codes.push("rate_limited");
   if (op.params) codes.push("invalid_path");

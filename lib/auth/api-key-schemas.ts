@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idString } from "@/lib/core/primitives";
+import { idNumber, idString } from "@/lib/core/primitives";
 import { iso } from "@/lib/core/primitives";
 import { apiKeyState } from "./api-keys";
 import { scopeSchema } from "./scopes";
@@ -13,6 +13,8 @@ export const createApiKeyBody = z.object({
     .nullable()
     .optional()
     .refine((value) => !value || Date.parse(value) > Date.now(), "The expiry date must be in the future."),
+  /** The sites the key is limited to (each one of the organization's); null or absent: every site. */
+  site_ids: z.array(idNumber).min(1, "Choose at least one site, or all sites.").max(1000, "At most 1000 sites.").nullable().optional(),
 });
 
 export const keyParams = z.object({ keyId: idString });
@@ -22,6 +24,9 @@ type ApiKeyRow = {
   name: string;
   prefix: string;
   scopes: string[];
+  siteIds: number[] | null;
+  /** The creator's e-mail address, when the query joined it. */
+  createdBy?: string | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -35,6 +40,9 @@ export function toApiKeyView(key: ApiKeyRow) {
     name: key.name,
     prefix: key.prefix,
     scopes: key.scopes,
+    /** null: every site of the organization. */
+    site_ids: key.siteIds,
+    created_by: key.createdBy ?? null,
     state: apiKeyState(key),
     expires_at: iso(key.expiresAt),
     revoked_at: iso(key.revokedAt),

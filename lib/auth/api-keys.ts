@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
-import { apiKeys } from "@/drizzle/schema";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
@@ -31,12 +31,31 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-export type CreateApiKeyInput = { accountId: number; userId?: number | null; name: string; scopes: Scope[]; expiresAt?: Date | null };
+/** `siteIds`: the sites of the organization the key is limited to; null or absent, every site. */
+export type CreateApiKeyInput = { accountId: number; userId?: number | null; name: string; scopes: Scope[]; expiresAt?: Date | null; siteIds?: number[] | null };
+
+/** The sites a new key is limited to, each one of the organization's; null for every site. */
+async function keySites(db: Database, accountId: number, siteIds: number[] | null | undefined): Promise<number[] | null> {
+  if (siteIds == null) return null;
+  const invalid = (message: string) => new InvalidError(`site_ids: ${message}.`, [{ field: "site_ids", message }]);
+  if (!siteIds.length) throw invalid("choose at least one site, or none for every site");
+  const wanted = [...new Set(siteIds)].sort((a, b) => a - b);
+  const own = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.accountId, accountId), inArray(sites.id, wanted)));
+  const known = new Set(own.map((site) => site.id));
+  // Another organization's site is unknown here, exactly like one that does not exist.
+  const missing = wanted.filter((id) => !known.has(id));
+  if (missing.length) throw invalid(`no site ${missing.join(", ")} in this organization`);
+  return wanted;
+}
 
 /** Returns the plaintext key once; only its hash is stored. */
 export async function createApiKey(db: Database, input: CreateApiKeyInput) {
   if (!input.scopes.length) throw new InvalidError("An API key needs at least one scope.");
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new InvalidError("The expiry date must be in the future.");
+  const siteIds = await keySites(db, input.accountId, input.siteIds);
   const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const [row] = await db
     .insert(apiKeys)
@@ -47,14 +66,22 @@ export async function createApiKey(db: Database, input: CreateApiKeyInput) {
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
       hash: hashApiKey(key),
       scopes: input.scopes,
+      siteIds,
       expiresAt: input.expiresAt ?? null,
     })
     .returning();
   return { key, apiKey: row! };
 }
 
+/** The organization's keys, each with the e-mail address of the member who created it (null: the operator CLI, or a creator since deleted). */
 export async function listApiKeys(db: Database, accountId: number) {
-  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.id));
+  const rows = await db
+    .select({ key: apiKeys, createdBy: users.email })
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.id));
+  return rows.map(({ key, createdBy }) => ({ ...key, createdBy }));
 }
 
 /** Revokes a key; `accountId` limits it to one account (the dashboard), the operator CLI may omit it. */
@@ -70,7 +97,8 @@ export async function revokeApiKey(db: Database, id: number, accountId?: number)
     cache.revocations++;
     cache.keys.delete(row.hash);
   }
-  return row;
+  const [creator] = row.createdByUserId ? await db.select({ email: users.email }).from(users).where(eq(users.id, row.createdByUserId)) : [];
+  return { ...row, createdBy: creator?.email ?? null };
 }
 
 export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()) {

@@ -52,7 +52,7 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
 }
 
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
-  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
+  const boost = await getBoostRow(ctx.db, ctx, boostId);
   const site = await getSite(ctx, boost.siteId);
   return estimate(
     ctx.db,
@@ -71,7 +71,7 @@ export async function estimateBoost(ctx: AccountContext, boostId: number): Promi
  */
 export async function estimateBoostDraft(ctx: AccountContext, siteId: number, draft: BoostDraft): Promise<BoostEstimate> {
   const site = await getSite(ctx, siteId);
-  const edited = draft.boost_id === undefined ? null : await getBoostRow(ctx.db, ctx.accountId, draft.boost_id, site.id);
+  const edited = draft.boost_id === undefined ? null : await getBoostRow(ctx.db, ctx, draft.boost_id, site.id);
   const asked = draft.sitemap_ids ?? [];
   const own = asked.length
     ? await ctx.db

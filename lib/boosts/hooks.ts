@@ -28,7 +28,7 @@ function toHook(row: HookRow) {
 
 /** Makes a secret trigger URL for the boost; the URL (its token) is in this answer only, only its hash is kept. */
 export async function createHook(ctx: AccountContext, boostId: number, input: { name?: string | null }) {
-  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
+  const boost = await getBoostRow(ctx.db, ctx, boostId);
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
   const [row] = await ctx.db
     .insert(boostHooks)
@@ -38,7 +38,7 @@ export async function createHook(ctx: AccountContext, boostId: number, input: { 
 }
 
 export async function listHooks(ctx: AccountContext, boostId: number, page: Page) {
-  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
+  const boost = await getBoostRow(ctx.db, ctx, boostId);
   const where = eq(boostHooks.boostId, boost.id);
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(boostHooks).where(where).orderBy(desc(boostHooks.id)).limit(page.limit).offset(page.offset),
@@ -49,7 +49,7 @@ export async function listHooks(ctx: AccountContext, boostId: number, page: Page
 
 /** Revokes the hook: its URL answers 404 from now on. */
 export async function deleteHook(ctx: AccountContext, boostId: number, hookId: number): Promise<void> {
-  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId);
+  const boost = await getBoostRow(ctx.db, ctx, boostId);
   const deleted = await ctx.db
     .delete(boostHooks)
     .where(and(eq(boostHooks.id, hookId), eq(boostHooks.boostId, boost.id)))
@@ -90,7 +90,7 @@ async function coalesce(db: Database, boostId: number): Promise<{ run: RunRow; c
   const [boost] = await db.select({ boost: boosts, accountId: sites.accountId }).from(boosts).innerJoin(sites, eq(sites.id, boosts.siteId)).where(eq(boosts.id, boostId));
   if (!boost) throw new NotFoundError(UNKNOWN_HOOK);
   const outcome = await db.transaction(async (tx) => {
-    const row = await getBoostRow(tx, boost.accountId, boostId, undefined, true);
+    const row = await getBoostRow(tx, { accountId: boost.accountId }, boostId, undefined, true);
     const active = await tx
       .select()
       .from(runs)

@@ -8,6 +8,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/core/errors";
 import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import { requireSiteSitemaps } from "@/lib/sitemaps/service";
 import { getSite } from "@/lib/sites/service";
+import { type SiteOwner, withinSiteLimit } from "@/lib/sites/site-limit";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile } from "@/lib/runs/request-profile";
 import { nextRunAt } from "@/lib/core/schedule";
@@ -104,13 +105,13 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
   return { ...row, sitemapIds, siteValidated: site.validated };
 }
 
-/** The boost if it belongs to the caller's account (and to `siteId` when the path names a site). */
-export async function getBoostRow(db: Database, accountId: number, boostId: number, siteId?: number, lock = false): Promise<BoostRow> {
+/** The boost if it belongs to the caller's account and a site it sees (and to `siteId` when the path names a site). */
+export async function getBoostRow(db: Database, owner: SiteOwner, boostId: number, siteId?: number, lock = false): Promise<BoostRow> {
   let query = db
     .select({ boost: boosts })
     .from(boosts)
     .innerJoin(sites, eq(sites.id, boosts.siteId))
-    .where(and(eq(boosts.id, boostId), eq(sites.accountId, accountId), siteId === undefined ? undefined : eq(boosts.siteId, siteId)))
+    .where(and(eq(boosts.id, boostId), eq(sites.accountId, owner.accountId), withinSiteLimit(owner, boosts.siteId), siteId === undefined ? undefined : eq(boosts.siteId, siteId)))
     .$dynamic();
   if (lock) query = query.for("update", { of: boosts });
   const [row] = await query;
@@ -119,7 +120,7 @@ export async function getBoostRow(db: Database, accountId: number, boostId: numb
 }
 
 export async function getBoost(ctx: AccountContext, boostId: number, siteId?: number): Promise<BoostWithSitemaps> {
-  const row = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  const row = await getBoostRow(ctx.db, ctx, boostId, siteId);
   const [boost] = await withSitemapIds(ctx.db, [row]);
   return boost!;
 }
@@ -144,7 +145,7 @@ export async function hasActiveRun(db: Database, boostId: number): Promise<boole
 }
 
 export async function updateBoost(ctx: AccountContext, boostId: number, input: UpdateBoostInput, siteId?: number): Promise<BoostWithSitemaps> {
-  const current = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  const current = await getBoostRow(ctx.db, ctx, boostId, siteId);
   if (input.sitemap_ids && current.sourceType !== "sitemap") throw new InvalidError("sitemap_ids: only applies to boosts with source_type sitemap.");
   if (input.source_url && current.sourceType !== "csv") throw new InvalidError("source_url: only applies to boosts with source_type csv.");
   if (current.sourceType === "csv" && input.order && input.order !== "sitemap") throw new InvalidError(`order: ${CSV_ORDER_PROBLEM}.`, [{ field: "order", message: CSV_ORDER_PROBLEM }]);
@@ -152,7 +153,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
   if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
 
   await ctx.db.transaction(async (tx) => {
-    const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
+    const boost = await getBoostRow(tx, ctx, boostId, siteId, true);
     if (await hasActiveRun(tx, boost.id)) throw new ConflictError("This boost has a run in progress; update it once the run has ended.", undefined, "run_in_progress");
     const changes: Partial<typeof boosts.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
@@ -190,6 +191,6 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
 }
 
 export async function deleteBoost(ctx: AccountContext, boostId: number, siteId?: number): Promise<void> {
-  const boost = await getBoostRow(ctx.db, ctx.accountId, boostId, siteId);
+  const boost = await getBoostRow(ctx.db, ctx, boostId, siteId);
   await ctx.db.delete(boosts).where(eq(boosts.id, boost.id));
 }

@@ -18,7 +18,7 @@ export async function triggerBoostRun(ctx: AccountContext, boostId: number, site
   let run: RunRow & { siteValidated: boolean };
   try {
     run = await ctx.db.transaction(async (tx) => {
-      const boost = await getBoostRow(tx, ctx.accountId, boostId, siteId, true);
+      const boost = await getBoostRow(tx, ctx, boostId, siteId, true);
       if (await hasActiveRun(tx, boost.id)) throw runInProgress();
       const { siteValidated } = await assertUnvalidatedRunBudget(tx, boost.siteId);
       return { ...(await insertBoostRun(tx, boost)), siteValidated };

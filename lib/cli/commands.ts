@@ -12,8 +12,9 @@ export const USAGE = `Usage: npm run --silent cli -- <command>     (installed as
 
 Operator commands, on this Preheat's own database:
 
-  keys create --email <address> --scopes <comma list | all> [--name <name>] [--expires <ISO date | 30d>]
-      Creates the account and user if needed; prints only the key on stdout.
+  keys create --email <address> --scopes <comma list | all> [--name <name>] [--expires <ISO date | 30d>] [--sites <site ids, e.g. 3,5>]
+      Creates the account and user if needed; prints only the key on stdout. With --sites the key
+      sees only those sites of the organization and cannot register sites nor manage webhooks.
   keys list --email <address> [--json]
   keys revoke <id>
   emails --to <address> [--last <n>]
@@ -43,6 +44,14 @@ function parseExpiry(value: string | undefined): Date | null {
   return date;
 }
 
+/** `--sites 3,5`: the site ids a key is limited to; absent, every site. */
+function parseSiteIds(value: string | undefined): number[] | null {
+  if (value === undefined) return null;
+  const ids = value.split(",").map((part) => part.trim());
+  if (!ids.length || ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new UsageError(`--sites ${value}: give site ids separated by commas (3,5).`);
+  return ids.map(Number);
+}
+
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required.`);
   return value;
@@ -64,7 +73,7 @@ async function keys(db: Database, args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { email: { type: "string" }, scopes: { type: "string" }, name: { type: "string" }, expires: { type: "string" }, json: { type: "boolean" } },
+    options: { email: { type: "string" }, scopes: { type: "string" }, name: { type: "string" }, expires: { type: "string" }, sites: { type: "string" }, json: { type: "boolean" } },
   });
   const [action, id] = positionals;
   if (action === "create") {
@@ -74,8 +83,9 @@ async function keys(db: Database, args: string[]): Promise<string> {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    const siteIds = parseSiteIds(values.sites);
     const { user } = await findOrCreateUser(db, required(values.email, "--email"));
-    const { key } = await createApiKey(db, { accountId: user.accountId, userId: user.id, name: values.name ?? "CLI key", scopes, expiresAt: parseExpiry(values.expires) });
+    const { key } = await createApiKey(db, { accountId: user.accountId, userId: user.id, name: values.name ?? "CLI key", scopes, expiresAt: parseExpiry(values.expires), siteIds });
     return `${key}\n`;
   }
   if (action === "list") {
@@ -87,6 +97,8 @@ async function keys(db: Database, args: string[]): Promise<string> {
       name: k.name,
       prefix: k.prefix,
       scopes: k.scopes,
+      site_ids: k.siteIds,
+      created_by: k.createdBy,
       state: apiKeyState(k),
       created_at: k.createdAt.toISOString(),
       last_used_at: k.lastUsedAt?.toISOString() ?? null,
@@ -94,8 +106,19 @@ async function keys(db: Database, args: string[]): Promise<string> {
     }));
     if (values.json) return `${JSON.stringify(rows, null, 2)}\n`;
     if (!rows.length) return "No API keys.\n";
-    const cells = rows.map((r) => [String(r.id), r.name, `${r.prefix}…`, r.scopes.join(","), r.state, r.created_at, r.last_used_at ?? "never", r.expires_at ?? "never"]);
-    return `${table(["ID", "NAME", "PREFIX", "SCOPES", "STATE", "CREATED", "LAST USED", "EXPIRES"], cells)}\n`;
+    const cells = rows.map((r) => [
+      String(r.id),
+      r.name,
+      `${r.prefix}…`,
+      r.scopes.join(","),
+      r.site_ids?.join(",") ?? "all",
+      r.created_by ?? "-",
+      r.state,
+      r.created_at,
+      r.last_used_at ?? "never",
+      r.expires_at ?? "never",
+    ]);
+    return `${table(["ID", "NAME", "PREFIX", "SCOPES", "SITES", "CREATED BY", "STATE", "CREATED", "LAST USED", "EXPIRES"], cells)}\n`;
   }
   if (action === "revoke") {
     if (!id || !/^\d+$/.test(id)) throw new UsageError("keys revoke needs the key's numeric id (see keys list).");

@@ -37,7 +37,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
     const subject = budgetSubject(request, principal);
     let toolCalls = 0;
     const server = mcpServerFor({
-      ctx: { db, accountId: principal.accountId },
+      ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds },
       principal,
       requestId: meter.requestId,
       request,

@@ -4,6 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as runRoute from "@/app/api/v1/runs/[runId]/route";
+import * as siteRoute from "@/app/api/v1/sites/[siteId]/route";
 import * as warmRoute from "@/app/api/v1/sites/[siteId]/warm/route";
 import * as sitesRoute from "@/app/api/v1/sites/route";
 import { sites } from "@/drizzle/schema";
@@ -141,6 +142,19 @@ describe("the MCP server", () => {
     }
     const invalid = await call(await connect(fullKey), "warm_urls", { siteId, urls: [] });
     expect(invalid).toMatchObject({ isError: true, content: [{ text: "urls: must list at least one URL" }] });
+  });
+
+  it("limits a site-limited key to its sites, as the API does", async () => {
+    const other = await createSite(world.ctx, { domain: "mcp-other.test" });
+    const key = (await createApiKey(world.handle.db, { accountId: world.ctx.accountId, name: "one site", scopes: ["sites:read", "runs:read"], siteIds: [other.id] })).key;
+    const client = await connect(key);
+    const listed = await call(client, "list_sites", {});
+    expect((listed.structuredContent as { data: { id: number }[]; total: number }).data.map((site) => site.id)).toEqual([other.id]);
+    expect((listed.structuredContent as { total: number }).total).toBe(1);
+    const refused = await call(client, "get_site", { siteId });
+    const api = await apiAnswer(siteRoute.GET, `/v1/sites/${siteId}`, key, { params: { siteId: String(siteId) } });
+    expect(api.status).toBe(404);
+    expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: api.body.error }] });
   });
 
   it("answers a missing or unknown key with the API's 401", async () => {

@@ -68,6 +68,8 @@ function errorAnswers(op: OperationSpec): RouteConfig["responses"] {
   return answers;
 }
 
+const WHOLE_ORGANIZATION_NOTE = "About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.";
+
 function routeOf(op: OperationSpec): RouteConfig {
   const successHeaders = op.idempotent
     ? { ...commonHeaders, "Idempotent-Replayed": header("`true` when this is the replay of an earlier request's answer (same Idempotency-Key).", { type: "string", enum: ["true"] }) }
@@ -95,6 +97,7 @@ function routeOf(op: OperationSpec): RouteConfig {
       op.description,
       op.auth === "token" ? "No key: the secret token in the path is the credential." : op.scope ? `Scope: \`${op.scope}\`.` : "Any valid key.",
       op.auth !== "token" && op.session !== false ? `Role (dashboard session): \`${requiredRole(op)}\` or above.` : undefined,
+      op.wholeOrganization ? WHOLE_ORGANIZATION_NOTE : undefined,
     ]
       .filter(Boolean)
       .join("\n\n"),
@@ -120,7 +123,7 @@ export function openApiDocument() {
   registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: `An API key (\`phk_…\`) carrying scopes; each operation names the one it needs. ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_MEANINGS[scope]}`).join(" ")}`,
+    description: `An API key (\`phk_…\`) carrying scopes; each operation names the one it needs. A key may be limited to some sites of the organization (\`site_ids\`, shown by GET /v1/me): it sees only them and their sitemaps, boosts, hooks and runs (any other id answers 404, lists leave the others out), and the operations about the whole organization answer it 403 \`site_limited_key\`. ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_MEANINGS[scope]}`).join(" ")}`,
     "x-scopes": SCOPE_MEANINGS,
   } as never);
   for (const op of operations) registry.registerPath(routeOf(op));

@@ -7,6 +7,7 @@ import type { Database } from "@/lib/db";
 import { notFound, TooManyRequestsError } from "@/lib/core/errors";
 import { toRequestProfile } from "./request-profile";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
+import { withinSiteLimit } from "@/lib/sites/site-limit";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
 import { emptySummary, summarisePops, summariseRegions, summariseRuns, summariseVariants } from "./summary";
@@ -55,7 +56,7 @@ export async function runViews<Row extends ListedRun>(db: Database, rows: Row[])
 }
 
 export async function listRuns(ctx: AccountContext, filter: { boostId?: number }, page: Page) {
-  const where = and(eq(runs.accountId, ctx.accountId), eq(runs.kind, "boost"), filter.boostId ? eq(runs.boostId, filter.boostId) : undefined);
+  const where = and(eq(runs.accountId, ctx.accountId), withinSiteLimit(ctx, runs.siteId), eq(runs.kind, "boost"), filter.boostId ? eq(runs.boostId, filter.boostId) : undefined);
   const counted = ctx.db.select({ n: count() }).from(runs).where(where);
   // The page and the total in one statement, each an index scan (runs_account_idx): the busiest read
   // of the API (docs/benchmarks.md). A window count would read every run of the account, page or not.
@@ -76,12 +77,12 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
   return { data, total };
 }
 
-/** The account's run, or 404: another account's run does not exist for this one. */
+/** The account's run, or 404: another account's run (or one of a site the key does not see) does not exist for this one. */
 export async function findRun(ctx: AccountContext, runId: number): Promise<RunRow> {
   const [found] = await ctx.db
     .select({ run: runs })
     .from(runs)
-    .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId)));
+    .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId), withinSiteLimit(ctx, runs.siteId)));
   if (!found) throw notFound("Run");
   return found.run;
 }
@@ -103,7 +104,7 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     .select({ run: runs, boostName: boosts.name })
     .from(runs)
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
-    .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId)));
+    .where(and(eq(runs.id, runId), eq(runs.accountId, ctx.accountId), withinSiteLimit(ctx, runs.siteId)));
   if (!found) throw notFound("Run");
   const [[view], { regions: regionsBreakdown, pops: popsBreakdown, variants: variantsBreakdown }] = await Promise.all([runViews(ctx.db, [found.run]), breakdownOf(ctx.db, found.run)]);
   const { row, common } = view!;

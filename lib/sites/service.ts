@@ -12,6 +12,7 @@ import { ownershipRecheckOf } from "./recheck";
 import type { SitePayload } from "./schemas";
 import { newVerificationSecret, withVerificationSecret } from "./verification";
 import type { SiteRow } from "./site-row";
+import { siteLimitedKey, withinSiteLimit } from "./site-limit";
 
 export function toSite(row: SiteRow): SitePayload {
   return {
@@ -32,6 +33,8 @@ export function toSite(row: SiteRow): SitePayload {
 }
 
 export async function createSite(ctx: AccountContext, input: { domain: string }): Promise<SiteRow> {
+  // The edge refuses it first (the operation is `wholeOrganization`); this holds for every other caller.
+  if (ctx.siteIds) throw siteLimitedKey();
   const domain = normaliseDomain(input.domain);
   try {
     const [row] = await ctx.db
@@ -46,7 +49,7 @@ export async function createSite(ctx: AccountContext, input: { domain: string })
 }
 
 export async function listSites(ctx: AccountContext, page: Page) {
-  const where = eq(sites.accountId, ctx.accountId);
+  const where = and(eq(sites.accountId, ctx.accountId), withinSiteLimit(ctx, sites.id));
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(sites).where(where).orderBy(desc(sites.id)).limit(page.limit).offset(page.offset),
     ctx.db.select({ n: count() }).from(sites).where(where),
@@ -54,12 +57,12 @@ export async function listSites(ctx: AccountContext, page: Page) {
   return { rows: await Promise.all(rows.map((row) => withVerificationSecret(ctx.db, row))), total: total?.n ?? 0 };
 }
 
-/** The site if it belongs to the caller's account; another account's site is "not found". */
+/** The site if it belongs to the caller's account (and is one its key may see); another account's site is "not found". */
 export async function getSite(ctx: AccountContext, siteId: number): Promise<SiteRow> {
   const [row] = await ctx.db
     .select()
     .from(sites)
-    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)));
+    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId), withinSiteLimit(ctx, sites.id)));
   if (!row) throw notFound("Site");
   return withVerificationSecret(ctx.db, row);
 }
@@ -79,7 +82,7 @@ export async function updateSite(ctx: AccountContext, siteId: number, input: Upd
 export async function deleteSite(ctx: AccountContext, siteId: number): Promise<void> {
   const deleted = await ctx.db
     .delete(sites)
-    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)))
+    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId), withinSiteLimit(ctx, sites.id)))
     .returning({ id: sites.id });
   if (!deleted.length) throw notFound("Site");
 }

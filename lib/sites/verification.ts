@@ -5,6 +5,7 @@ import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound } from "@/lib/core/errors";
 import type { SiteRow } from "@/lib/sites/site-row";
+import { withinSiteLimit } from "./site-limit";
 
 /**
  * The site's verification secret: sent on every warming call as `Preheat-Verification`, so that a
@@ -35,7 +36,7 @@ export async function rotateVerificationSecret(ctx: AccountContext, siteId: numb
   const [row] = await ctx.db
     .update(sites)
     .set({ verificationSecret: secret })
-    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId)))
+    .where(and(eq(sites.id, siteId), eq(sites.accountId, ctx.accountId), withinSiteLimit(ctx, sites.id)))
     .returning({ id: sites.id });
   if (!row) throw notFound("Site");
   return secret;

@@ -23,6 +23,7 @@ export const createSite = defineOperation({
   tag: "Sites",
   summary: "Register a site",
   scope: "sites:write",
+  wholeOrganization: true,
   body: createSiteBody,
   idempotent: true,
   status: 201,

@@ -44,6 +44,8 @@ export interface paths {
          * @description Scope: `sites:write`.
          *
          *     Role (dashboard session): `admin` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["createSite"];
         delete?: never;
@@ -616,6 +618,8 @@ export interface paths {
          * @description Scope: `webhooks:read`.
          *
          *     Role (dashboard session): `viewer` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -628,6 +632,8 @@ export interface paths {
          *     Scope: `webhooks:write`.
          *
          *     Role (dashboard session): `admin` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -648,6 +654,8 @@ export interface paths {
          * @description Scope: `webhooks:read`.
          *
          *     Role (dashboard session): `viewer` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -657,6 +665,8 @@ export interface paths {
          * @description Scope: `webhooks:write`.
          *
          *     Role (dashboard session): `admin` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -668,6 +678,8 @@ export interface paths {
          *     Scope: `webhooks:write`.
          *
          *     Role (dashboard session): `admin` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -684,6 +696,8 @@ export interface paths {
          * @description Scope: `webhooks:read`.
          *
          *     Role (dashboard session): `viewer` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -710,6 +724,8 @@ export interface paths {
          *     Scope: `webhooks:write`.
          *
          *     Role (dashboard session): `admin` or above.
+         *
+         *     About the whole organization: a key limited to some sites (`site_ids`) is refused with **403** `site_limited_key`.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -767,7 +783,16 @@ export interface components {
                  * @example 2026-11-22T09:30:00.000Z
                  */
                 expires_at: string | null;
+                /** @description The sites the key is limited to: it sees only them (any other id answers 404) and cannot register a site nor manage webhooks (403 `site_limited_key`). null: every site of the organization. */
+                site_ids: number[] | null;
+                /** @description The e-mail address of the member who created the key; null for a key made by the operator CLI or whose creator has left. */
+                created_by: string | null;
             };
+            /** @description For a key limited to some sites, those of its sites that still exist, by id. null for a key that sees every site of the organization (list them with GET /v1/sites). */
+            sites: {
+                id: number;
+                domain: string;
+            }[] | null;
             /** @description The scopes of the key that made this request. */
             scopes: components["schemas"]["Scope"][];
             /** @description Regions available to the caller. */
@@ -2519,7 +2544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7870,7 +7895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8011,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8179,7 +8204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8328,7 +8353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8483,7 +8508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8673,7 +8698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8824,7 +8849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */

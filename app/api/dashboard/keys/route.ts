@@ -4,7 +4,7 @@ import { otherMethods } from "@/lib/api/methods";
 import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
-// GET /api/dashboard/keys – the account's keys (prefix, scopes, state, last use)
+// GET /api/dashboard/keys – the account's keys (prefix, scopes, sites, creator, state, last use)
 export const GET = withSession({}, async ({ ctx }) => json({ data: (await listApiKeys(ctx.db, ctx.accountId)).map(toApiKeyView) }));
 
 // POST /api/dashboard/keys – a new key, shown once in this answer
@@ -15,8 +15,9 @@ export const POST = withSession({ body: createApiKeyBody, role: "admin", audit: 
     name: body.name,
     scopes: body.scopes,
     expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+    siteIds: body.site_ids ?? null,
   });
-  return json({ key, api_key: toApiKeyView(apiKey) }, 201);
+  return json({ key, api_key: toApiKeyView({ ...apiKey, createdBy: user.email }) }, 201);
 });
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
