@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
+import { Can } from "@/components/dashboard/role";
 import type { ApiKeyView, Page, Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -152,7 +153,9 @@ function KeyRow({ apiKey, domains }: { apiKey: ApiKeyView; domains: Map<number, 
       </td>
       <td className="py-3 text-right">
         {apiKey.state === "active" ? (
-          <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+          <Can atLeast="admin">
+            <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+          </Can>
         ) : null}
         <ErrorNote error={revoke.error} />
       </td>
@@ -176,9 +179,11 @@ export function KeysView() {
         }
       />
       {created ? <NewKeyNotice value={created} onDone={() => setCreated(null)} /> : null}
-      <Card title="New key">
-        <NewKeyForm onCreated={setCreated} />
-      </Card>
+      <Can atLeast="admin">
+        <Card title="New key">
+          <NewKeyForm onCreated={setCreated} />
+        </Card>
+      </Can>
       <Card title="Your keys">
         {keys.isPending ? (
           <Loading />
