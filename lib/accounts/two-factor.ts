@@ -35,6 +35,8 @@ export async function beginTwoFactor(db: Database, userId: number): Promise<{ se
   if (!secretsKeyConfigured()) throw new InvalidError(`Two-factor sign-in ${NO_SECRETS_KEY}.`);
   const user = await userOf(db, userId);
   if (user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is on already: turn it off first to use another authenticator.");
+  // Sign-in links stop working with two-factor sign-in on: without a password, nothing would sign in.
+  if (!user.passwordHash) throw new ConflictError("Set a password first (above): with two-factor sign-in on, you sign in with the password and a code, and sign-in links stop working.");
   const secret = new Secret({ size: 20 }).base32;
   await db
     .update(users)

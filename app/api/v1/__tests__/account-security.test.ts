@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, lastEmailTo, uniqueEmail } from "./support/api";
+import { api, baseUrl, lastEmailTo, newKey, uniqueEmail } from "./support/api";
 import { passwordSignIn, sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // Two-factor sign-in, an organization that requires it, a change of address and the deletion of one's user.
@@ -32,6 +32,28 @@ async function enableTwoFactor(cookie: string) {
 }
 
 describe("two-factor sign-in", () => {
+  it("needs a password first: sign-in links stop working once it is on", async () => {
+    const email = uniqueEmail("nopassword");
+    const key = await newKey("sites:read", email);
+    expect(key).toMatch(/^phk_/);
+    const csrf = await api("GET", "/api/auth/csrf");
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    await api("POST", "/api/auth/signin/email", {
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, json: "true" }).toString(),
+    });
+    const link = new URL((await lastEmailTo(email)).match(/https?:\/\/\S+\/api\/auth\/callback\/email\S+/)![0]);
+    const followed = await fetch(new URL(link.pathname + link.search, baseUrl), { redirect: "manual" });
+    const session = followed.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("next-auth.session-token="))!
+      .split(";")[0]!;
+    expect(await api("POST", "/api/dashboard/two-factor/setup", as(session))).toMatchObject({ status: 409, body: { error: expect.stringMatching(/Set a password first/) } });
+  });
+
   it("asks for a code after the password; each code and recovery code works once", async () => {
     const user = await newUser("totp");
     const { secret, recoveryCodes } = await enableTwoFactor(user.cookie);
