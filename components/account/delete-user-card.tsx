@@ -32,7 +32,7 @@ export function DeleteUserCard({ email }: { email: string }) {
         <Field label={`Type ${email} to confirm`} error={fieldError("confirm_email")}>
           {(a) => <TextInput {...a} name="confirm-email" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
         </Field>
-        <Field label="Password" hint="Needed when you have one." error={fieldError("password")}>
+        <Field label="Password, to delete your user" hint="Needed when you have one." error={fieldError("password")}>
           {(a) => <TextInput {...a} type="password" name="delete-password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
         </Field>
         <Button type="submit" variant="danger" busy={remove.isPending} disabled={confirm.trim().toLowerCase() !== email}>

@@ -26,7 +26,7 @@ export function EmailCard({ email }: { email: string }) {
         <Field label="New address" error={fieldError("new_email")}>
           {(a) => <TextInput {...a} type="email" name="new-email" required value={newEmail} onChange={(e) => setNewEmail(e.target.value)} />}
         </Field>
-        <Field label="Current password" hint="Needed when you have one." error={fieldError("password")}>
+        <Field label="Password, to change the address" hint="Needed when you have one." error={fieldError("password")}>
           {(a) => <TextInput {...a} type="password" name="email-change-password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
         </Field>
         <Button type="submit" busy={change.isPending}>
