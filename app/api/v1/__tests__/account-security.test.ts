@@ -1,7 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, lastEmailTo, newKey, uniqueEmail } from "./support/api";
-import { passwordSignIn, sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
+import { followNewSignInLink, passwordSignIn, sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // Two-factor sign-in, an organization that requires it, a change of address and the deletion of one's user.
 
@@ -34,19 +34,8 @@ async function enableTwoFactor(cookie: string) {
 describe("two-factor sign-in", () => {
   it("needs a password first: sign-in links stop working once it is on", async () => {
     const email = uniqueEmail("nopassword");
-    const key = await newKey("sites:read", email);
-    expect(key).toMatch(/^phk_/);
-    const csrf = await api("GET", "/api/auth/csrf");
-    const cookie = csrf.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    await api("POST", "/api/auth/signin/email", {
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, json: "true" }).toString(),
-    });
-    const link = new URL((await lastEmailTo(email)).match(/https?:\/\/\S+\/api\/auth\/callback\/email\S+/)![0]);
-    const followed = await fetch(new URL(link.pathname + link.search, baseUrl), { redirect: "manual" });
+    expect(await newKey("sites:read", email)).toMatch(/^phk_/);
+    const followed = await followNewSignInLink(email);
     const session = followed.headers
       .getSetCookie()
       .find((c) => c.startsWith("next-auth.session-token="))!
@@ -76,18 +65,7 @@ describe("two-factor sign-in", () => {
   it("a sign-in link does not pass it", async () => {
     const user = await newUser("totplink");
     await enableTwoFactor(user.cookie);
-    const csrf = await api("GET", "/api/auth/csrf");
-    const cookie = csrf.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    await api("POST", "/api/auth/signin/email", {
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email: user.email, json: "true" }).toString(),
-    });
-    const link = (await lastEmailTo(user.email)).match(/https?:\/\/\S+\/api\/auth\/callback\/email\S+/)?.[0];
-    expect(link).toBeDefined();
-    const followed = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, baseUrl), { redirect: "manual" });
+    const followed = await followNewSignInLink(user.email);
     expect(followed.headers.getSetCookie().some((c) => c.startsWith("next-auth.session-token="))).toBe(false);
     expect(followed.headers.get("location")).toMatch(/error=TwoFactorRequired/);
   });

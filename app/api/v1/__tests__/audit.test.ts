@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "@/lib/api/operations";
-import { api, baseUrl, createValidatedSite, lastEmailTo, linkIn, newKey, uniqueEmail } from "./support/api";
+import { api, baseUrl, createValidatedSite, newKey, uniqueEmail } from "./support/api";
+import { sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // The audit log (GET /v1/audit-log, scope audit:read): every change, by whom, on what, from where; never a secret.
 
@@ -196,28 +197,10 @@ describe("GET /v1/audit-log", () => {
   });
 });
 
-/** One password sign-in through next-auth's own endpoints: the session cookie. */
-async function sessionOf(email: string, password: string): Promise<string> {
-  const csrf = await api("GET", "/api/auth/csrf");
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const response = await api("POST", "/api/auth/callback/password", {
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, json: "true" }).toString(),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
-  if (!session) throw new Error(`no session for ${email}`);
-  return session.split(";")[0]!;
-}
-
 describe("the dashboard's changes", () => {
   it("are recorded as the signed-in member's, by e-mail, and a key made there acts under its own prefix", async () => {
     const email = uniqueEmail("audit");
-    expect((await api("POST", "/api/dashboard/signup", { body: { email } })).status).toBe(201);
-    const link = linkIn(await lastEmailTo(email));
-    expect((await api("POST", "/api/dashboard/signup/confirm", { body: { token: link.searchParams.get("token"), password: PASSWORD } })).status).toBe(201);
+    await signUpAndConfirm(email, PASSWORD, uniqueClient());
     const headers = { ...dashboard, cookie: await sessionOf(email, PASSWORD) };
 
     const site = await api("POST", "/v1/sites", { headers, body: { domain: `dashboard-${Date.now()}.test` } });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SCOPES } from "@/lib/auth/scopes";
-import { addSitemap, api, cli, createSite, createValidatedSite, lastEmailTo, linkIn, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
+import { addSitemap, api, cli, createSite, createValidatedSite, newKey, uniqueEmail } from "./support/api";
+import { sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // Keys limited to sites (`site_ids`): they see only their sites and what belongs to them; any other
 // id is not found, exactly like another organization's, and the organization-wide operations refuse them.
@@ -11,22 +12,8 @@ type Site = Awaited<ReturnType<typeof createSite>>;
 /** A new owner through sign-up, signed in with a password: the session cookie. */
 async function signedInOwner(email: string): Promise<string> {
   const password = "a long enough password";
-  const signUp = await api("POST", "/api/dashboard/signup", { from: TRUSTED_PROXY, headers: { "x-forwarded-for": "198.51.100.29" }, body: { email } });
-  expect(signUp.status).toBe(201);
-  const link = linkIn(await lastEmailTo(email));
-  expect((await api("POST", "/api/dashboard/signup/confirm", { body: { token: link.searchParams.get("token"), password } })).status).toBe(201);
-  const csrf = await api("GET", "/api/auth/csrf");
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const response = await api("POST", "/api/auth/callback/password", {
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, password, json: "true" }).toString(),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
-  if (!session) throw new Error(`no session for ${email}: ${response.status}`);
-  return session.split(";")[0]!;
+  await signUpAndConfirm(email, password, uniqueClient());
+  return sessionOf(email, password);
 }
 
 const createKey = (cookie: string, body: Record<string, unknown>) => api("POST", "/api/dashboard/keys", { headers: { ...dashboard, cookie }, body: { name: "limited", scopes: [...SCOPES], ...body } });

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, lastEmailTo, linkIn, TRUSTED_PROXY } from "./api";
+import { api, baseUrl, lastEmailTo, linkIn, TRUSTED_PROXY } from "./api";
 
 // Signing in and up through next-auth's and the dashboard's own endpoints, as the pages do.
 
@@ -51,4 +51,19 @@ export async function signUpAndConfirm(email: string, password = "a long enough 
   expect((await signUp(email, TRUSTED_PROXY, client)).status).toBe(201);
   const confirmed = await confirm(linkIn(await lastEmailTo(email)), password);
   expect(confirmed.status).toBe(201);
+}
+
+/** Asks for a sign-in link as the sign-in page does and follows the e-mailed link: the callback's answer (a session cookie, or a redirect naming the error). */
+export async function followNewSignInLink(email: string): Promise<Response> {
+  const csrf = await api("GET", "/api/auth/csrf");
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  await api("POST", "/api/auth/signin/email", {
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, json: "true" }).toString(),
+  });
+  const link = new URL((await lastEmailTo(email)).match(/https?:\/\/\S+\/api\/auth\/callback\/email\S+/)![0]);
+  return fetch(new URL(link.pathname + link.search, baseUrl), { redirect: "manual" });
 }
