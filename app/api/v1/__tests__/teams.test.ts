@@ -176,6 +176,36 @@ describe("roles", () => {
   });
 });
 
+describe("the dashboard's own routes", () => {
+  it("check the role too: keys need admin, members, invitations and the organization's settings need owner", async () => {
+    const owner = await newOwner();
+    const sessions: Record<Role, string> = { owner: owner.cookie, admin: "", member: "", viewer: "" };
+    for (const role of ["admin", "member", "viewer"] as const) sessions[role] = (await colleague(owner.cookie, role)).cookie;
+    const routes: [string, string, unknown, Role][] = [
+      ["POST", "/api/dashboard/keys", { name: "k", scopes: ["sites:read"] }, "admin"],
+      ["DELETE", "/api/dashboard/keys/999999999", undefined, "admin"],
+      ["PATCH", "/api/dashboard/members/999999999", { role: "viewer" }, "owner"],
+      ["DELETE", "/api/dashboard/members/999999999", undefined, "owner"],
+      ["POST", "/api/dashboard/invitations", { email: uniqueEmail("matrix"), role: "viewer" }, "owner"],
+      ["DELETE", "/api/dashboard/invitations/999999999", undefined, "owner"],
+      ["POST", "/api/dashboard/invitations/999999999/resend", undefined, "owner"],
+      ["PATCH", "/api/dashboard/organization", { name: "Renamed" }, "owner"],
+      ["DELETE", "/api/dashboard/organization", { confirm_name: "not it" }, "owner"],
+    ];
+    for (const [method, path, body, needed] of routes) {
+      for (const role of ROLES) {
+        const response = await api(method, path, { ...as(sessions[role]), body });
+        if (roleAllows(role, needed)) expect(response.body?.code, `${method} ${path} as ${role}`).not.toBe("insufficient_role");
+        else expect(response.body, `${method} ${path} as ${role}`).toMatchObject({ code: "insufficient_role", required_role: needed });
+      }
+    }
+    // Reads are everybody's.
+    for (const path of ["/api/dashboard/keys", "/api/dashboard/members", "/api/dashboard/invitations", "/api/dashboard/organization", "/api/dashboard/outbox"]) {
+      expect((await api("GET", path, as(sessions.viewer))).status, path).toBe(200);
+    }
+  });
+});
+
 describe("sessions", () => {
   it("removing a member ends their open session at once", async () => {
     const owner = await newOwner();
@@ -185,6 +215,13 @@ describe("sessions", () => {
     const id = members.body.data.find((m: { email: string }) => m.email === member.email).user_id;
     expect((await api("DELETE", `/api/dashboard/members/${id}`, as(owner.cookie))).status).toBe(204);
     expect(await api("GET", "/v1/sites", as(member.cookie))).toMatchObject({ status: 401, body: { code: "session_expired" } });
+    // The audit log tells each step with its actor.
+    const log = await api("GET", "/v1/audit-log?action=member.", as(owner.cookie));
+    expect(log.body.data.map((e: { action: string; actor: { label: string } }) => [e.action, e.actor.label]).reverse()).toEqual([
+      ["member.invited", owner.email],
+      ["member.joined", member.email],
+      ["member.removed", owner.email],
+    ]);
   });
 
   it("are listed with this one marked; one or all others can be ended", async () => {
