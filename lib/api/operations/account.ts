@@ -1,3 +1,4 @@
+import { usageQuery, usageSchema } from "@/lib/boosts/usage-schemas";
 import { meSchema } from "@/lib/accounts/me";
 import { defineOperation } from "../operation";
 
@@ -10,4 +11,18 @@ export const getMe = defineOperation({
   session: false,
   status: 200,
   response: meSchema,
+});
+
+export const getUsage = defineOperation({
+  operationId: "getUsage",
+  method: "get",
+  path: "/v1/usage",
+  tag: "Account",
+  summary: "Calls per day, the monthly quota, and what the schedules will still spend",
+  description:
+    "The calls of the runs created each day of a period (this month by default), optionally split by site or boost, against the month's quota, and the month's projection: the calls counted so far plus every active schedule's remaining occurrences this month × the calls a run of it would make now (the estimate's figure). Calls of runs deleted with their site stay counted in the quota (`not_in_runs`).",
+  scope: "runs:read",
+  query: usageQuery,
+  status: 200,
+  response: usageSchema,
 });

@@ -24,6 +24,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls per day, the monthly quota, and what the schedules will still spend
+         * @description The calls of the runs created each day of a period (this month by default), optionally split by site or boost, against the month's quota, and the month's projection: the calls counted so far plus every active schedule's remaining occurrences this month × the calls a run of it would make now (the estimate's figure). Calls of runs deleted with their site stay counted in the quota (`not_in_runs`).
+         *
+         *     Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites": {
         parameters: {
             query?: never;
@@ -854,6 +878,52 @@ export interface components {
             }[];
             /** @description The missing scope (403). */
             required_scope?: string;
+        };
+        Usage: {
+            period: {
+                from: string;
+                to: string;
+            };
+            /** @description Calls of the runs created each day (UTC): a warm's when it was queued, a boost run's when it was planned. */
+            days: {
+                date: string;
+                calls: number;
+            }[];
+            /** @description The sum of `days`. */
+            total: number;
+            /** @description With `group_by`: the period's calls per site, or per boost (`boost_id` null: a site's warms together), most first. */
+            groups?: {
+                site_id: number | null;
+                domain: string | null;
+                boost_id: number | null;
+                name: string | null;
+                calls: number;
+            }[];
+            quota: {
+                period_start: string;
+                period_end: string;
+                limit: number;
+                used: number;
+                remaining: number;
+                /** @description Calls counted this month whose runs are gone (their site or boost was deleted): the quota keeps them, the days no longer show them. */
+                not_in_runs: number;
+            };
+            /** @description At most: a tick that finds the boost's last run still going starts nothing. */
+            projection: {
+                /** @description What the active schedules will still spend before the month ends: each one's remaining occurrences × the calls a run would make now. */
+                scheduled_calls: number;
+                /** @description `used` + `scheduled_calls`. */
+                projected: number;
+                over_quota: boolean;
+                boosts: {
+                    boost_id: number;
+                    name: string;
+                    schedule: string;
+                    runs_left: number;
+                    calls_per_run: number;
+                    calls: number;
+                }[];
+            };
         };
         SitePage: {
             data: components["schemas"]["Site"][];
@@ -2302,6 +2372,128 @@ export interface operations {
             };
             /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), YYYY-MM-DD; the first day of this month when omitted. */
+                from?: string;
+                /** @description Last day (UTC), included; today when omitted. At most 366 days after `from`. */
+                to?: string;
+                /** @description Also split the period's calls by site, or by boost (warms together). */
+                group_by?: "site" | "boost";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
                     "X-Request-Id"?: string;
