@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashToken } from "@/lib/auth/token-hash";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { accounts, invitations, memberships, users } from "@/drizzle/schema";
 import { publicBaseUrl } from "@/lib/config/base-url";
@@ -15,8 +16,6 @@ const INVITATION_DAYS = 7;
 const INVITATION_SENDS_MAX = 5;
 /** …and re-sent at most once in this many minutes. */
 const RESEND_INTERVAL_MINUTES = 10;
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 type InvitationRow = typeof invitations.$inferSelect;
 type Inviter = { userId: number; email: string; name: string | null };

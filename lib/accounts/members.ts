@@ -22,7 +22,7 @@ export function toMemberView(member: MemberRow) {
   return { user_id: member.userId, email: member.email, name: member.name, role: member.role, two_factor: member.twoFactor, joined_at: member.joinedAt.toISOString() };
 }
 
-async function membership(db: Database | Tx, accountId: number, userId: number) {
+async function membership(db: Database, accountId: number, userId: number) {
   const [row] = await db
     .select()
     .from(memberships)
@@ -32,7 +32,7 @@ async function membership(db: Database | Tx, accountId: number, userId: number) 
 }
 
 /** An organization always keeps an owner: refuses to take away `userId`'s ownership when no other owner is left. */
-async function keepAnOwner(db: Database | Tx, accountId: number, userId: number, what: string): Promise<void> {
+async function keepAnOwner(db: Database, accountId: number, userId: number, what: string): Promise<void> {
   const [other] = await db
     .select({ userId: memberships.userId })
     .from(memberships)
@@ -41,10 +41,8 @@ async function keepAnOwner(db: Database | Tx, accountId: number, userId: number,
   if (!other) throw new ConflictError(`The organization's last owner cannot ${what}: make another member owner first.`, undefined, "last_owner");
 }
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 /** Runs `work` with the organization's row locked, so that two owners demoting each other at once cannot leave none. */
-function withOrganizationLocked<T>(ctx: AccountContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+function withOrganizationLocked<T>(ctx: AccountContext, work: (tx: Database) => Promise<T>): Promise<T> {
   return ctx.db.transaction(async (tx) => {
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
     return work(tx);

@@ -4,14 +4,12 @@ import { ConflictError, InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 /**
  * A new organization with `userId` as its owner; it becomes the user's organization for new
  * sessions when the user had none. In the caller's transaction, so that an organization never
  * exists without its owner.
  */
-export async function createOrganization(tx: Tx | Database, input: { name: string; ownerUserId: number }): Promise<number> {
+export async function createOrganization(tx: Database, input: { name: string; ownerUserId: number }): Promise<number> {
   const [account] = await tx.insert(accounts).values({ name: input.name }).returning({ id: accounts.id });
   await tx.insert(memberships).values({ accountId: account!.id, userId: input.ownerUserId, role: "owner" });
   await tx

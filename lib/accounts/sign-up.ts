@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashToken } from "@/lib/auth/token-hash";
 import { eq, lt, or } from "drizzle-orm";
 import { signUpRequests, users } from "@/drizzle/schema";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
@@ -13,8 +14,6 @@ import { createOrganization } from "./organizations";
 import { findUserByEmail, normaliseEmail } from "./users";
 
 const SIGN_UP_LINK_HOURS = 24;
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * Sign-up never creates or changes a user, and takes no password: it e-mails the address. A new

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
 import { accounts, memberships, users } from "@/drizzle/schema";
+import { hashToken } from "@/lib/auth/token-hash";
 import { ConflictError, InvalidError } from "@/lib/core/errors";
 import type { Database } from "@/lib/db";
 import { decryptSecret, encryptSecret, NO_SECRETS_KEY, secretsKeyConfigured } from "@/lib/secrets";
@@ -13,7 +14,8 @@ const RECOVERY_CODES = 10;
 /** A code of the step before or after the current one still counts: clocks drift. */
 const WINDOW = 1;
 
-const hashCode = (code: string) => createHash("sha256").update(code.replace(/[\s-]/g, "").toLowerCase()).digest("hex");
+/** Recovery codes are typed with or without their dash and in any case. */
+const hashCode = (code: string) => hashToken(code.replace(/[\s-]/g, "").toLowerCase());
 
 function totpOf(secretBase32: string, email: string): TOTP {
   return new TOTP({ issuer: "Preheat", label: email, algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secretBase32) });
@@ -100,12 +102,14 @@ export async function checkSecondFactor(db: Database, userId: number, code: stri
 
 /** Whether any of the user's organizations asks every member for a second factor. */
 async function requiredByAnOrganization(db: Database, userId: number): Promise<string | undefined> {
-  const all = await db
-    .select({ name: accounts.name, required: accounts.requireTwoFactor })
+  const [requiring] = await db
+    .select({ name: accounts.name })
     .from(memberships)
     .innerJoin(accounts, eq(accounts.id, memberships.accountId))
-    .where(eq(memberships.userId, userId));
-  return all.find((o) => o.required)?.name;
+    .where(and(eq(memberships.userId, userId), eq(accounts.requireTwoFactor, true)))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  return requiring?.name;
 }
 
 /** Turns two-factor sign-in off, proven by a current code or the password; not while an organization of the user requires it. */

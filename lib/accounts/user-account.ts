@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashToken } from "@/lib/auth/token-hash";
 import { and, eq, lt, ne, or } from "drizzle-orm";
 import { accounts, emailChanges, memberships, users } from "@/drizzle/schema";
 import { publicBaseUrl } from "@/lib/config/base-url";
@@ -9,7 +10,6 @@ import { verifyPassword } from "./passwords";
 import { findUserByEmail, normaliseEmail } from "./users";
 
 const EMAIL_CHANGE_HOURS = 24;
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 type Who = { userId: number; email: string };
 
@@ -31,19 +31,20 @@ export async function requestEmailChange(db: Database, who: Who, input: { new_em
   await provePassword(db, who, input.password);
   if (await findUserByEmail(db, newEmail)) throw new ConflictError(`${newEmail} is the address of another Preheat user.`);
   const token = randomBytes(32).toString("base64url");
+  const tokenHash = hashToken(token);
   await db.delete(emailChanges).where(or(eq(emailChanges.userId, who.userId), lt(emailChanges.expiresAt, new Date())));
-  await db.insert(emailChanges).values({ tokenHash: hashToken(token), userId: who.userId, newEmail, expiresAt: new Date(Date.now() + EMAIL_CHANGE_HOURS * 3600_000) });
+  await db.insert(emailChanges).values({ tokenHash, userId: who.userId, newEmail, expiresAt: new Date(Date.now() + EMAIL_CHANGE_HOURS * 3600_000) });
   const host = new URL(publicBaseUrl()).host;
   const [member] = await db.select({ accountId: users.accountId }).from(users).where(eq(users.id, who.userId));
   const accountId = member?.accountId ?? null;
   await sendNow(db, {
     accountId,
-    dedupeKey: `email-change:${hashToken(token)}`,
+    dedupeKey: `email-change:${tokenHash}`,
     to: newEmail,
     template: "email-change-confirmation",
     props: { url: `${publicBaseUrl()}/email-change/${token}`, host, oldEmail: who.email, expiresInHours: EMAIL_CHANGE_HOURS },
   });
-  await sendNow(db, { accountId, dedupeKey: `email-change-requested:${hashToken(token)}`, to: who.email, template: "email-change-notice", props: { host, newEmail, stage: "requested" } });
+  await sendNow(db, { accountId, dedupeKey: `email-change-requested:${tokenHash}`, to: who.email, template: "email-change-notice", props: { host, newEmail, stage: "requested" } });
   return { new_email: newEmail };
 }
 

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Scope } from "./scopes";
+import { hashToken } from "./token-hash";
 
 /** Recognisable in logs, secret scanners and support tickets. */
 const API_KEY_PREFIX = "phk_";
@@ -26,10 +27,6 @@ export type ApiKeyPrincipal = {
   siteIds: number[] | null;
   user?: { userId: number; email: string; role: Role; mustEnableTwoFactor: boolean };
 };
-
-export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
-}
 
 /** `siteIds`: the sites of the organization the key is limited to; null or absent, every site. */
 export type CreateApiKeyInput = { accountId: number; userId?: number | null; name: string; scopes: Scope[]; expiresAt?: Date | null; siteIds?: number[] | null };
@@ -64,7 +61,7 @@ export async function createApiKey(db: Database, input: CreateApiKeyInput) {
       createdByUserId: input.userId ?? null,
       name: input.name.trim() || "API key",
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
-      hash: hashApiKey(key),
+      hash: hashToken(key),
       scopes: input.scopes,
       siteIds,
       expiresAt: input.expiresAt ?? null,
@@ -134,7 +131,7 @@ function cachedKeys(db: Database): KeyCache | undefined {
 /** The principal behind a bearer token, or undefined when it is unknown, revoked or expired. */
 export async function authenticateApiKey(db: Database, token: string): Promise<ApiKeyPrincipal | undefined> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return undefined;
-  const hash = hashApiKey(token);
+  const hash = hashToken(token);
   const cache = cachedKeys(db);
   let row = cache?.keys.get(hash);
   if (!row) {

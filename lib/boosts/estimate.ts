@@ -14,6 +14,16 @@ import type { BoostDraft } from "@/lib/core/boost-requests";
 import type { BoostEstimate } from "./schemas";
 import { getBoostRow } from "./service";
 
+/** The calls planning would select now, or why the source cannot be read (a run would fail the same way). */
+async function selectNow(db: Database, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan) {
+  try {
+    return { selection: await selectBoostCalls(db, source, site, plan, false) };
+  } catch (error) {
+    if (!isSourceError(error)) throw error;
+    return { unreadable: describeSourceError(error) };
+  }
+}
+
 /**
  * What a run would do now, without doing it: the URLs and calls planning would make (the same
  * selection: filters, the caps of a site not validated, the call limit) from the sitemaps' current
@@ -21,10 +31,11 @@ import { getBoostRow } from "./service";
  */
 async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, visitorCheck: boolean): Promise<BoostEstimate> {
   const [quota, regions] = await Promise.all([getQuota(db, accountId), regionsWithEgress(db)]);
+  const selected = await selectNow(db, source, site, plan);
   const shared_egress = sharedEgressGroups(regions, plan.regions);
   const egressNotes = shared_egress.map((group) => sharedEgressWarning(regions, group));
-  try {
-    const selection = await selectBoostCalls(db, source, site, plan, false);
+  const { selection } = selected;
+  if (selection) {
     return {
       urls: selection.urls.length,
       calls: selection.total,
@@ -35,33 +46,37 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       notes: [...selection.notes, ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
       shared_egress,
     };
-  } catch (error) {
-    if (!isSourceError(error)) throw error;
-    // A CSV file that cannot be read now: a run would fail the same way, so say so instead of guessing.
-    return {
-      urls: 0,
-      calls: 0,
-      calls_by_region: countCallsByRegion(0, plan),
-      calls_by_variant: countCallsByVariant(0, plan),
-      quota_remaining: quota.remaining,
-      unchanged_urls: 0,
-      notes: [`the CSV file could not be read: ${describeSourceError(error)}`, ...egressNotes],
-      shared_egress,
-    };
   }
+  // A CSV file that cannot be read now: a run would fail the same way, so say so instead of guessing.
+  return {
+    urls: 0,
+    calls: 0,
+    calls_by_region: countCallsByRegion(0, plan),
+    calls_by_variant: countCallsByVariant(0, plan),
+    quota_remaining: quota.remaining,
+    unchanged_urls: 0,
+    notes: [`the CSV file could not be read: ${selected.unreadable}`, ...egressNotes],
+    shared_egress,
+  };
+}
+
+/** A saved boost as planning sees it: its URL source, its site and what each URL is called with. */
+async function savedBoost(ctx: AccountContext, boostId: number) {
+  const boost = await getBoostRow(ctx.db, ctx, boostId);
+  const site = await getSite(ctx, boost.siteId);
+  const plan: CallPlan = { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile };
+  return { source: await boostSourceOf(ctx.db, boost), site, plan, visitorCheck: boost.verifyVisitors };
 }
 
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
-  const boost = await getBoostRow(ctx.db, ctx, boostId);
-  const site = await getSite(ctx, boost.siteId);
-  return estimate(
-    ctx.db,
-    ctx.accountId,
-    await boostSourceOf(ctx.db, boost),
-    site,
-    { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile },
-    boost.verifyVisitors,
-  );
+  const { source, site, plan, visitorCheck } = await savedBoost(ctx, boostId);
+  return estimate(ctx.db, ctx.accountId, source, site, plan, visitorCheck);
+}
+
+/** The estimate's `calls` alone (0 when the source cannot be read): what a run of the boost would make now. */
+export async function boostCallsNow(ctx: AccountContext, boostId: number): Promise<number> {
+  const { source, site, plan } = await savedBoost(ctx, boostId);
+  return (await selectNow(ctx.db, source, site, plan)).selection?.total ?? 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { boostHooks, boosts, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
-import { hashApiKey } from "@/lib/auth/api-keys";
+import { hashToken } from "@/lib/auth/token-hash";
 import type { AccountContext } from "@/lib/context";
 import { type Database, isUniqueViolation } from "@/lib/db";
 import { NotFoundError, notFound } from "@/lib/core/errors";
@@ -32,7 +32,7 @@ export async function createHook(ctx: AccountContext, boostId: number, input: { 
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
   const [row] = await ctx.db
     .insert(boostHooks)
-    .values({ boostId: boost.id, name: input.name ?? null, prefix: token.slice(0, SHOWN_PREFIX_LENGTH), hash: hashApiKey(token) })
+    .values({ boostId: boost.id, name: input.name ?? null, prefix: token.slice(0, SHOWN_PREFIX_LENGTH), hash: hashToken(token) })
     .returning();
   return { ...toHook(row!), url: `${publicBaseUrl()}${hookPath(token)}` };
 }
@@ -72,7 +72,7 @@ export async function triggerHook(db: Database, token: string): Promise<HookTrig
   const [hook] = await db
     .update(boostHooks)
     .set({ lastUsedAt: new Date() })
-    .where(eq(boostHooks.hash, hashApiKey(token)))
+    .where(eq(boostHooks.hash, hashToken(token)))
     .returning();
   if (!hook) throw new NotFoundError(UNKNOWN_HOOK);
   // Two calls at the same instant may both try to add the waiting run: the loser finds it on its second look.

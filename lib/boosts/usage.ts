@@ -5,7 +5,7 @@ import { InvalidError } from "@/lib/core/errors";
 import { nextRunTimes } from "@/lib/core/schedule";
 import { getQuota } from "@/lib/runs/quota";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
-import { estimateBoost } from "./estimate";
+import { boostCallsNow } from "./estimate";
 import type { Usage } from "./usage-schemas";
 
 const DAY_MS = 86_400_000;
@@ -72,7 +72,7 @@ export async function getUsage(ctx: AccountContext, query: { from?: string; to?:
   for (const boost of scheduled) {
     const runsLeft = occurrencesBetween(boost.schedule!, now, quota.periodEnd);
     if (!runsLeft) continue;
-    const callsPerRun = (await estimateBoost(ctx, boost.id)).calls;
+    const callsPerRun = await boostCallsNow(ctx, boost.id);
     projected.push({ boost_id: boost.id, name: boost.name, schedule: boost.schedule!, runs_left: runsLeft, calls_per_run: callsPerRun, calls: runsLeft * callsPerRun });
   }
   const scheduledCalls = projected.reduce((sum, boost) => sum + boost.calls, 0);
