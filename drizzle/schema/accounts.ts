@@ -1,6 +1,7 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/core/roles";
 import { createdAt, id, timestamps } from "./columns";
+import { plans } from "./plans";
 
 /** An organization (called an account before teams; the table keeps its name, the API says both). */
 export const accounts = pgTable("accounts", {
@@ -10,6 +11,12 @@ export const accounts = pgTable("accounts", {
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   /** Calls per calendar month (UTC); null means the service default (PREHEAT_MONTHLY_CALL_QUOTA). */
   monthlyCallQuota: integer("monthly_call_quota"),
+  /** The operator's plan for it; null: the service's configuration (no plan). */
+  planId: integer("plan_id").references(() => plans.id, { onDelete: "restrict" }),
+  /** Suspended by the operator since then: its keys answer 403, nothing of it warms. */
+  suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+  /** Why, as its members read it. */
+  suspensionReason: text("suspension_reason"),
   ...timestamps,
 });
 
@@ -34,6 +41,8 @@ export const users = pgTable(
     totpLastStep: integer("totp_last_step"),
     /** SHA-256 of each unused recovery code; one is spent per use. */
     recoveryCodeHashes: text("recovery_code_hashes").array(),
+    /** May open the operator console since then (granted by the operator CLI only: `users grant-operator`). */
+    operatorSince: timestamp("operator_since", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],

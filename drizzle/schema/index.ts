@@ -13,3 +13,4 @@ export * from "./webhooks";
 export * from "./account-usage";
 export * from "./bot-signing-keys";
 export * from "./audit";
+export * from "./plans";

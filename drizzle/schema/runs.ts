@@ -47,6 +47,8 @@ export const runs = pgTable(
     requestProfile: jsonb("request_profile").$type<RequestProfileValue>(),
     /** Rows in run_results: they stop at PREHEAT_RUN_RESULTS_MAX, the calls that did not hit may go on. */
     resultsStored: integer("results_stored").notNull().default(0),
+    /** The rows of run_results this run keeps: its organization's plan when it was created; null, PREHEAT_RUN_RESULTS_MAX. */
+    resultsMax: integer("results_max"),
     /**
      * The run's final figures, written when it ends (finishRun): a finished run's batches no longer
      * change, and listing runs would otherwise sum them again on every read. Null while it runs, and

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/core/primitives";
 
-/** Who acts: a signed-in member, an API key, a deploy hook's token, or Preheat itself. */
-const AUDIT_ACTOR_TYPES = ["user", "key", "hook", "system"] as const;
+/** Who acts: a signed-in member, an API key, a deploy hook's token, Preheat itself, or the operator of this service (console or CLI). */
+const AUDIT_ACTOR_TYPES = ["user", "key", "hook", "system", "operator"] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** Actions and target types are lower-case words and dots (`site.created`, `boost`), and ids are short: what the filters accept. */
@@ -18,7 +18,10 @@ export const auditEventSchema = z
     action: z.string().meta({ description: "What happened, `<target>.<verb>`: `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`…", example: "boost.updated" }),
     actor: z
       .object({
-        type: z.enum(AUDIT_ACTOR_TYPES).meta({ description: "`user`: a signed-in member in the dashboard; `key`: an API key; `hook`: a deploy hook's secret URL; `system`: Preheat itself." }),
+        type: z.enum(AUDIT_ACTOR_TYPES).meta({
+          description:
+            "`user`: a signed-in member in the dashboard; `key`: an API key; `hook`: a deploy hook's secret URL; `system`: Preheat itself; `operator`: the operator of this service (plan changes, suspension).",
+        }),
         label: z.string().meta({ description: "The member's e-mail address, the key's prefix, or the deploy hook's id, as it was at the time." }),
         user_id: z.number().int().optional().meta({ description: "The member, for a `user` actor." }),
       })

@@ -9,6 +9,8 @@ import { notFound } from "@/lib/core/errors";
 import { regionSchema } from "@/lib/core/regions";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import { getQuota } from "@/lib/runs/quota";
+import { planOf } from "@/lib/plans/limits";
+import { planSchema, toPlanView } from "@/lib/plans/schemas";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
 
 export const meSchema = z
@@ -30,7 +32,8 @@ export const meSchema = z
       .nullable()
       .meta({ description: "For a key limited to some sites, those of its sites that still exist, by id. null for a key that sees every site of the organization (list them with GET /v1/sites)." }),
     scopes: z.array(scopeSchema).meta({ description: "The scopes of the key that made this request." }),
-    regions: z.array(regionSchema).meta({ description: "Regions available to the caller." }),
+    regions: z.array(regionSchema).meta({ description: "Regions available to the caller: those its plan offers." }),
+    plan: planSchema,
     quota: z
       .object({
         period: z.literal("month"),
@@ -50,9 +53,10 @@ export const meSchema = z
 export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
   if (!account) throw notFound("Account");
-  const [quota, regions, [creator], limitedSites] = await Promise.all([
+  const [quota, regions, plan, [creator], limitedSites] = await Promise.all([
     getQuota(ctx.db, ctx.accountId),
     regionsWithEgress(ctx.db),
+    planOf(ctx.db, ctx.accountId),
     ctx.db.select({ email: users.email }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.createdByUserId)).where(eq(apiKeys.id, principal.keyId)),
     principal.siteIds
       ? ctx.db
@@ -74,7 +78,8 @@ export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Pr
     },
     sites: limitedSites,
     scopes: principal.scopes,
-    regions,
+    regions: regions.filter((region) => plan.limits.regions?.includes(region.code) ?? true),
+    plan: toPlanView(plan),
     quota: {
       period: "month",
       limit: quota.limit,

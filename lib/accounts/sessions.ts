@@ -21,6 +21,10 @@ export type SessionUser = {
   name: string | null;
   /** The organization asks for a second factor and this user has none yet: only the Account page is open. */
   mustEnableTwoFactor: boolean;
+  /** The organization is suspended by the operator: only one's own account is open, and the pages say why. */
+  suspension: { reason: string | null } | null;
+  /** The operator granted this user the operator console (`users grant-operator`). */
+  operator: boolean;
 };
 
 type Device = { userAgent: string | null; clientAddress: string | null };
@@ -47,6 +51,9 @@ export async function sessionUser(db: Database, sessionId: string): Promise<Sess
       totpEnabledAt: users.totpEnabledAt,
       role: memberships.role,
       requireTwoFactor: accounts.requireTwoFactor,
+      suspendedAt: accounts.suspendedAt,
+      suspensionReason: accounts.suspensionReason,
+      operatorSince: users.operatorSince,
     })
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
@@ -65,19 +72,26 @@ export async function sessionUser(db: Database, sessionId: string): Promise<Sess
       .update(userSessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(userSessions.id, sessionId));
-  const base = { sessionId, userId: session.userId, email: row.email, name: row.name };
-  if (session.accountId !== null && row.role) return { ...base, accountId: session.accountId, role: row.role, mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt) };
-  const moved = await moveToAnotherOrganization(db, session.userId, sessionId);
-  return { ...base, ...moved, mustEnableTwoFactor: false };
+  const base = { sessionId, userId: session.userId, email: row.email, name: row.name, operator: row.operatorSince !== null };
+  if (session.accountId !== null && row.role)
+    return {
+      ...base,
+      accountId: session.accountId,
+      role: row.role,
+      mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt),
+      suspension: row.suspendedAt ? { reason: row.suspensionReason } : null,
+    };
+  // The session's organization is gone: it moves to another of the user's, read as any other.
+  await moveToAnotherOrganization(db, session.userId, sessionId);
+  return sessionUser(db, sessionId);
 }
 
-async function moveToAnotherOrganization(db: Database, userId: number, sessionId: string): Promise<{ accountId: number; role: Role }> {
+async function moveToAnotherOrganization(db: Database, userId: number, sessionId: string): Promise<void> {
   const [first] = await db.select({ accountId: memberships.accountId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)).limit(1);
   const [user] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
   const target = first ?? { accountId: await db.transaction((tx) => createOrganization(tx, { name: user?.name ?? user?.email ?? "My organization", ownerUserId: userId })), role: "owner" as const };
   await db.update(userSessions).set({ accountId: target.accountId }).where(eq(userSessions.id, sessionId));
   await db.update(users).set({ accountId: target.accountId }).where(eq(users.id, userId));
-  return target;
 }
 
 /** Works in another organization the user belongs to, in this session and in the user's next ones. */

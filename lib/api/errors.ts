@@ -42,7 +42,8 @@ export function toErrorResponse(error: unknown, requestId?: string): Response {
       }
     }
     const headers = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
-    return errorResponse(answer.status, error.code ?? answer.code, error.message, error.details ? { details: error.details } : undefined, headers);
+    const fields = { ...error.bodyFields(), ...(error.details ? { details: error.details } : {}) };
+    return errorResponse(answer.status, error.code ?? answer.code, error.message, Object.keys(fields).length ? fields : undefined, headers);
   }
   logger().error({ request_id: requestId, err: error }, "unhandled error");
   return errorResponse(500, "internal_error", "Internal server error.");

@@ -1,3 +1,4 @@
+import { suspensionMessage } from "@/lib/plans/suspension";
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { bearerCredential } from "@/lib/auth/bearer";
@@ -88,7 +89,13 @@ function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
     expiresAt: null,
     siteIds: null,
     user: { userId: user.userId, email: user.email, role: user.role, mustEnableTwoFactor: user.mustEnableTwoFactor },
+    suspension: user.suspension,
   };
+}
+
+/** The 403 of every request of a suspended organization, with the operator's reason. */
+export function suspendedRefusal(suspension: { reason: string | null }): Response {
+  return errorResponse(403, "account_suspended", suspensionMessage(suspension.reason), { reason: suspension.reason });
 }
 
 /** The 403 of a member whose organization requires two-factor sign-in, which the member has not turned on yet. */
@@ -126,6 +133,7 @@ export async function admit(request: Request, db: Database, meter: Meter, viaSes
   const refusal = await meter.spend(db, budgetSubject(request, principal));
   if (refusal) return { refusal };
   if (!principal) return { refusal: errorResponse(401, viaSession ? "session_expired" : "invalid_api_key", viaSession ? SESSION_EXPIRED_MESSAGE : INVALID_KEY_MESSAGE) };
+  if (principal.suspension) return { refusal: suspendedRefusal(principal.suspension) };
   return { principal };
 }
 

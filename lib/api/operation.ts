@@ -95,6 +95,7 @@ export function requiredRole(op: Pick<OperationSpec, "role" | "method">): Role {
 export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = op.auth === "token" ? [] : ["invalid_api_key"];
   if (op.session !== false && op.auth !== "token") codes.push("session_expired");
+  if (op.auth !== "token") codes.push("account_suspended");
   if (op.scope) codes.push("insufficient_scope");
   if (op.wholeOrganization) codes.push("site_limited_key");
   if (op.session !== false && op.auth !== "token") codes.push("insufficient_role");

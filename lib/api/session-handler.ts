@@ -7,7 +7,7 @@ import { routeOf } from "@/lib/observability/requests";
 import { actorOf, recordAudited } from "./audit";
 import { RequestError } from "./errors";
 import type { AuditSpec } from "./operation";
-import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, twoFactorRefusal } from "./handler";
+import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, suspendedRefusal, twoFactorRefusal } from "./handler";
 import { errorResponse } from "./responses";
 
 /**
@@ -26,15 +26,16 @@ export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUs
  * The dashboard's own operations (API keys, members, the outbox, one's own sessions): a signed-in
  * session and the dashboard header, never an API key, so that a key cannot mint keys with more
  * scopes than it has. `role`: what the member needs in the organization (viewer by default);
- * `beforeTwoFactor`: open to a member whose organization requires two-factor sign-in before it is on
- * (one's own account: the password, sessions, two-factor itself, switching organizations).
+ * `ownAccount`: one's own account (the password, sessions, two-factor itself, switching
+ * organizations), open to a member whose organization requires two-factor sign-in before it is on,
+ * and while the organization is suspended; every other route answers those 403.
  * `audit`: set on every route that changes state, as on a /v1 operation (`AuditSpec` in
  * lib/api/operation.ts): e.g. `{ action: "member.invited", target: "invitation" }` records, after a
  * 2xx answer, the signed-in member as the actor and the answer's `id` (201) or the route's last
  * path parameter as the target.
  */
 export function withSession<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  spec: { params?: P; query?: Q; body?: B; role?: Role; beforeTwoFactor?: boolean; audit?: AuditSpec },
+  spec: { params?: P; query?: Q; body?: B; role?: Role; ownAccount?: boolean; audit?: AuditSpec },
   operation: (args: SessionHandlerArgs<P, Q, B>) => Promise<Response>,
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> =>
@@ -49,7 +50,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       // The signed-in account's one budget, shared with its dashboard calls of the /v1 operations.
       const refusal = await meter.spend(db, `account:${user.accountId}`);
       if (refusal) return refusal;
-      const refusedRole = (spec.beforeTwoFactor ? undefined : twoFactorRefusal(user)) ?? roleRefusal(user.role, spec.role ?? "viewer");
+      const refusedRole = (spec.ownAccount ? undefined : (user.suspension && suspendedRefusal(user.suspension)) || twoFactorRefusal(user)) ?? roleRefusal(user.role, spec.role ?? "viewer");
       if (refusedRole) return refusedRole;
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
       const response = await operation({ ctx: { db, accountId: user.accountId }, user, ...input, request });

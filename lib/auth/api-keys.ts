@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { apiKeys, sites, users } from "@/drizzle/schema";
+import { accounts, apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
@@ -26,6 +26,8 @@ export type ApiKeyPrincipal = {
   expiresAt: Date | null;
   siteIds: number[] | null;
   user?: { userId: number; email: string; role: Role; mustEnableTwoFactor: boolean };
+  /** The organization is suspended by the operator (with the reason given): every request is refused. */
+  suspension?: { reason: string | null } | null;
 };
 
 /** `siteIds`: the sites of the organization the key is limited to; null or absent, every site. */
@@ -82,6 +84,14 @@ export async function listApiKeys(db: Database, accountId: number) {
 }
 
 /** Revokes a key; `accountId` limits it to one account (the dashboard), the operator CLI may omit it. */
+/** An organization was suspended or resumed: every key remembered is read again on its next request. */
+export function forgetRememberedKeys(db: Database): void {
+  const cache = cachedKeys(db);
+  if (!cache) return;
+  cache.revocations++;
+  cache.keys.clear();
+}
+
 export async function revokeApiKey(db: Database, id: number, accountId?: number) {
   const [row] = await db
     .update(apiKeys)
@@ -104,8 +114,9 @@ export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | nul
   return "active" as const;
 }
 
-type ApiKeyRow = typeof apiKeys.$inferSelect;
-/** `revocations` counts revocations, so that a lookup that raced one does not remember what it read before it. */
+/** A key with its organization's suspension, read together. */
+type ApiKeyRow = typeof apiKeys.$inferSelect & { suspendedAt: Date | null; suspensionReason: string | null };
+/** `revocations` counts revocations (and suspensions), so that a lookup that raced one does not remember what it read before it. */
 type KeyCache = { keys: Map<string, ApiKeyRow>; revocations: number };
 type Global = typeof globalThis & { __preheatApiKeyCache?: WeakMap<Database, KeyCache> };
 /** Keys remembered per embedded database; past this many the memory starts afresh. */
@@ -136,7 +147,12 @@ export async function authenticateApiKey(db: Database, token: string): Promise<A
   let row = cache?.keys.get(hash);
   if (!row) {
     const revocations = cache?.revocations;
-    [row] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hash));
+    const [found] = await db
+      .select({ key: apiKeys, suspendedAt: accounts.suspendedAt, suspensionReason: accounts.suspensionReason })
+      .from(apiKeys)
+      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+      .where(eq(apiKeys.hash, hash));
+    row = found && { ...found.key, suspendedAt: found.suspendedAt, suspensionReason: found.suspensionReason };
     if (cache && row && apiKeyState(row) === "active" && cache.revocations === revocations) cache.keys.set(hash, row);
   }
   if (!row || apiKeyState(row) !== "active") return undefined;
@@ -145,5 +161,14 @@ export async function authenticateApiKey(db: Database, token: string): Promise<A
     row.lastUsedAt = new Date(now);
     await db.update(apiKeys).set({ lastUsedAt: row.lastUsedAt }).where(eq(apiKeys.id, row.id));
   }
-  return { keyId: row.id, accountId: row.accountId, scopes: row.scopes as Scope[], name: row.name, prefix: row.prefix, expiresAt: row.expiresAt, siteIds: row.siteIds };
+  return {
+    keyId: row.id,
+    accountId: row.accountId,
+    scopes: row.scopes as Scope[],
+    name: row.name,
+    prefix: row.prefix,
+    expiresAt: row.expiresAt,
+    siteIds: row.siteIds,
+    suspension: row.suspendedAt ? { reason: row.suspensionReason } : null,
+  };
 }

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, lte, ne } from "drizzle-orm";
 import { boosts } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { sendJob } from "@/lib/jobs";
-import { TooManyRequestsError } from "@/lib/core/errors";
+import { ForbiddenError, TooManyRequestsError } from "@/lib/core/errors";
 import { assertUnvalidatedRunBudget, insertBoostRun } from "@/lib/runs/service";
 import { hasActiveRun } from "./service";
 import { nextRunAt } from "@/lib/core/schedule";
@@ -11,7 +11,7 @@ import { nextRunAt } from "@/lib/core/schedule";
  * The cron tick: starts every scheduled boost whose next_run_at has come (UTC) and moves
  * next_run_at past now, so that ticks missed while the service was down start one run, not one
  * per missed tick. A boost with a run in progress, or paused, or of an unvalidated site past its
- * daily runs, is not started.
+ * daily runs, or of a suspended organization, is not started.
  */
 export async function startDueBoosts(db: Database, now = new Date()): Promise<{ started: number[] }> {
   const due = await db
@@ -33,7 +33,8 @@ export async function startDueBoosts(db: Database, now = new Date()): Promise<{ 
         () => true,
         (error) => (error instanceof TooManyRequestsError ? false : Promise.reject(error)),
       );
-      return withinBudget ? insertBoostRun(tx, boost) : undefined;
+      // A suspended organization's schedules start nothing, nor those its plan no longer allows: the occurrence passes.
+      return withinBudget ? insertBoostRun(tx, boost).catch((error) => (error instanceof ForbiddenError ? undefined : Promise.reject(error))) : undefined;
     });
     if (run) {
       started.push(run.id);

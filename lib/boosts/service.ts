@@ -1,3 +1,4 @@
+import { assertPlanRegions, assertPlanVerification, type EffectivePlan, planOf } from "@/lib/plans/limits";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { boostSitemaps, boosts, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
@@ -71,10 +72,17 @@ async function withSitemapIds(db: Database, rows: BoostRow[]): Promise<BoostWith
   return rows.map((row) => ({ ...row, sitemapIds: links.filter((l) => l.boostId === row.id).map((l) => l.sitemapId), siteValidated: validated.get(row.siteId) ?? false }));
 }
 
+/** The regions and verification a boost asks for, against the organization's plan (only what the input sets). */
+function assertBoostWithinPlan(plan: EffectivePlan, input: { region?: readonly string[]; verify?: unknown }): void {
+  if (input.region) assertPlanRegions(plan, input.region);
+  assertPlanVerification(plan, Boolean(input.verify));
+}
+
 export async function createBoost(ctx: AccountContext, siteId: number, input: CreateBoostInput): Promise<BoostWithSitemaps> {
   const site = await getSite(ctx, siteId);
   const sitemapIds = input.source_type === "sitemap" ? (input.sitemap_ids ?? []) : [];
   if (sitemapIds.length) await requireSiteSitemaps(ctx, site.id, sitemapIds);
+  assertBoostWithinPlan(await planOf(ctx.db, ctx.accountId), input);
   const row = await ctx.db.transaction(async (tx) => {
     const [boost] = await tx
       .insert(boosts)
@@ -151,6 +159,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
   if (current.sourceType === "csv" && input.order && input.order !== "sitemap") throw new InvalidError(`order: ${CSV_ORDER_PROBLEM}.`, [{ field: "order", message: CSV_ORDER_PROBLEM }]);
   if (current.sourceType === "csv" && input.only_changed) throw new InvalidError(`only_changed: ${CSV_ONLY_CHANGED_PROBLEM}.`, [{ field: "only_changed", message: CSV_ONLY_CHANGED_PROBLEM }]);
   if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
+  assertBoostWithinPlan(await planOf(ctx.db, ctx.accountId), input);
 
   await ctx.db.transaction(async (tx) => {
     const boost = await getBoostRow(tx, ctx, boostId, siteId, true);

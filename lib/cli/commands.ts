@@ -7,6 +7,8 @@ import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/core/errors";
 import { listSigningKeys, RETIRED_KEY_LISTED_DAYS, rotateSigningKeys } from "@/lib/warm/signing-keys";
 import { INTEGRATOR_USAGE } from "./integrator";
+import { OPERATOR_USAGE, organizationsCommand, plansCommand, usersCommand } from "./operator-commands";
+import { required, table, UsageError } from "./args";
 
 export const USAGE = `Usage: npm run --silent cli -- <command>     (installed as a package: preheat <command>)
 
@@ -25,7 +27,7 @@ Operator commands, on this Preheat's own database:
   bot-keys rotate
       Retires the key in use and makes the next one; workers sign with it within a minute. A retired
       key stays in /.well-known/http-message-signatures-directory for ${RETIRED_KEY_LISTED_DAYS} days.
-
+${OPERATOR_USAGE}
 The CLI works whether or not the server runs: it hands the command to a running server that owns
 the embedded database, or opens the database itself. PREHEAT_DATA_DIR (default .data) and
 DATABASE_URL choose the database, as for the server.
@@ -33,8 +35,6 @@ DATABASE_URL choose the database, as for the server.
 ${INTEGRATOR_USAGE}`;
 
 export type CommandResult = { code: number; stdout: string; stderr: string };
-
-class UsageError extends Error {}
 
 function parseExpiry(value: string | undefined): Date | null {
   if (!value) return null;
@@ -50,23 +50,6 @@ function parseSiteIds(value: string | undefined): number[] | null {
   const ids = value.split(",").map((part) => part.trim());
   if (!ids.length || ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new UsageError(`--sites ${value}: give site ids separated by commas (3,5).`);
   return ids.map(Number);
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`${flag} is required.`);
-  return value;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
 }
 
 async function keys(db: Database, args: string[]): Promise<string> {
@@ -170,6 +153,9 @@ export async function runCommand(db: Database, argv: string[]): Promise<CommandR
     if (command === "keys") return { code: 0, stdout: await keys(db, rest), stderr: "" };
     if (command === "emails") return { code: 0, stdout: await emails(db, rest), stderr: "" };
     if (command === "bot-keys") return { code: 0, stdout: await botKeys(db, rest), stderr: "" };
+    if (command === "users") return { code: 0, stdout: await usersCommand(db, rest), stderr: "" };
+    if (command === "plans") return { code: 0, stdout: await plansCommand(db, rest), stderr: "" };
+    if (command === "organizations") return { code: 0, stdout: await organizationsCommand(db, rest), stderr: "" };
     throw new UsageError(`Unknown command ${JSON.stringify(command ?? "")}.`);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {

@@ -12,6 +12,12 @@ export const ERROR_CODES = {
   site_limited_key: { status: 403, meaning: "The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks)." },
   two_factor_required: { status: 403, meaning: "The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page." },
   dashboard_only: { status: 403, meaning: "The operation belongs to the dashboard (its header, from a signed-in session)." },
+  account_suspended: { status: 403, meaning: "The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed." },
+  plan_limit: {
+    status: 403,
+    meaning:
+      "The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits).",
+  },
   quota_exceeded: { status: 403, meaning: "The account's monthly call quota cannot cover the request." },
   webhook_limit: { status: 403, meaning: "The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first." },
   not_found: { status: 404, meaning: "No such resource for this account (another account's resources do not exist for it), or no such endpoint." },

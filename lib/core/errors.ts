@@ -14,6 +14,11 @@ export class DomainError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** What the error's JSON body says beside `error`, `code` and `details` (which limit refused it, say). */
+  bodyFields(): Record<string, unknown> | undefined {
+    return undefined;
+  }
 }
 
 /** The thing does not exist, or belongs to another account (existence must not leak). */

@@ -11,6 +11,7 @@ import {
 } from "./templates/email-change";
 import { InvitationEmail, invitationProps, invitationSubject } from "./templates/invitation";
 import { OwnershipLostEmail, OwnershipRevokedEmail, ownershipLostProps, ownershipLostSubject, ownershipRevokedProps, ownershipRevokedSubject } from "./templates/ownership";
+import { QuotaNoticeEmail, quotaNoticeProps, quotaNoticeSubject } from "./templates/quota";
 import { RunReportEmail, runReportProps, runReportSubject } from "./templates/run-report";
 import { SignInLinkEmail, signInLinkProps, signInLinkSubject } from "./templates/sign-in-link";
 import { WebhookDisabledEmail, webhookDisabledProps, webhookDisabledSubject } from "./templates/webhook-disabled";
@@ -28,6 +29,7 @@ const templates = {
   invitation: template({ props: invitationProps, subject: invitationSubject, component: InvitationEmail }),
   "ownership-lost": template({ props: ownershipLostProps, subject: ownershipLostSubject, component: OwnershipLostEmail }),
   "ownership-revoked": template({ props: ownershipRevokedProps, subject: ownershipRevokedSubject, component: OwnershipRevokedEmail }),
+  "quota-notice": template({ props: quotaNoticeProps, subject: quotaNoticeSubject, component: QuotaNoticeEmail }),
   "run-report": template({ props: runReportProps, subject: runReportSubject, component: RunReportEmail }),
   "sign-in-link": template({ props: signInLinkProps, subject: signInLinkSubject, component: SignInLinkEmail }),
   "sign-up-confirmation": template({ props: signUpConfirmationProps, subject: signUpConfirmationSubject, component: SignUpConfirmationEmail }),

@@ -33,6 +33,7 @@ function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
       boostId: runs.boostId,
       recentOutcomes: runs.recentOutcomes,
       resultsStored: runs.resultsStored,
+      resultsMax: runs.resultsMax,
       samples: sql<number>`jsonb_array_length(${runs.failureSamples})`.mapWith(Number),
       slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
     })

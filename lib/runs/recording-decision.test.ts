@@ -9,7 +9,7 @@ const ones = (n: number) => "1".repeat(n);
 const zeros = (n: number) => "0".repeat(n);
 const limits: RecordingLimits = { samples: MAX_FAILURE_SAMPLES, slowdowns: MAX_SLOWDOWNS, results: 100 };
 
-const lockedRun = (run: Partial<LockedRun> = {}): LockedRun => ({ id: 1, status: "running", boostId: 7, recentOutcomes: "", resultsStored: 0, samples: 0, slowdowns: 0, ...run });
+const lockedRun = (run: Partial<LockedRun> = {}): LockedRun => ({ id: 1, status: "running", boostId: 7, recentOutcomes: "", resultsStored: 0, resultsMax: null, samples: 0, slowdowns: 0, ...run });
 
 const sample = (i: number): FailureSample => ({ url: `https://shop.test/${i}`, region: "fr", user_agent: "desktop", language: null, status: 500, error: "HTTP 500" });
 const slowdown = (i: number): Slowdown => ({ at: new Date(i * 1000).toISOString(), reason: "slower answers", concurrency: 4 });
@@ -115,6 +115,11 @@ describe("deciding a recording", () => {
     );
     expect(recording.runValues).toEqual([{ id: 1, recent_outcomes: null, samples: [sample(0), sample(1)], slowdowns: [slowdown(0)], stop_status: null, stop_message: null, results: 3 }]);
     expect(recording.resultRows).toEqual([0, 1, 2].map((i) => ({ run_id: 1, ...result(i) })));
+  });
+
+  it("keeps a run's result rows up to its plan's own bound when it has one, not the service's", () => {
+    const recording = decide([lockedRun({ resultsMax: 4, resultsStored: 2 })], [delta({ canPause: false, outcomes: ones(5), results: 5 })]);
+    expect(recording.resultRows).toEqual([0, 1].map((i) => ({ run_id: 1, ...result(i) })));
   });
 
   it("stores nothing more for a run already at its bounds, nor past them", () => {

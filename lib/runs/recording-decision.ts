@@ -9,7 +9,7 @@ import { AUTO_PAUSE, type BatchDelta, pauseMessage, type ResultRow, type RunDelt
  */
 
 /** A run's row as the recording reads it, under its lock. `samples` and `slowdowns`: how many the run already keeps. */
-export type LockedRun = { id: number; status: string; boostId: number | null; recentOutcomes: string; resultsStored: number; samples: number; slowdowns: number };
+export type LockedRun = { id: number; status: string; boostId: number | null; recentOutcomes: string; resultsStored: number; resultsMax: number | null; samples: number; slowdowns: number };
 
 /** What the decision reads of a region's RunDelta: narrowed, so that a test can decide on plain objects. */
 export type DeltaToDecide = Pick<RunDelta, "outcomes" | "blocks" | "samples" | "slowdowns"> & {
@@ -100,7 +100,7 @@ function decideRun(recording: Recording, run: LockedRun, runDeltas: DeltaToDecid
   const samples = runDeltas.flatMap((d) => d.samples).slice(0, Math.max(0, limits.samples - run.samples));
   const slowdowns = runDeltas.flatMap((d) => d.slowdowns).slice(0, Math.max(0, limits.slowdowns - run.slowdowns));
   // The calls that did not hit, up to the run's bound; the summary keeps counting the rest.
-  const results = runDeltas.flatMap((d) => d.batches.flatMap((b) => b.results)).slice(0, Math.max(0, limits.results - run.resultsStored));
+  const results = runDeltas.flatMap((d) => d.batches.flatMap((b) => b.results)).slice(0, Math.max(0, (run.resultsMax ?? limits.results) - run.resultsStored));
   for (const row of results) recording.resultRows.push({ run_id: run.id, ...row });
   // The auto-pause window is kept only where it can pause the run.
   if ((canPause && outcomes) || pause || stop || samples.length || slowdowns.length || results.length) {

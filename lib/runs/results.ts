@@ -9,7 +9,7 @@ import { findRun } from "./service";
 import { countsPerRun } from "./summary";
 import type { RunResult } from "./schemas";
 
-/** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000): the calls that did not hit, in call order. */
+/** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000; a plan may set fewer, kept on the run): the calls that did not hit, in call order. */
 export function runResultsMax(): number {
   return setting("PREHEAT_RUN_RESULTS_MAX");
 }
@@ -60,7 +60,7 @@ export async function listRunResults(ctx: AccountContext, runId: number, filters
 
 /** Whether the run had more calls that did not hit than it kept rows for. */
 async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): Promise<boolean> {
-  if (run.resultsStored < runResultsMax()) return false;
+  if (run.resultsStored < (run.resultsMax ?? runResultsMax())) return false;
   const notCached = (await countsPerRun(ctx.db, [run.id], "not_cached")).get(run.id) ?? {};
   return Object.values(notCached).reduce((sum, n) => sum + n, 0) > run.resultsStored;
 }

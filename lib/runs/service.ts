@@ -1,3 +1,5 @@
+import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/lib/plans/limits";
+import { activeStanding } from "@/lib/plans/suspension";
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
@@ -138,15 +140,20 @@ export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<
 
 /**
  * Creates a pending run of the boost (inside the caller's transaction, with the boost row locked)
- * and marks the boost running; a paused boost is resumed by this. One active run per boost.
+ * and marks the boost running; a paused boost is resumed by this. One active run per boost. Refused
+ * for a suspended organization, and when its plan no longer offers the boost's regions or verification.
  */
 export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<RunRow> {
+  const [site] = await tx.select({ accountId: sites.accountId }).from(sites).where(eq(sites.id, boost.siteId));
+  const { plan } = await activeStanding(tx, site!.accountId);
+  assertPlanRegions(plan, boost.regions);
+  assertPlanVerification(plan, boost.verify || boost.verifyVisitors);
   const [created] = await tx
     .insert(runs)
     .values({
       kind: "boost",
       siteId: boost.siteId,
-      accountId: sql`(select ${sites.accountId} from ${sites} where ${sites.id} = ${boost.siteId})`,
+      accountId: site!.accountId,
       boostId: boost.id,
       regions: boost.regions,
       variations: boost.variations,
@@ -154,6 +161,7 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
       requestProfile: boost.requestProfile,
       verify: boost.verify,
       verifyVisitors: boost.verifyVisitors,
+      resultsMax: runResultsMaxOf(plan),
     })
     .returning();
   await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));

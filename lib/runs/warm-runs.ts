@@ -1,11 +1,13 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
-import { reserveQuota } from "@/lib/runs/quota";
+import { noteQuotaSpent, reserveQuota } from "@/lib/runs/quota";
+import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/lib/plans/limits";
+import { activeStanding } from "@/lib/plans/suspension";
 import { verifyColumns } from "@/lib/core/variations";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
-import { ConflictError, InvalidError } from "@/lib/core/errors";
+import { ConflictError, InvalidError, QuotaExceededError } from "@/lib/core/errors";
 import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/core/regions";
 import { requestProfileOf, sealRequestProfile } from "./request-profile";
@@ -41,6 +43,9 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   const variations = input.variations ?? null;
   const requestProfile = sealRequestProfile(requestProfileOf(input));
   const plannedCalls = countCalls(urls.length, { regions, variations, requestProfile });
+  const { plan } = await activeStanding(ctx.db, ctx.accountId);
+  assertPlanRegions(plan, regions);
+  assertPlanVerification(plan, Boolean(input.verify));
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
   // The unique index runs_one_active_warm_per_site refuses a second active warm: its insert fails
   // before any quota is taken, and the transaction gives back nothing it did not take.
@@ -48,13 +53,25 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
     .transaction(async (tx) => {
       const [created] = await tx
         .insert(runs)
-        .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, sourceUrls: urls, regions, variations, requestProfile, plannedCalls, ...verifyColumns(input.verify ?? false) })
+        .values({
+          kind: "warm",
+          siteId: site.id,
+          accountId: ctx.accountId,
+          sourceUrls: urls,
+          regions,
+          variations,
+          requestProfile,
+          plannedCalls,
+          resultsMax: runResultsMaxOf(plan),
+          ...verifyColumns(input.verify ?? false),
+        })
         .returning();
       await reserveQuota(tx, ctx.accountId, plannedCalls);
       return created!;
     })
-    .catch((error) => {
+    .catch(async (error) => {
       if (isUniqueViolation(error)) throw conflict();
+      if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
       throw error;
     });
   await sendJob("run.plan", { runId: run.id, siteId: site.id });

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
-import { sites } from "@/drizzle/schema";
+import { accounts, sites } from "@/drizzle/schema";
+import { assertPlanConcurrency, assertPlanSites, planOf } from "@/lib/plans/limits";
+import { activeStanding } from "@/lib/plans/suspension";
 import { iso } from "@/lib/core/primitives";
 import type { Page } from "@/lib/core/pagination";
 import type { AccountContext } from "@/lib/context";
@@ -37,11 +39,20 @@ export async function createSite(ctx: AccountContext, input: { domain: string })
   if (ctx.siteIds) throw siteLimitedKey();
   const domain = normaliseDomain(input.domain);
   try {
-    const [row] = await ctx.db
-      .insert(sites)
-      .values({ accountId: ctx.accountId, domain, validationToken: `preheat-${randomBytes(16).toString("hex")}`, verificationSecret: newVerificationSecret() })
-      .returning();
-    return row!;
+    return await ctx.db.transaction(async (tx) => {
+      // The organization's row, locked: two sites registered at once are counted one after the other.
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
+      const { plan } = await activeStanding(tx, ctx.accountId);
+      if (plan.limits.maxSites !== null) {
+        const [registered] = await tx.select({ n: count() }).from(sites).where(eq(sites.accountId, ctx.accountId));
+        assertPlanSites(plan, registered?.n ?? 0);
+      }
+      const [row] = await tx
+        .insert(sites)
+        .values({ accountId: ctx.accountId, domain, validationToken: `preheat-${randomBytes(16).toString("hex")}`, verificationSecret: newVerificationSecret() })
+        .returning();
+      return row!;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(`The site ${domain} is already registered in this account.`, undefined, "duplicate_site");
     throw error;
@@ -74,6 +85,7 @@ export async function updateSite(ctx: AccountContext, siteId: number, input: Upd
   if (input.max_concurrency !== undefined) changes.maxConcurrency = input.max_concurrency;
   if (input.max_requests_per_second !== undefined) changes.maxRequestsPerSecond = input.max_requests_per_second;
   if (!Object.keys(changes).length) return site;
+  if (input.max_concurrency != null) assertPlanConcurrency(await planOf(ctx.db, ctx.accountId), input.max_concurrency);
   const [row] = await ctx.db.update(sites).set(changes).where(eq(sites.id, site.id)).returning();
   return row!;
 }

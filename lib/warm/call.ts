@@ -109,11 +109,19 @@ export function requestHeaders(call: PlannedCall, request: RunRequest): Readonly
   return headers;
 }
 
+let inFlightNow = 0;
+
+/** Warming calls this process is making now (what a worker reports in with, for the operator console). */
+export function warmingCallsInFlight(): number {
+  return inFlightNow;
+}
+
 /** One warming call: a GET as the user-agent class and language would send it, from the region's egress, with what the run sends beside. */
 export async function warmCall(call: PlannedCall, region: string, request: RunRequest = PLAIN_REQUEST): Promise<CallOutcome> {
   const { callsInFlight, warmingCalls } = metrics();
   callsInFlight.inc({ region });
-  const outcome = await exchange(call, region, request);
+  inFlightNow++;
+  const outcome = await exchange(call, region, request).finally(() => inFlightNow--);
   callsInFlight.dec({ region });
   warmingCalls.inc({ outcome: callOutcome(outcome), region });
   return outcome;

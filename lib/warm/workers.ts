@@ -6,6 +6,7 @@ import { workers } from "@/drizzle/schema";
 import { parseRegionList } from "@/lib/config/parsers";
 import type { Database } from "@/lib/db";
 import { REGIONS, type RegionCode } from "@/lib/core/regions";
+import { warmingCallsInFlight } from "./call";
 import { regionProxyUrl } from "./egress";
 
 /** This process, as it signs its site slots and reports in. */
@@ -41,18 +42,33 @@ export function callEgress(region: string): Egress {
   return regionProxyUrl(region) ? "proxy" : "local";
 }
 
-/** Records that this worker is alive, with its region list. */
+/** Records that this worker is alive, with its region list and the calls it is making now. */
 export async function reportIn(db: Database): Promise<void> {
+  const report = { regions: workerRegions(), seenAt: sql`now()`, callsInFlight: warmingCallsInFlight() };
   await db
     .insert(workers)
-    .values({ id: WORKER_ID, regions: workerRegions(), seenAt: sql`now()` })
-    .onConflictDoUpdate({ target: workers.id, set: { regions: workerRegions(), seenAt: sql`now()` } });
+    .values({ id: WORKER_ID, ...report })
+    .onConflictDoUpdate({ target: workers.id, set: report });
   // Long-gone workers are forgotten, so the table stays as small as the fleet.
   await db.delete(workers).where(sql`${workers.seenAt} < now() - interval '1 day'`);
 }
 
 export async function signOff(db: Database): Promise<void> {
   await db.delete(workers).where(eq(workers.id, WORKER_ID));
+}
+
+/** Every worker that reported in within the last day, newest report first: the operator console's view. */
+export async function listWorkers(db: Database) {
+  const rows = await db.select().from(workers).orderBy(sql`${workers.seenAt} desc`);
+  const freshSince = Date.now() - WORKER_FRESH_SECONDS * 1000;
+  return rows.map((row) => ({
+    id: row.id,
+    regions: row.regions as RegionCode[],
+    started_at: row.startedAt.toISOString(),
+    last_report_at: row.seenAt.toISOString(),
+    live: row.seenAt.getTime() > freshSince,
+    calls_in_flight: row.callsInFlight,
+  }));
 }
 
 /** Each region that has a regional worker seen in the last minute, with those workers: their calls are that worker's. */

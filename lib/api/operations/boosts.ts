@@ -20,6 +20,7 @@ export const createBoost = defineOperation({
   status: 201,
   audit: { action: "boost.created", target: "boost" },
   response: boostSchema,
+  errors: ["plan_limit"],
 });
 
 export const getBoost = defineOperation({
@@ -47,7 +48,7 @@ export const putBoost = defineOperation({
   status: 200,
   audit: { action: "boost.updated", target: "boost" },
   response: boostSchema,
-  errors: ["run_in_progress"],
+  errors: ["run_in_progress", "plan_limit"],
 });
 
 export const updateBoost = defineOperation({ ...putBoost, operationId: "updateBoost", method: "patch", summary: "Update a boost (only the supplied fields)" });
@@ -78,7 +79,7 @@ export const runBoost = defineOperation({
   status: 202,
   audit: { action: "boost.run", target: "boost" },
   response: runQueuedSchema,
-  errors: ["run_in_progress", "too_many_runs"],
+  errors: ["run_in_progress", "too_many_runs", "plan_limit"],
 });
 
 export const estimateBoost = defineOperation({
@@ -120,6 +121,7 @@ export const createSiteBoost = defineOperation({
   status: 201,
   audit: { action: "boost.created", target: "boost" },
   response: boostSchema,
+  errors: ["plan_limit"],
 });
 
 export const getSiteBoost = defineOperation({ ...getBoost, operationId: "getSiteBoost", path: "/v1/sites/{siteId}/boosts/{boostId}", summary: "Get a boost of this site", params: siteBoostParams });

@@ -57,5 +57,5 @@ export const triggerHook = defineOperation({
   status: 202,
   audit: { action: "hook.triggered", target: "hook" },
   response: hookTriggeredSchema,
-  errors: ["too_many_runs"],
+  errors: ["too_many_runs", "account_suspended", "plan_limit"],
 });

@@ -20,7 +20,7 @@ export const warmSite = defineOperation({
   status: 202,
   audit: { action: "site.warmed", target: "site" },
   response: warmQueuedSchema,
-  errors: ["site_not_validated", "warm_in_progress", "quota_exceeded"],
+  errors: ["site_not_validated", "warm_in_progress", "quota_exceeded", "plan_limit"],
 });
 
 export const listWarmRuns = defineOperation({

@@ -29,7 +29,7 @@ export const createSite = defineOperation({
   status: 201,
   audit: { action: "site.created", target: "site" },
   response: siteSchema,
-  errors: ["duplicate_site"],
+  errors: ["duplicate_site", "plan_limit"],
 });
 
 export const getSite = defineOperation({
@@ -58,6 +58,7 @@ export const updateSite = defineOperation({
   status: 200,
   audit: { action: "site.updated", target: "site" },
   response: siteSchema,
+  errors: ["plan_limit"],
 });
 
 export const deleteSite = defineOperation({

@@ -6,7 +6,7 @@ import { emailChangeBody } from "@/lib/accounts/team-schemas";
 
 // POST /api/dashboard/email – asks to change the signed-in user's address: a link to the new one confirms it, the old one is told
 export const POST = withSession(
-  { body: emailChangeBody, beforeTwoFactor: true, audit: { action: "user.email_change_requested", target: "user", id: "actor", changes: false } },
+  { body: emailChangeBody, ownAccount: true, audit: { action: "user.email_change_requested", target: "user", id: "actor", changes: false } },
   async ({ ctx, user, body }) => json(await requestEmailChange(ctx.db, user, body), 202),
 );
 

@@ -12,7 +12,7 @@ async function currentOrganization(db: Parameters<typeof organizationsOf>[0], us
 }
 
 // GET /api/dashboard/organization – the organization this session works in, and the user's role in it
-export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json(await currentOrganization(ctx.db, user)));
+export const GET = withSession({ ownAccount: true }, async ({ ctx, user }) => json(await currentOrganization(ctx.db, user)));
 
 // PATCH /api/dashboard/organization – renames it, or requires two-factor sign-in of every member (owners only)
 export const PATCH = withSession(

@@ -13,10 +13,10 @@ const passwordBody = z.object({
 });
 
 // GET /api/dashboard/password – whether the signed-in user has a password
-export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json({ has_password: await hasPassword(ctx.db, user.userId) }));
+export const GET = withSession({ ownAccount: true }, async ({ ctx, user }) => json({ has_password: await hasPassword(ctx.db, user.userId) }));
 
 // PUT /api/dashboard/password – sets (or, with the current one, changes) the signed-in user's password; every other session ends
-export const PUT = withSession({ body: passwordBody, beforeTwoFactor: true, audit: { action: "user.password_changed", target: "user", id: "actor", changes: false } }, async ({ ctx, user, body }) => {
+export const PUT = withSession({ body: passwordBody, ownAccount: true, audit: { action: "user.password_changed", target: "user", id: "actor", changes: false } }, async ({ ctx, user, body }) => {
   // A stolen session must not become a way to guess the current password: failures count as sign-in failures.
   const { byEmail } = signInBudgets;
   const wait = await secondsUntilAllowed(ctx.db, byEmail, user.email);

@@ -5,10 +5,10 @@ import { withSession } from "@/lib/api/session-handler";
 import { endSessionsQuery } from "@/lib/accounts/team-schemas";
 
 // GET /api/dashboard/sessions – the signed-in user's sessions: device, address, when opened and last seen, which is this one
-export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json({ data: await listSessions(ctx.db, user) }));
+export const GET = withSession({ ownAccount: true }, async ({ ctx, user }) => json({ data: await listSessions(ctx.db, user) }));
 
 // DELETE /api/dashboard/sessions – "sign out everywhere": ends every session of the user, this one included; ?others=true keeps this one
-export const DELETE = withSession({ query: endSessionsQuery, beforeTwoFactor: true, audit: { action: "user.sessions_ended", target: "user", id: "actor" } }, async ({ ctx, user, query }) => {
+export const DELETE = withSession({ query: endSessionsQuery, ownAccount: true, audit: { action: "user.sessions_ended", target: "user", id: "actor" } }, async ({ ctx, user, query }) => {
   await endSessions(ctx.db, user.userId, query.others === "true" ? user.sessionId : undefined);
   return noContent();
 });

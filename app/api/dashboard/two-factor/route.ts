@@ -4,6 +4,6 @@ import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
 // GET /api/dashboard/two-factor – whether the signed-in user's two-factor sign-in is on, the recovery codes left, and which organization requires it
-export const GET = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json(await twoFactorState(ctx.db, user.userId)));
+export const GET = withSession({ ownAccount: true }, async ({ ctx, user }) => json(await twoFactorState(ctx.db, user.userId)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -5,7 +5,7 @@ import { withSession } from "@/lib/api/session-handler";
 import { deleteUserBody } from "@/lib/accounts/team-schemas";
 
 // DELETE /api/dashboard/user – deletes the signed-in user (its address typed again, and its password), with the organizations it alone is in
-export const DELETE = withSession({ body: deleteUserBody, beforeTwoFactor: true }, async ({ ctx, user, body }) => {
+export const DELETE = withSession({ body: deleteUserBody, ownAccount: true }, async ({ ctx, user, body }) => {
   await deleteUser(ctx.db, user, body);
   return noContent();
 });

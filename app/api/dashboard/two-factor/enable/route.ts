@@ -5,9 +5,8 @@ import { withSession } from "@/lib/api/session-handler";
 import { twoFactorCodeBody } from "@/lib/accounts/team-schemas";
 
 // POST /api/dashboard/two-factor/enable – turns two-factor sign-in on with the app's first code; answers the recovery codes, shown once
-export const POST = withSession(
-  { body: twoFactorCodeBody, beforeTwoFactor: true, audit: { action: "user.two_factor_enabled", target: "user", id: "actor", changes: false } },
-  async ({ ctx, user, body }) => json(await enableTwoFactor(ctx.db, user.userId, body.code)),
+export const POST = withSession({ body: twoFactorCodeBody, ownAccount: true, audit: { action: "user.two_factor_enabled", target: "user", id: "actor", changes: false } }, async ({ ctx, user, body }) =>
+  json(await enableTwoFactor(ctx.db, user.userId, body.code)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

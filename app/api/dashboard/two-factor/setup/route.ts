@@ -4,6 +4,6 @@ import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
 
 // POST /api/dashboard/two-factor/setup – a new secret for the authenticator app (otpauth URI, QR code); on once a first code proves it
-export const POST = withSession({ beforeTwoFactor: true }, async ({ ctx, user }) => json(await beginTwoFactor(ctx.db, user.userId)));
+export const POST = withSession({ ownAccount: true }, async ({ ctx, user }) => json(await beginTwoFactor(ctx.db, user.userId)));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

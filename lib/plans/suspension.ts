@@ -1,0 +1,27 @@
+import { ForbiddenError } from "@/lib/core/errors";
+import type { Database } from "@/lib/db";
+import { type Standing, standingOf } from "./limits";
+
+/** What a suspended organization's members and keys are told, in one wording. */
+export function suspensionMessage(reason: string | null): string {
+  return `This organization is suspended by the operator of this service${reason ? `: ${reason}` : ""}. Nothing of it warms until it is resumed; contact the operator.`;
+}
+
+/** The organization is suspended by the operator: 403 `account_suspended`, with the operator's reason. */
+class AccountSuspendedError extends ForbiddenError {
+  constructor(readonly reason: string | null) {
+    super(suspensionMessage(reason), undefined, "account_suspended");
+  }
+}
+
+/** Refuses work for a suspended organization (runs, warms, hooks, schedules): every way in checks here. */
+function assertActive(standing: Standing): void {
+  if (standing.suspension) throw new AccountSuspendedError(standing.suspension.reason);
+}
+
+/** The organization's standing, once it is known not to be suspended. */
+export async function activeStanding(db: Database, accountId: number): Promise<Standing> {
+  const standing = await standingOf(db, accountId);
+  assertActive(standing);
+  return standing;
+}
