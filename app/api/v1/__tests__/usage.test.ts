@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { occurrencesBetween } from "@/lib/boosts/usage";
+import { occurrencesBetween } from "@/lib/core/schedule";
 import { api, createValidatedSite, newKey, serveSite } from "./support/api";
 
 // What a customer spent, day by day, against the quota, and what the schedules will still spend.
