@@ -325,7 +325,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
               This schedule would spend about {quotaShare(costWarning.calls, costWarning.quota).words} your monthly quota of {costWarning.quota.toLocaleString("en")} calls (≈{" "}
               {costWarning.calls.toLocaleString("en")} calls a month).
             </p>
-            <p className="mt-1">Once the month’s quota is spent, every run fails until the next month, this boost’s and the others’.</p>
+            <p className="mt-1">Once the month’s quota is spent, runs needing more than what is left fail until the next month (UTC), this boost’s and the others’.</p>
             <div className="mt-3 flex flex-wrap gap-2">
               <Button variant="danger" busy={save.isPending} onClick={() => save.mutate(costWarning.body)}>
                 Save anyway

@@ -61,8 +61,8 @@ export function UsageProjection({ usage }: { usage: Usage }) {
         <QuotaBar used={quota.used} projected={projection.projected} limit={quota.limit} />
         {projection.over_quota ? (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 font-medium text-red-800">
-            At this pace the month ends at {n(projection.projected)} calls: {share.words} your quota of {n(quota.limit)}. Once it is spent, every run fails until {resetDay(quota.period_end)}: pause a
-            schedule or make it less frequent.
+            At this pace the month ends at {n(projection.projected)} calls: {share.words} your quota of {n(quota.limit)}. Once it is spent, runs needing more than what is left fail (a warm is refused)
+            until {resetDay(quota.period_end)}: pause a schedule or make it less frequent.
           </p>
         ) : (
           <p>
