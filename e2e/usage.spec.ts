@@ -127,4 +127,12 @@ test("the Usage page shows the calls per day, by site and by boost, and the mont
 
   await page.getByRole("button", { name: "Last month" }).click();
   await expect(page.getByText("No calls in this period")).toBeVisible();
+
+  // On a phone: nothing wider than the screen.
+  await page.getByRole("button", { name: "This month" }).click();
+  await expect(chart).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/screenshots/mobile-usage.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 });

@@ -18,13 +18,16 @@ const resetDay = (iso: string) => new Date(iso).toLocaleDateString("en", { timeZ
 function QuotaBar({ used, projected, limit }: { used: number; projected: number; limit: number }) {
   const scale = Math.max(projected, limit, 1) * 1.05;
   const at = (value: number) => `${Math.min(100, (value / scale) * 100)}%`;
+  // The quota's label stays inside the bar: left of its mark near the right end, right of it near the left end.
+  const mark = (limit / scale) * 100;
+  const labelSide = mark > 80 ? "right-0" : mark < 20 ? "left-0" : "left-0 -translate-x-1/2";
   return (
     <div aria-hidden className="pt-5">
       <div className="relative h-4 w-full rounded-full bg-slate-100">
         <div className="absolute inset-y-0 left-0 rounded-l-full bg-orange-300" style={{ width: at(projected) }} />
         <div className="absolute inset-y-0 left-0 rounded-l-full bg-brand-600" style={{ width: at(used) }} />
         <div className="absolute -inset-y-1.5 w-0.5 bg-slate-900" style={{ left: at(limit) }}>
-          <span className="absolute bottom-full mb-0.5 -translate-x-1/2 whitespace-nowrap text-xs font-medium text-slate-900">quota {n(limit)}</span>
+          <span className={`absolute bottom-full mb-0.5 whitespace-nowrap text-xs font-medium text-slate-900 ${labelSide}`}>quota {n(limit)}</span>
         </div>
       </div>
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
