@@ -1564,6 +1564,10 @@ export interface components {
             calls_by_variant: components["schemas"]["VariantCalls"][];
             /** @description Calls left in the account's monthly quota now: a run needing more fails. */
             quota_remaining: number;
+            /** @description What the boost's schedule would spend in a month: the cron's occurrences in the next 30 days × `calls` (a run started now; the quota counts each run's calls when it is planned). Null without a schedule (the boost runs only when started), and, for a draft in the dashboard's form, while its schedule is not a valid cron. */
+            calls_per_month: number | null;
+            /** @description The account's monthly call limit (GET /v1/usage's `quota.limit`), to compare `calls_per_month` with. */
+            monthly_quota: number;
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
             unchanged_urls: number;
             /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them. */
