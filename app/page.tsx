@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/accounts/next-auth";
 
 const steps = [
-  { title: "Get an API key", body: "Sign up, then API keys → Create key (or: npm run --silent cli -- keys create --email you@example.com --scopes all)" },
+  { title: "Get an API key", body: "Sign up, then API keys → Create key" },
   { title: "Register your site", body: 'curl -X POST -H "Authorization: Bearer $KEY" -H "content-type: application/json" -d \'{"domain":"www.example.com"}\' /v1/sites' },
   { title: "Prove you own it", body: 'Publish /{validation_token}.html or a <meta name="service-token"> tag, then POST /v1/sites/{id}/validate' },
   { title: "Warm", body: "Add sitemaps and define boosts, or POST up to 5,000 URLs to /v1/sites/{id}/warm" },

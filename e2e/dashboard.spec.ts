@@ -104,7 +104,7 @@ test("the owner sets the site's pace; a value over the operator's maximum is ref
   await expect(pace.getByLabel("Calls at once")).toHaveValue("4");
   await pace.getByLabel("Calls at once").fill("99");
   await pace.getByRole("button", { name: "Save pace" }).click();
-  await expect(pace.getByRole("alert")).toContainText("must be at most the operator's maximum");
+  await expect(pace.getByRole("alert")).toContainText("the most this service sends any site at once");
   await pace.getByLabel("Calls at once").fill("3");
   await pace.getByLabel("Calls per second (optional)").fill("50");
   await pace.getByRole("button", { name: "Save pace" }).click();

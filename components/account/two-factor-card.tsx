@@ -80,7 +80,7 @@ export function TwoFactorCard() {
             {state.data.required_by ? ` ${state.data.required_by} requires it of every member.` : ""}
           </p>
           {!state.data.available ? (
-            <ErrorNote error="This server cannot keep two-factor secrets: its operator has not set PREHEAT_SECRETS_KEY." />
+            <ErrorNote error="Two-factor sign-in is not available on this server yet: its operator has not set it up. Ask them to." />
           ) : setup ? (
             <>
               <p>Scan this code with the app, or type the key below into it; then type the code the app shows.</p>

@@ -27,7 +27,7 @@ export function OutboxView({ transport }: { transport: "resend" | "outbox" }) {
         subtitle={
           transport === "resend"
             ? "Every e-mail Preheat sent your account (run reports, sign-in links), with its delivery state."
-            : "This server sends no e-mail (RESEND_API_KEY is not set): run reports and sign-in links are kept here instead."
+            : "This server sends no e-mail yet: run reports and sign-in links are kept here instead."
         }
       />
       <Card>

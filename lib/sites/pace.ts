@@ -24,7 +24,7 @@ export const updateSiteBody = z
       .number()
       .int("must be a whole number")
       .min(1, "must be at least 1")
-      .refine((value) => value <= maxSiteConcurrency(), { message: "must be at most the operator's maximum, PREHEAT_SITE_MAX_CONCURRENCY" })
+      .refine((value) => value <= maxSiteConcurrency(), { error: () => `must be at most ${maxSiteConcurrency()}, the most this service sends any site at once` })
       .nullable()
       .optional()
       .meta({
