@@ -5,6 +5,7 @@ import { SignOutButton } from "./sign-out-button";
 
 const dashboardLinks = [
   { href: "/sites", label: "Sites" },
+  { href: "/usage", label: "Usage" },
   { href: "/keys", label: "API keys" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/team", label: "Team" },

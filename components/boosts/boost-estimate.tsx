@@ -1,26 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import { Card } from "@/components/ui/card";
+import { quotaShare } from "@/components/usage/quota-share";
 import type { BoostEstimate as Estimate } from "@/lib/boosts/schemas";
+import type { estimateDraft } from "./boost-form-model";
 
-/** The draft as the estimate takes it: what decides the calls. */
-type Draft = {
-  source_type: string;
-  region: string[];
-  sitemap_ids?: number[];
-  source_url?: string;
-  url_root: string;
-  exclude_ext: string[] | null;
-  variations: unknown;
-  request_profile?: unknown;
-  content_types: string[] | null;
-  call_limit: number | null;
-  only_changed?: boolean;
-  boost_id?: number;
-};
+/** The draft as the estimate takes it: what decides the calls, and the schedule. */
+type Draft = ReturnType<typeof estimateDraft>;
 
 /** `value`, once it has stopped changing for `ms`. */
 function useSettled<T>(value: T, ms: number): T {
@@ -36,16 +25,48 @@ function useSettled<T>(value: T, ms: number): T {
 
 const n = (value: number) => value.toLocaleString("en");
 
-/** What a run would do with the form as it is now: URLs, calls, calls per region against the quota; updated as the owner edits. */
-export function BoostEstimateCard({ siteId, draft, ready }: { siteId: number; draft: Draft; ready: boolean }) {
+const estimateKey = (siteId: number, draft: Draft) => ["boost-estimate", siteId, draft] as const;
+const fetchEstimate = (siteId: number, draft: Draft) => api<Estimate>(`/api/dashboard/sites/${siteId}/boost-estimate`, { method: "POST", body: draft });
+
+/** The estimate of the form as it is, once it has stopped changing for half a second. */
+export function useBoostEstimate(siteId: number, draft: Draft, ready: boolean): UseQueryResult<Estimate> {
   const settled = useSettled(draft, 500);
-  const { data, error, isFetching } = useQuery({
-    queryKey: ["boost-estimate", siteId, settled],
-    queryFn: () => api<Estimate>(`/api/dashboard/sites/${siteId}/boost-estimate`, { method: "POST", body: settled }),
+  return useQuery({
+    queryKey: estimateKey(siteId, settled),
+    queryFn: () => fetchEstimate(siteId, settled),
     enabled: ready,
     placeholderData: (previous) => previous,
     staleTime: 30_000,
   });
+}
+
+/** The estimate of exactly this draft (the card's when it has settled on it): what Save checks the schedule's cost with. */
+export function estimateOf(queryClient: QueryClient, siteId: number, draft: Draft): Promise<Estimate> {
+  return queryClient.fetchQuery({ queryKey: estimateKey(siteId, draft), queryFn: () => fetchEstimate(siteId, draft), staleTime: 30_000 });
+}
+
+/** What the schedule costs a month against the quota; in red above it. */
+function MonthlyCost({ estimate, schedule }: { estimate: Estimate; schedule: string | null | undefined }) {
+  const calls = estimate.calls_per_month;
+  if (calls === null) {
+    return (
+      <p data-testid="boost-monthly-cost" className="text-slate-500">
+        {schedule ? "The schedule is not a valid cron expression yet: its monthly cost follows once it is." : "No schedule: each run started by hand or the API counts its own calls."}
+      </p>
+    );
+  }
+  const share = quotaShare(calls, estimate.monthly_quota);
+  return (
+    <p data-testid="boost-monthly-cost" className={share.over ? "font-medium text-red-700" : undefined}>
+      ≈ <strong>{n(calls)}</strong> calls a month: {share.words} your quota of {n(estimate.monthly_quota)}
+      {share.over ? ". Runs fail once the month’s quota is spent." : "."} <span className="text-xs font-normal text-slate-500">(the schedule’s runs in the next 30 days × the calls of a run now)</span>
+    </p>
+  );
+}
+
+/** What a run would do with the form as it is now: URLs, calls, calls per region against the quota, and what the schedule costs a month; updated as the owner edits. */
+export function BoostEstimateCard({ estimate, ready, schedule }: { estimate: UseQueryResult<Estimate>; ready: boolean; schedule: string | null | undefined }) {
+  const { data, error, isFetching } = estimate;
   return (
     <Card title="Estimate">
       <div aria-live="polite" data-testid="boost-estimate" className="space-y-2 text-sm text-slate-700">
@@ -70,6 +91,7 @@ export function BoostEstimateCard({ siteId, draft, ready }: { siteId: number; dr
                 .map(([region, calls]) => `${region}: ${n(calls)}`)
                 .join(" · ")}
             </p>
+            <MonthlyCost estimate={data} schedule={schedule} />
             {data.notes.length ? <p className="text-xs text-slate-500">{data.notes.join("; ")}.</p> : null}
           </>
         )}

@@ -61,7 +61,7 @@ describe("the boost form refuses what the API refuses, in the API's words", () =
   it("asks no estimate of a draft the estimate's schema refuses", () => {
     expect(estimateReady({ ...valid, languages: "xx" }, undefined)).toBe(false);
     expect(estimateReady({ ...valid, sitemap_ids: [] }, undefined)).toBe(false);
-    // The name and the schedule decide no call: the estimate does not wait for them.
+    // The name decides no call, and a schedule still being typed only leaves out the monthly cost: the estimate does not wait for them.
     expect(estimateReady({ ...valid, name: "", schedule: "nonsense" }, undefined)).toBe(true);
   });
 

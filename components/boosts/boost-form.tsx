@@ -14,12 +14,16 @@ import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/core/url-orders";
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/core/variations";
-import { BoostEstimateCard } from "./boost-estimate";
+import { quotaShare } from "@/components/usage/quota-share";
+import { BoostEstimateCard, estimateOf, useBoostEstimate } from "./boost-estimate";
 import { type BoostBody, changedFields, check, EMPTY_FORM, estimateDraft, estimateReady, type FormState, fromBoost, type Problems, toBody } from "./boost-form-model";
 import { RequestProfileFields, serverProblem } from "./request-profile-fields";
 import { ScheduleEditor } from "./schedule-editor";
 import { siteBoostsQueryKey } from "./site-boosts";
 import { SitemapChoices } from "./sitemap-choices";
+
+/** A schedule's monthly cost over the quota, found when Save was clicked, and the body waiting for the owner's answer. */
+type CostWarning = { calls: number; quota: number; body: Partial<BoostBody> };
 
 const VERIFY_HINTS = {
   false: "Runs end after their calls.",
@@ -40,8 +44,11 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
   const [problems, setProblems] = useState<Problems>({});
   const [attempt, setAttempt] = useState(0);
   const [nothingChanged, setNothingChanged] = useState(false);
+  const [costWarning, setCostWarning] = useState<CostWarning | null>(null);
+  const [checkingCost, setCheckingCost] = useState(false);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setNothingChanged(false);
+    setCostWarning(null);
     setState((current) => ({ ...current, [key]: value }));
   };
 
@@ -63,10 +70,32 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
     else first?.focus();
   }, [attempt]);
 
+  const estimateSiteId = boost?.site_id ?? siteId;
+  const draft = estimateDraft(state, boost?.id);
+  const estimate = useBoostEstimate(estimateSiteId, draft, estimateReady(state, boost?.id));
+
+  /**
+   * What the schedule would spend a month when that is more than the quota, from the estimate of the
+   * form exactly as it is; null when it is not, when nothing saved changes the cost, or when the
+   * estimate cannot be had (the save goes ahead: the quota still holds at each run).
+   */
+  const costOverQuota = async (body: Partial<BoostBody>): Promise<CostWarning | null> => {
+    if (!draft.schedule) return null;
+    if (boost && !Object.keys(body).some((field) => field in draft)) return null;
+    setCheckingCost(true);
+    try {
+      const cost = await estimateOf(queryClient, estimateSiteId, draft).catch(() => null);
+      if (!cost || cost.calls_per_month === null || cost.calls_per_month <= cost.monthly_quota) return null;
+      return { calls: cost.calls_per_month, quota: cost.monthly_quota, body };
+    } finally {
+      setCheckingCost(false);
+    }
+  };
+
   const serverError = save.error instanceof ApiError ? save.error : null;
   const problem = (field: string) => problems[field] ?? serverError?.field(field);
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found = check(state);
     setProblems(found);
@@ -75,13 +104,22 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
       setAttempt((n) => n + 1);
       return;
     }
-    if (!boost) {
-      save.mutate(toBody(state));
+    const body = boost ? changedFields(initial, state) : toBody(state);
+    if (boost && Object.keys(body).length === 0) {
+      setNothingChanged(true);
       return;
     }
-    const changes = changedFields(initial, state);
-    if (Object.keys(changes).length === 0) setNothingChanged(true);
-    else save.mutate(changes);
+    // A schedule costing more than the month's quota is saved only once the owner has said so.
+    const warning = await costOverQuota(body);
+    if (warning) setCostWarning(warning);
+    else save.mutate(body);
+  };
+
+  const changeSchedule = () => {
+    setCostWarning(null);
+    const field = document.querySelector<HTMLInputElement>('form[data-boost-form] input[name="schedule"]');
+    field?.scrollIntoView({ block: "center" });
+    field?.focus();
   };
 
   const generalError = save.error && !(serverError && serverError.status === 422 && serverError.details.length) ? save.error : null;
@@ -228,7 +266,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
         </div>
       </Card>
 
-      <BoostEstimateCard siteId={boost?.site_id ?? siteId} draft={estimateDraft(state, boost?.id)} ready={estimateReady(state, boost?.id)} />
+      <BoostEstimateCard estimate={estimate} ready={estimateReady(state, boost?.id)} schedule={draft.schedule} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />
@@ -281,14 +319,35 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             Nothing changed: there is nothing to save.
           </p>
         ) : null}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" busy={save.isPending}>
-            {boost ? "Save changes" : "Create boost"}
-          </Button>
-          <Link href={cancelHref} className={buttonClass("ghost")}>
-            Cancel
-          </Link>
-        </div>
+        {costWarning ? (
+          <div role="alert" data-testid="boost-cost-warning" className="rounded-md border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
+            <p className="font-medium">
+              This schedule would spend about {quotaShare(costWarning.calls, costWarning.quota).words} your monthly quota of {costWarning.quota.toLocaleString("en")} calls (≈{" "}
+              {costWarning.calls.toLocaleString("en")} calls a month).
+            </p>
+            <p className="mt-1">Once the month’s quota is spent, runs needing more than what is left fail until the next month (UTC), this boost’s and the others’.</p>
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Button variant="danger" busy={save.isPending} onClick={() => save.mutate(costWarning.body)}>
+                Save anyway
+              </Button>
+              <Button variant="secondary" onClick={changeSchedule}>
+                Change schedule
+              </Button>
+              <Link href={cancelHref} className={buttonClass("ghost")}>
+                Cancel
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" busy={save.isPending || checkingCost}>
+              {boost ? "Save changes" : "Create boost"}
+            </Button>
+            <Link href={cancelHref} className={buttonClass("ghost")}>
+              Cancel
+            </Link>
+          </div>
+        )}
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-import { suspensionMessage } from "@/lib/plans/suspension";
+import { AccountSuspendedError } from "@/lib/plans/suspension";
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { bearerCredential } from "@/lib/auth/bearer";
@@ -95,7 +95,7 @@ function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
 
 /** The 403 of every request of a suspended organization, with the operator's reason. */
 export function suspendedRefusal(suspension: { reason: string | null }): Response {
-  return errorResponse(403, "account_suspended", suspensionMessage(suspension.reason), { reason: suspension.reason });
+  return toErrorResponse(new AccountSuspendedError(suspension.reason));
 }
 
 /** The 403 of a member whose organization requires two-factor sign-in, which the member has not turned on yet. */

@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db";
 import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
 import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
 import { sharedEgressGroups, sharedEgressWarning } from "@/lib/core/regions";
+import { checkCron, occurrencesBetween } from "@/lib/core/schedule";
 import { visitorCheckNote } from "@/lib/runs/visitor-check";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
@@ -24,12 +25,32 @@ async function selectNow(db: Database, source: BoostSource, site: { domain: stri
   }
 }
 
+/** The days `calls_per_month` looks ahead: a month of the schedule, whatever day of the month it is. */
+const MONTH_MS = 30 * 86_400_000;
+
+/** What the schedule would spend in the next 30 days at `calls` a run; null without a schedule, or with an expression that is not a cron. */
+function callsPerMonth(schedule: string | null, calls: number, now = new Date()): number | null {
+  if (!schedule) return null;
+  const checked = checkCron(schedule);
+  if ("problem" in checked) return null;
+  return occurrencesBetween(checked.expression, now, new Date(now.getTime() + MONTH_MS)) * calls;
+}
+
 /**
  * What a run would do now, without doing it: the URLs and calls planning would make (the same
  * selection: filters, the caps of a site not validated, the call limit) from the sitemaps' current
- * lists (a stale one is not read again here; the run reads it first) or the CSV file read now.
+ * lists (a stale one is not read again here; the run reads it first) or the CSV file read now; and
+ * what the schedule would spend in a month at that many calls a run.
  */
-async function estimate(db: Database, accountId: number, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, visitorCheck: boolean): Promise<BoostEstimate> {
+async function estimate(
+  db: Database,
+  accountId: number,
+  source: BoostSource,
+  site: { domain: string; validated: boolean },
+  plan: CallPlan,
+  visitorCheck: boolean,
+  schedule: string | null,
+): Promise<BoostEstimate> {
   const [quota, regions] = await Promise.all([getQuota(db, accountId), regionsWithEgress(db)]);
   const selected = await selectNow(db, source, site, plan);
   const shared_egress = sharedEgressGroups(regions, plan.regions);
@@ -42,6 +63,8 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
       calls_by_region: countCallsByRegion(selection.urls.length, plan, selection.callLimit),
       calls_by_variant: countCallsByVariant(selection.urls.length, plan, selection.callLimit),
       quota_remaining: quota.remaining,
+      calls_per_month: callsPerMonth(schedule, selection.total),
+      monthly_quota: quota.limit,
       unchanged_urls: selection.unchanged,
       notes: [...selection.notes, ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
       shared_egress,
@@ -54,6 +77,8 @@ async function estimate(db: Database, accountId: number, source: BoostSource, si
     calls_by_region: countCallsByRegion(0, plan),
     calls_by_variant: countCallsByVariant(0, plan),
     quota_remaining: quota.remaining,
+    calls_per_month: callsPerMonth(schedule, 0),
+    monthly_quota: quota.limit,
     unchanged_urls: 0,
     notes: [`the CSV file could not be read: ${selected.unreadable}`, ...egressNotes],
     shared_egress,
@@ -65,12 +90,12 @@ async function savedBoost(ctx: AccountContext, boostId: number) {
   const boost = await getBoostRow(ctx.db, ctx, boostId);
   const site = await getSite(ctx, boost.siteId);
   const plan: CallPlan = { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile };
-  return { source: await boostSourceOf(ctx.db, boost), site, plan, visitorCheck: boost.verifyVisitors };
+  return { source: await boostSourceOf(ctx.db, boost), site, plan, visitorCheck: boost.verifyVisitors, schedule: boost.schedule };
 }
 
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
-  const { source, site, plan, visitorCheck } = await savedBoost(ctx, boostId);
-  return estimate(ctx.db, ctx.accountId, source, site, plan, visitorCheck);
+  const { source, site, plan, visitorCheck, schedule } = await savedBoost(ctx, boostId);
+  return estimate(ctx.db, ctx.accountId, source, site, plan, visitorCheck, schedule);
 }
 
 /** The estimate's `calls` alone (0 when the source cannot be read): what a run of the boost would make now. */
@@ -106,5 +131,13 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     order: "sitemap",
     onlyChanged: draft.only_changed ?? false,
   };
-  return estimate(ctx.db, ctx.accountId, source, site, { regions: draft.region, variations: draft.variations ?? null, requestProfile: draft.request_profile ?? null }, draft.verify === "visitors");
+  return estimate(
+    ctx.db,
+    ctx.accountId,
+    source,
+    site,
+    { regions: draft.region, variations: draft.variations ?? null, requestProfile: draft.request_profile ?? null },
+    draft.verify === "visitors",
+    draft.schedule ?? null,
+  );
 }

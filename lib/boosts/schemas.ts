@@ -63,6 +63,11 @@ export const boostEstimateSchema = z
       description: "Each variant's calls (every region together), in the order a run makes them: a run started now has these in its `variants_breakdown`.",
     }),
     quota_remaining: z.number().int().meta({ description: "Calls left in the account's monthly quota now: a run needing more fails." }),
+    calls_per_month: z.number().int().nullable().meta({
+      description:
+        "What the boost's schedule would spend in a month: the cron's occurrences in the next 30 days × `calls` (a run started now; the quota counts each run's calls when it is planned). Null without a schedule (the boost runs only when started), and, for a draft in the dashboard's form, while its schedule is not a valid cron.",
+    }),
+    monthly_quota: z.number().int().meta({ description: "The account's monthly call limit (GET /v1/usage's `quota.limit`), to compare `calls_per_month` with." }),
     unchanged_urls: z
       .number()
       .int()

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { boosts, runs, sites } from "@/drizzle/schema";
 import type { AccountContext } from "@/lib/context";
 import { InvalidError } from "@/lib/core/errors";
-import { nextRunTimes } from "@/lib/core/schedule";
+import { occurrencesBetween } from "@/lib/core/schedule";
 import { getQuota } from "@/lib/runs/quota";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
 import { boostCallsNow } from "./estimate";
@@ -10,22 +10,8 @@ import type { Usage } from "./usage-schemas";
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
-/** A schedule firing every minute fires about 44,640 times a month: counted in steps of this many. */
-const OCCURRENCES_STEP = 1_000;
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
-/** How many times the expression fires after `after` and before `end`. */
-export function occurrencesBetween(expression: string, after: Date, end: Date): number {
-  let count = 0;
-  let from = after;
-  for (;;) {
-    const next = nextRunTimes(expression, OCCURRENCES_STEP, from).filter((time) => time < end);
-    count += next.length;
-    if (next.length < OCCURRENCES_STEP) return count;
-    from = next.at(-1)!;
-  }
-}
 
 function periodOf(query: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
   const from = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -140,6 +140,11 @@ export const boostDraftBody = z
     call_limit: boostFields.call_limit,
     only_changed: onlyChanged.optional(),
     verify: verify.optional(),
+    // Not the boost's strict `schedule`: a cron half typed gives no monthly cost, never a refused estimate.
+    schedule: z.string().max(200).nullable().optional().meta({
+      description:
+        "The boost's `schedule` as it would be saved (5-field cron, UTC), for `calls_per_month`; null or omitted: on demand. An expression that is not a valid cron gives `calls_per_month` null.",
+    }),
   })
   .superRefine(requireSource)
   .superRefine((value, ctx) => {

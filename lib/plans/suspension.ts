@@ -3,14 +3,18 @@ import type { Database } from "@/lib/db";
 import { type Standing, standingOf } from "./limits";
 
 /** What a suspended organization's members and keys are told, in one wording. */
-export function suspensionMessage(reason: string | null): string {
+function suspensionMessage(reason: string | null): string {
   return `This organization is suspended by the operator of this service${reason ? `: ${reason}` : ""}. Nothing of it warms until it is resumed; contact the operator.`;
 }
 
 /** The organization is suspended by the operator: 403 `account_suspended`, with the operator's reason. */
-class AccountSuspendedError extends ForbiddenError {
+export class AccountSuspendedError extends ForbiddenError {
   constructor(readonly reason: string | null) {
     super(suspensionMessage(reason), undefined, "account_suspended");
+  }
+
+  override bodyFields() {
+    return { reason: this.reason };
   }
 }
 

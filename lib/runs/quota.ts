@@ -12,11 +12,12 @@ function defaultMonthlyQuota(): number {
   return setting("PREHEAT_MONTHLY_CALL_QUOTA");
 }
 
-/** The account's own figure, else its plan's, else null (the service default): one expression for every reader. */
+/**
+ * The account's own figure, else its plan's, else null (the service default): one expression for
+ * every reader. Aliased: inside a RETURNING clause, drizzle names columns without their table.
+ */
 const ownMonthlyLimit = (accountId: number) =>
-  sql<
-    number | null
-  >`(select coalesce(${accounts.monthlyCallQuota}, ${plans.monthlyCalls}) from ${accounts} left join ${plans} on ${plans.id} = ${accounts.planId} where ${accounts.id} = ${accountId})`;
+  sql<number | null>`(select coalesce(a.monthly_call_quota, p.monthly_calls) from ${accounts} a left join ${plans} p on p.id = a.plan_id where a.id = ${accountId})`;
 
 export function quotaPeriod(now = new Date()) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -819,8 +819,9 @@ export interface components {
             }[] | null;
             /** @description The scopes of the key that made this request. */
             scopes: components["schemas"]["Scope"][];
-            /** @description Regions available to the caller. */
+            /** @description Regions available to the caller: those its plan offers. */
             regions: components["schemas"]["Region"][];
+            plan: components["schemas"]["Plan"];
             quota: components["schemas"]["Quota"];
         };
         /**
@@ -842,6 +843,34 @@ export interface components {
          * @enum {string}
          */
         Egress: "worker" | "proxy" | "local";
+        /** @description What the organization may use, set by the operator. A request beyond a limit is refused with 403 `plan_limit`, which names the limit and the plan. */
+        Plan: {
+            /** @description null: no plan, the service's configuration (named `default`). */
+            id: number | null;
+            name: string;
+            limits: components["schemas"]["PlanLimits"];
+        };
+        PlanLimits: {
+            /** @description Calls per calendar month (UTC): the quota. */
+            monthly_calls: number;
+            /** @description Sites the organization may register; null: no cap. */
+            sites: number | null;
+            /** @description The highest `max_concurrency` a site may set. */
+            max_site_concurrency: number;
+            /** @description The regions boosts and warms may use; null: every region. */
+            regions: components["schemas"]["RegionCode"][] | null;
+            /** @description Rows of a run's results (its calls that did not hit) kept per run. */
+            run_results_max: number;
+            /** @description Whether runs may verify (`verify`: true or "visitors"). */
+            verification: boolean;
+            /** @description Runs older than this many days are deleted; null: kept until their site or boost is. */
+            run_retention_days: number | null;
+        };
+        /**
+         * @description A stored region code (`uk` is stored as `gb`).
+         * @enum {string}
+         */
+        RegionCode: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as";
         Quota: {
             /** @enum {string} */
             period: "month";
@@ -867,10 +896,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): Neither ownership proof (token file, meta tag) was found: `error` says why. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -1162,11 +1191,6 @@ export interface components {
              */
             updated_at: string;
         };
-        /**
-         * @description A stored region code (`uk` is stored as `gb`).
-         * @enum {string}
-         */
-        RegionCode: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as";
         VariationsValue: {
             user_agents?: ("mobile" | "desktop" | "bot" | "ai_crawler")[];
             languages?: string[];
@@ -1540,6 +1564,10 @@ export interface components {
             calls_by_variant: components["schemas"]["VariantCalls"][];
             /** @description Calls left in the account's monthly quota now: a run needing more fails. */
             quota_remaining: number;
+            /** @description What the boost's schedule would spend in a month: the cron's occurrences in the next 30 days × `calls` (a run started now; the quota counts each run's calls when it is planned). Null without a schedule (the boost runs only when started), and, for a draft in the dashboard's form, while its schedule is not a valid cron. */
+            calls_per_month: number | null;
+            /** @description The account's monthly call limit (GET /v1/usage's `quota.limit`), to compare `calls_per_month` with. */
+            monthly_quota: number;
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
             unchanged_urls: number;
             /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them. */
@@ -2320,10 +2348,10 @@ export interface components {
         };
         AuditActor: {
             /**
-             * @description `user`: a signed-in member in the dashboard; `key`: an API key; `hook`: a deploy hook's secret URL; `system`: Preheat itself.
+             * @description `user`: a signed-in member in the dashboard; `key`: an API key; `hook`: a deploy hook's secret URL; `system`: Preheat itself; `operator`: the operator of this service (plan changes, suspension).
              * @enum {string}
              */
-            type: "user" | "key" | "hook" | "system";
+            type: "user" | "key" | "hook" | "system" | "operator";
             /** @description The member's e-mail address, the key's prefix, or the deploy hook's id, as it was at the time. */
             label: string;
             /** @description The member, for a `user` actor. */
@@ -2372,6 +2400,23 @@ export interface operations {
             };
             /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. */
+            403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
                     "X-Request-Id"?: string;
@@ -2475,7 +2520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2595,7 +2640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2736,7 +2781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -2904,7 +2949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3053,7 +3098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3208,7 +3253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3376,7 +3421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3527,7 +3572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3683,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -3843,7 +3888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4029,7 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4179,7 +4224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4336,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4511,7 +4556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4679,7 +4724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -4834,7 +4879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5017,7 +5062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5172,7 +5217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5357,7 +5402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5513,7 +5558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5686,7 +5731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -5846,7 +5891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6032,7 +6077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6182,7 +6227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6338,7 +6383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6529,7 +6574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6702,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -6862,7 +6907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7046,7 +7091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7166,6 +7211,23 @@ export interface operations {
             };
             /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
             400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
+            403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
                     "X-Request-Id"?: string;
@@ -7324,7 +7386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `quota_exceeded`: The account's monthly call quota cannot cover the request. */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `quota_exceeded`: The account's monthly call quota cannot cover the request. `plan_limit`: The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7514,7 +7576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7653,7 +7715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7787,7 +7849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -7950,7 +8012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8087,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8228,7 +8290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `webhook_limit`: The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8396,7 +8458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8545,7 +8607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8700,7 +8762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -8890,7 +8952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -9041,7 +9103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `site_limited_key`: The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
@@ -9186,7 +9248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
             403: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */

@@ -1,10 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { occurrencesBetween } from "@/lib/boosts/usage";
-import { api, createValidatedSite, newKey, serveSite } from "./support/api";
+import { describe, expect, inject, it } from "vitest";
+import { occurrencesBetween } from "@/lib/core/schedule";
+import { api, createSite, createValidatedSite, newKey, serveSite, uniqueEmail } from "./support/api";
+import { sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // What a customer spent, day by day, against the quota, and what the schedules will still spend.
 
 const today = () => new Date().toISOString().slice(0, 10);
+const MONTHLY_QUOTA = inject("monthlyQuota");
 
 describe("GET /v1/usage", () => {
   it("counts each day's calls as the runs' calls, splits them by site and boost, and projects the schedules to the month's end", async () => {
@@ -62,5 +64,60 @@ describe("GET /v1/usage", () => {
     expect(days.body.days.map((d: { date: string }) => d.date)).toEqual(["2026-11-01", "2026-11-02", "2026-11-03"]);
     const narrow = await newKey("sites:read");
     expect((await api("GET", "/v1/usage", { key: narrow })).body.code).toBe("insufficient_scope");
+  });
+});
+
+describe("the estimate's monthly cost", () => {
+  const MONTH_MS = 30 * 86_400_000;
+  /** The schedule's runs in the 30 days from now, as the estimate counts them a moment later (a boundary may pass between the two). */
+  const runsInMonth = (schedule: string) => occurrencesBetween(schedule, new Date(), new Date(Date.now() + MONTH_MS));
+
+  it("prices a saved boost's schedule as its runs in the next 30 days × the calls of a run, beside the monthly quota", async () => {
+    const key = await newKey();
+    const site = await createSite(key);
+    const urls = Array.from({ length: 3 }, (_, i) => `https://${site.domain}/p/${i}`);
+    await serveSite(site.domain, { routes: { "/urls.csv": { body: `url\n${urls.join("\n")}\n`, headers: { "content-type": "text/csv" } } } });
+    const body = { name: "Costly", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr", "us"] };
+
+    const daily = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { ...body, schedule: "0 3 * * *" } });
+    const estimate = await api("GET", `/v1/boosts/${daily.body.id}/estimate`, { key });
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.calls).toBe(6);
+    expect(estimate.body.calls_per_month).toBe(runsInMonth("0 3 * * *") * 6);
+    expect(estimate.body.calls_per_month).toBe(30 * 6);
+    expect(estimate.body.monthly_quota).toBe(MONTHLY_QUOTA);
+
+    const everyMinute = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: { ...body, schedule: "* * * * *" } });
+    const costly = await api("GET", `/v1/boosts/${everyMinute.body.id}/estimate`, { key });
+    expect(costly.body.calls_per_month % 6).toBe(0);
+    expect(Math.abs(costly.body.calls_per_month / 6 - runsInMonth("* * * * *"))).toBeLessThanOrEqual(1);
+    expect(costly.body.calls_per_month).toBeGreaterThan(MONTHLY_QUOTA);
+
+    const onDemand = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body });
+    expect((await api("GET", `/v1/boosts/${onDemand.body.id}/estimate`, { key })).body).toMatchObject({ calls: 6, calls_per_month: null, monthly_quota: MONTHLY_QUOTA });
+  });
+
+  it("prices the boost form's draft schedule too, with null for no schedule or one still being typed", async () => {
+    const email = uniqueEmail("cost");
+    await signUpAndConfirm(email, "a long enough password", uniqueClient());
+    const headers = { "x-preheat-dashboard": "1", cookie: await sessionOf(email, "a long enough password") };
+    const site = await api("POST", "/v1/sites", { headers, body: { domain: `cost-${Date.now().toString(36)}.test` } });
+    expect(site.status).toBe(201);
+    const urls = Array.from({ length: 2 }, (_, i) => `https://${site.body.domain}/p/${i}`);
+    await serveSite(site.body.domain, { routes: { "/urls.csv": { body: `url\n${urls.join("\n")}\n`, headers: { "content-type": "text/csv" } } } });
+    const draft = { source_type: "csv", source_url: `http://${site.body.domain}/urls.csv`, region: ["fr"], url_root: "/", exclude_ext: null, variations: null, content_types: null, call_limit: null };
+    const estimate = (schedule?: string | null) => api("POST", `/api/dashboard/sites/${site.body.id}/boost-estimate`, { headers, body: schedule === undefined ? draft : { ...draft, schedule } });
+
+    const hourly = await estimate("0 * * * *");
+    expect(hourly.status).toBe(200);
+    expect(hourly.body.calls).toBe(2);
+    expect(hourly.body.calls_per_month % 2).toBe(0);
+    expect(Math.abs(hourly.body.calls_per_month / 2 - runsInMonth("0 * * * *"))).toBeLessThanOrEqual(1);
+    expect(hourly.body.monthly_quota).toBe(MONTHLY_QUOTA);
+    for (const schedule of [undefined, null, "", "0 3 * *", "nonsense"]) {
+      const answer = await estimate(schedule);
+      expect(answer.status, String(schedule)).toBe(200);
+      expect(answer.body, String(schedule)).toMatchObject({ calls: 2, calls_per_month: null });
+    }
   });
 });
