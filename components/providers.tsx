@@ -1,26 +1,21 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import type { Role } from "@/lib/core/roles";
 import { RoleProvider } from "./dashboard/role";
+import { SuspendedGate } from "./dashboard/suspended-gate";
 import { TwoFactorGate } from "./dashboard/two-factor-gate";
+import { QueryProvider } from "./query-provider";
 
-/** One query client per browser tab: the dashboard's server state lives here; and the member's role. */
-export function Providers({ role, mustEnableTwoFactor, children }: { role: Role; mustEnableTwoFactor: boolean; children: ReactNode }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !(error instanceof Error && "status" in error && Number(error.status) < 500) },
-        },
-      }),
-  );
+/** The dashboard's query client, the member's role, and what the organization's state leaves open. */
+export function Providers({ role, mustEnableTwoFactor, suspension, children }: { role: Role; mustEnableTwoFactor: boolean; suspension: string | null; children: ReactNode }) {
   return (
-    <QueryClientProvider client={client}>
+    <QueryProvider>
       <RoleProvider role={role}>
-        <TwoFactorGate required={mustEnableTwoFactor}>{children}</TwoFactorGate>
+        <SuspendedGate message={suspension}>
+          <TwoFactorGate required={mustEnableTwoFactor}>{children}</TwoFactorGate>
+        </SuspendedGate>
       </RoleProvider>
-    </QueryClientProvider>
+    </QueryProvider>
   );
 }

@@ -30,6 +30,12 @@ export async function SiteHeader() {
                 {link.label}
               </Link>
             ))}
+            {user.operator ? (
+              // Only for the users granted the console: customers never see it.
+              <Link href="/operator" className="font-medium text-amber-800 hover:text-amber-950">
+                Operator console
+              </Link>
+            ) : null}
             <span className="ml-auto flex items-center gap-3">
               <OrganizationSwitcher />
               <span className="hidden text-slate-500 sm:inline">{user.email}</span>

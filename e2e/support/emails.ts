@@ -6,13 +6,18 @@ import { expect, type Page } from "@playwright/test";
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** The newest e-mail to an address, as the operator CLI prints it from the server's outbox. */
-export async function lastEmailTo(address: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "emails", "--to", address], {
+/** The operator CLI, on the test server's database: what it printed. */
+export async function cli(...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
     cwd: root,
     env: { ...process.env, PREHEAT_DATA_DIR: process.env.PREHEAT_E2E_DATA_DIR, DATABASE_URL: "" },
   });
   return stdout;
+}
+
+/** The newest e-mail to an address, as the operator CLI prints it from the server's outbox. */
+export async function lastEmailTo(address: string): Promise<string> {
+  return cli("emails", "--to", address);
 }
 
 /** The e-mail's link of this server's: the sign-up confirmation or a sign-in link. */

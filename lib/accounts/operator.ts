@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { accounts, accountUsage, apiKeys, memberships, plans, runs, sites, userSessions, users } from "@/drizzle/schema";
-import { forgetRememberedKeys } from "@/lib/auth/api-keys";
+import { type CreateApiKeyInput, createApiKey, forgetRememberedKeys, listApiKeys } from "@/lib/auth/api-keys";
 import { ConflictError, DomainError, NotFoundError } from "@/lib/core/errors";
 import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import type { Page } from "@/lib/core/pagination";
@@ -12,7 +12,7 @@ import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { reactivateBoostsOfEndedRuns } from "@/lib/runs/lifecycle";
 import { quotaPeriod } from "@/lib/runs/quota";
 import { type AuditActor, recordAuditEvent } from "./audit";
-import { findUserByEmail } from "./users";
+import { findOrCreateUser, findUserByEmail } from "./users";
 
 /*
  * What the operator of this service does: who may open the operator console, plans and which
@@ -269,4 +269,20 @@ export async function organizationIdOf(db: Database, idOrEmail: string): Promise
   const user = await findUserByEmail(db, idOrEmail);
   if (!user?.accountId) throw new DomainError(`No organization for ${idOrEmail}: give its id (organizations list).`);
   return user.accountId;
+}
+
+// —— Keys for a user (what `keys list|create --email` do) ——
+
+/** A user's organization and its keys, newest first. */
+export async function keysOfUser(db: Database, email: string) {
+  const user = await userByEmail(db, email);
+  if (user.accountId === null) throw new NotFoundError(`${email} belongs to no organization.`);
+  return { email: user.email, organization_id: user.accountId, keys: await listApiKeys(db, user.accountId) };
+}
+
+/** A key in the organization the user of `email` works in; a new address gets a user and an organization of its own first. */
+export async function createKeyForUser(db: Database, email: string, input: Omit<CreateApiKeyInput, "accountId" | "userId">) {
+  const { user } = await findOrCreateUser(db, email);
+  const { key, apiKey } = await createApiKey(db, { ...input, accountId: user.accountId, userId: user.id });
+  return { key, apiKey: { ...apiKey, createdBy: user.email }, organization_id: user.accountId };
 }

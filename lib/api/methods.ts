@@ -3,8 +3,13 @@ import { routeOf } from "@/lib/observability/requests";
 import { answer, budgetSubject, type RouteContext } from "./handler";
 import { errorResponse } from "./responses";
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+
+/** The 405 of a method the route does not serve, naming those it does. */
+export function methodNotAllowed(allowed: readonly Method[]): Response {
+  return errorResponse(405, "method_not_allowed", `Method not allowed here: use ${allowed.join(" or ")}.`, undefined, { allow: allowed.join(", ") });
+}
 
 /**
  * An answer that authenticates nobody (a 404, a 405, the public document), drawn from the client
@@ -21,11 +26,6 @@ export function answerFromClientBudget(request: Request, respond: () => Response
  * `export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");`
  */
 export function otherMethods(...allowed: Method[]): Record<Method, (request: Request, route?: RouteContext) => Promise<Response>> {
-  const answer = async (request: Request, route?: RouteContext) =>
-    answerFromClientBudget(
-      request,
-      () => errorResponse(405, "method_not_allowed", `Method not allowed here: use ${allowed.join(" or ")}.`, undefined, { allow: allowed.join(", ") }),
-      routeOf(request, await route?.params),
-    );
+  const answer = async (request: Request, route?: RouteContext) => answerFromClientBudget(request, () => methodNotAllowed(allowed), routeOf(request, await route?.params));
   return Object.fromEntries(METHODS.map((method) => [method, answer])) as Record<Method, (request: Request, route?: RouteContext) => Promise<Response>>;
 }

@@ -1,13 +1,14 @@
 import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
-import { getDb } from "@/lib/db";
+import { type Database, getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/accounts/sessions";
 import type { Role } from "@/lib/core/roles";
 import { routeOf } from "@/lib/observability/requests";
 import { actorOf, recordAudited } from "./audit";
 import { RequestError } from "./errors";
 import type { AuditSpec } from "./operation";
-import { answer, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, suspendedRefusal, twoFactorRefusal } from "./handler";
+import { METHODS, type Method, methodNotAllowed } from "./methods";
+import { answer, budgetSubject, DASHBOARD_HEADER, type Input, parseRequest, roleRefusal, type RouteContext, SESSION_EXPIRED_MESSAGE, suspendedRefusal, twoFactorRefusal } from "./handler";
 import { errorResponse } from "./responses";
 
 /**
@@ -18,6 +19,14 @@ export function requireJsonOrDashboard(request: Request): void {
   if (request.headers.get(DASHBOARD_HEADER) === "1") return;
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new RequestError(415, "Send the body as JSON (Content-Type: application/json).");
+}
+
+/** The signed-in user of a dashboard request (its header and a live session), "not_dashboard" without the header, undefined without a session. */
+async function dashboardUser(request: Request): Promise<SessionUser | "not_dashboard" | undefined> {
+  if (request.headers.get(DASHBOARD_HEADER) !== "1") return "not_dashboard";
+  // Loaded here only: the API-key path must not pull next-auth into every cold start.
+  const { currentUser } = await import("@/lib/accounts/next-auth");
+  return currentUser();
 }
 
 export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B>; request: Request };
@@ -40,10 +49,8 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
 ) {
   return async (request: Request, route: RouteContext): Promise<Response> =>
     answer(request, { path: routeOf(request, await route.params) }, async (meter) => {
-      if (request.headers.get(DASHBOARD_HEADER) !== "1")
-        return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
-      const { currentUser } = await import("@/lib/accounts/next-auth");
-      const user = await currentUser();
+      const user = await dashboardUser(request);
+      if (user === "not_dashboard") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
       if (!user) return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
       meter.caller = { accountId: user.accountId };
       const db = await getDb();
@@ -66,4 +73,43 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       });
       return response;
     });
+}
+
+export type OperatorHandlerArgs<P, Q, B> = { db: Database; operator: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B>; request: Request };
+
+/**
+ * The console's existence must not leak: whoever is not a signed-in operator (signed out, a
+ * customer, an API key, a request without the dashboard header) gets the answer of a path that does
+ * not exist, drawn from the client address's budget like one.
+ */
+const NOT_AN_OPERATOR = () => errorResponse(404, "not_found", "Not found.");
+
+/**
+ * The operator console's routes (/api/operator/…): a signed-in session of a user granted the console
+ * (`users grant-operator`) and the dashboard header; anything else answers 404 `not_found`. They act
+ * across organizations, so neither the operator's own organization's suspension nor its two-factor
+ * requirement refuses them. The domain verbs record what they change in the organization's audit
+ * log, naming the operator by e-mail address (`operator.email`).
+ */
+export function withOperator<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: { params?: P; query?: Q; body?: B },
+  operation: (args: OperatorHandlerArgs<P, Q, B>) => Promise<Response>,
+) {
+  return async (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, { path: routeOf(request, await route.params) }, async (meter) => {
+      const db = await getDb();
+      const user = request.headers.has("authorization") ? undefined : await dashboardUser(request);
+      if (typeof user !== "object" || !user.operator) return (await meter.spend(db, budgetSubject(request, undefined))) ?? NOT_AN_OPERATOR();
+      meter.caller = { accountId: user.accountId };
+      const refusal = await meter.spend(db, `operator:${user.userId}`);
+      if (refusal) return refusal;
+      const { raw: _raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
+      return operation({ db, operator: user, ...input, request });
+    });
+}
+
+/** An operator route's answer to the methods it does not serve: 405 to an operator, 404 to anyone else. */
+export function otherOperatorMethods(...allowed: Method[]): Record<Method, (request: Request, route: RouteContext) => Promise<Response>> {
+  const refuse = withOperator({}, async () => methodNotAllowed(allowed));
+  return Object.fromEntries(METHODS.map((method) => [method, refuse])) as Record<Method, (request: Request, route: RouteContext) => Promise<Response>>;
 }

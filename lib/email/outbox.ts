@@ -8,7 +8,7 @@ import { notFound } from "@/lib/core/errors";
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
 
-function toOutboxItem(row: OutboxRow) {
+export function toOutboxItem(row: OutboxRow) {
   return {
     id: row.id,
     template: row.template,

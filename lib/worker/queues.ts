@@ -2,16 +2,13 @@ import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { inngestConfigured } from "@/lib/jobs";
+import type { QueuesView } from "@/lib/jobs/queue-view";
 
 /*
  * The operator console's view of the job queues: pg-boss's own table (schema `pgboss`, on the
  * application's database, embedded or PostgreSQL server). With Inngest, the jobs live in Inngest and
  * its dashboard shows them.
  */
-
-export type QueueFigures = { name: string; waiting: number; active: number; failed: number; oldest_waiting_at: string | null; oldest_waiting_seconds: number | null };
-export type FailedJob = { id: string; queue: string; data: unknown; error: string | null; retries: number; failed_at: string | null };
-export type QueuesView = { driver: "pg-boss"; queues: QueueFigures[]; failed: FailedJob[] } | { driver: "inngest"; queues: []; failed: [] };
 
 const FAILED_SHOWN = 100;
 

@@ -1,0 +1,205 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, api } from "@/components/dashboard/api";
+import type { ApiKeyView } from "@/components/dashboard/types";
+import { Button } from "@/components/ui/button";
+import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Field, TextInput } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
+import { ShownOnce } from "@/components/ui/shown-once";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { SCOPES } from "@/lib/auth/scopes";
+
+type UserKeys = { email: string; organization_id: number; data: ApiKeyView[] };
+
+const keysKey = (email: string) => ["operator", "keys", email] as const;
+
+/** "3, 5" → [3, 5]; empty → null (every site). The server checks each is one of the organization's. */
+function siteIdsOf(text: string): number[] | null {
+  const parts = text
+    .split(/[\s,]+/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.length ? parts.map(Number) : null;
+}
+
+function NewKeyForm({ email, onCreated }: { email: string; onCreated: (key: string, email: string) => void }) {
+  const queryClient = useQueryClient();
+  const [to, setTo] = useState(email);
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<string[]>([...SCOPES]);
+  const [expires, setExpires] = useState("");
+  const [sites, setSites] = useState("");
+  const create = useMutation({
+    mutationFn: () =>
+      api<{ key: string; organization_id: number; api_key: ApiKeyView }>("/api/operator/keys", {
+        method: "POST",
+        body: {
+          email: to,
+          ...(name.trim() ? { name } : {}),
+          scopes,
+          // A date picked in the form means the end of that day, in the viewer's time zone.
+          expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+          site_ids: siteIdsOf(sites),
+        },
+      }),
+    onSuccess: ({ key }) => {
+      queryClient.invalidateQueries({ queryKey: ["operator", "keys"] });
+      onCreated(key, to);
+      setName("");
+      setSites("");
+    },
+  });
+  const error = (field: string) => (create.error instanceof ApiError ? create.error.field(field) : undefined);
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="For the user" hint="The key belongs to the organization this user works in; a new address gets a user and an organization of its own." error={error("email")}>
+          {(a) => <TextInput {...a} type="email" value={to} onChange={(e) => setTo(e.target.value)} />}
+        </Field>
+        <Field label="Key name (optional)" error={error("name")}>
+          {(a) => <TextInput {...a} value={name} placeholder="Operator key" onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Field label="Expires on (optional)" error={error("expires_at")}>
+          {(a) => <TextInput {...a} type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />}
+        </Field>
+        <Field label="Limited to site ids (optional)" hint="e.g. 3, 5. Empty: every site of the organization." error={error("site_ids")}>
+          {(a) => <TextInput {...a} value={sites} onChange={(e) => setSites(e.target.value)} />}
+        </Field>
+      </div>
+      <CheckboxGroup legend="Scopes" error={error("scopes")}>
+        {SCOPES.map((scope) => (
+          <Check key={scope} label={<code>{scope}</code>} checked={scopes.includes(scope)} onChange={(on) => setScopes(toggle(scopes, scope, on))} />
+        ))}
+      </CheckboxGroup>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" busy={create.isPending}>
+          Create key
+        </Button>
+        <ErrorNote error={create.error} />
+      </div>
+    </form>
+  );
+}
+
+function KeyRow({ apiKey, email }: { apiKey: ApiKeyView; email: string }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => api(`/api/operator/keys/${apiKey.id}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(email) }),
+  });
+  return (
+    <tr className="align-top" data-testid="operator-key-row">
+      <td className="py-3 pr-4">
+        <p className="font-medium">{apiKey.name}</p>
+        <code className="text-xs text-slate-500">
+          #{apiKey.id} · {apiKey.prefix}…
+        </code>
+      </td>
+      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.scopes.join(", ")}</td>
+      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.site_ids ? apiKey.site_ids.join(", ") : "all"}</td>
+      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.created_by ?? "—"}</td>
+      <td className="py-3 pr-4">
+        <StatusBadge status={apiKey.state} />
+      </td>
+      <td className="py-3 pr-4">
+        <LocalTime value={apiKey.last_used_at} empty="never" />
+      </td>
+      <td className="py-3 pr-4">
+        <LocalTime value={apiKey.expires_at} empty="never" />
+      </td>
+      <td className="py-3 text-right">
+        {apiKey.state === "active" ? (
+          <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
+        ) : null}
+        <ErrorNote error={revoke.error} />
+      </td>
+    </tr>
+  );
+}
+
+export function OperatorKeysView() {
+  const [search, setSearch] = useState("");
+  const [email, setEmail] = useState("");
+  const [created, setCreated] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: keysKey(email), queryFn: () => api<UserKeys>(`/api/operator/keys?${new URLSearchParams({ email })}`), enabled: email !== "" });
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Keys" subtitle="API keys of any user's organization, as the CLI's keys commands handle them: look them up by a member's e-mail address, create one, revoke one." />
+      {created ? (
+        <ShownOnce title="The new API key" warning="Copy it now: it is shown only once, and Preheat keeps only a hash of it." label="New API key" value={created} onDone={() => setCreated(null)} />
+      ) : null}
+      <Card title="Look up">
+        <form
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setEmail(search.trim().toLowerCase());
+          }}
+        >
+          <TextInput aria-label="User's e-mail address" type="email" placeholder="user@example.com" value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
+          <Button type="submit" variant="secondary">
+            Show keys
+          </Button>
+        </form>
+        <div className="mt-4">
+          {!email ? null : keys.isPending ? (
+            <Loading />
+          ) : keys.error ? (
+            <ErrorNote error={keys.error} />
+          ) : keys.data.data.length === 0 ? (
+            <EmptyState title={`No key in the organization of ${keys.data.email} (#${keys.data.organization_id})`} />
+          ) : (
+            <div className="relative overflow-x-auto">
+              <p className="mb-2 text-sm text-slate-600">
+                Organization #{keys.data.organization_id}, where {keys.data.email} works now.
+              </p>
+              <table className="w-full min-w-[860px] text-left text-sm">
+                <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="py-2 pr-4 font-medium">Name</th>
+                    <th className="py-2 pr-4 font-medium">Scopes</th>
+                    <th className="py-2 pr-4 font-medium">Sites</th>
+                    <th className="py-2 pr-4 font-medium">Created by</th>
+                    <th className="py-2 pr-4 font-medium">State</th>
+                    <th className="py-2 pr-4 font-medium">Last used</th>
+                    <th className="py-2 pr-4 font-medium">Expires</th>
+                    <th className="py-2 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {keys.data.data.map((key) => (
+                    <KeyRow key={key.id} apiKey={key} email={email} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      </Card>
+      <Card title="New key">
+        <NewKeyForm
+          key={email}
+          email={email}
+          onCreated={(key, to) => {
+            setCreated(key);
+            setSearch(to);
+            setEmail(to.trim().toLowerCase());
+          }}
+        />
+      </Card>
+    </div>
+  );
+}
