@@ -5,6 +5,7 @@ import { timestamp } from "@/lib/core/primitives";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { scopeSchema } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
+import type { Database } from "@/lib/db";
 import { notFound } from "@/lib/core/errors";
 import { regionSchema } from "@/lib/core/regions";
 import { regionsWithEgress } from "@/lib/warm/workers";
@@ -50,12 +51,18 @@ export const meSchema = z
   })
   .meta({ id: "Me" });
 
+/** Every region the organization's plan offers, with how its calls leave now: GET /v1/me's and the dashboard's region choices. */
+export async function regionsOffered(db: Database, accountId: number) {
+  const [regions, plan] = await Promise.all([regionsWithEgress(db), planOf(db, accountId)]);
+  return regions.filter((region) => plan.limits.regions?.includes(region.code) ?? true);
+}
+
 export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
   if (!account) throw notFound("Account");
   const [quota, regions, plan, [creator], limitedSites] = await Promise.all([
     getQuota(ctx.db, ctx.accountId),
-    regionsWithEgress(ctx.db),
+    regionsOffered(ctx.db, ctx.accountId),
     planOf(ctx.db, ctx.accountId),
     ctx.db.select({ email: users.email }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.createdByUserId)).where(eq(apiKeys.id, principal.keyId)),
     principal.siteIds
@@ -78,7 +85,7 @@ export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Pr
     },
     sites: limitedSites,
     scopes: principal.scopes,
-    regions: regions.filter((region) => plan.limits.regions?.includes(region.code) ?? true),
+    regions,
     plan: toPlanView(plan),
     quota: {
       period: "month",

@@ -8,7 +8,7 @@ import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { addUsage, getQuota, noteQuotaSpent, reserveQuota } from "@/lib/runs/quota";
 import { pruneExpiredRuns } from "@/lib/runs/retention";
 import { createSite, updateSite } from "@/lib/sites/service";
-import { createPlan, organizationDetail, resumeOrganization, setOrganizationPlan, suspendOrganization, updatePlan } from "./operator";
+import { createPlan, findPlan, listPlans, organizationDetail, resumeOrganization, setOrganizationPlan, suspendOrganization, updatePlan } from "./operator";
 import { sendQuotaNotices } from "./quota-notices";
 import { findOrCreateUser } from "./users";
 
@@ -25,7 +25,11 @@ async function organization(email: string): Promise<AccountContext> {
   return { db: handle.db, accountId: user.accountId! };
 }
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code?: string; bodyFields?: () => unknown }) => ({ code: error.code, ...(error.bodyFields?.() as object) }));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: { code?: string; bodyFields?: () => unknown }) => ({ code: error.code, ...(error.bodyFields?.() as object) }),
+  );
 
 describe("plans", () => {
   it("refuse a site past the plan's count and a concurrency above its highest, and take the boundary value", async () => {
@@ -35,6 +39,10 @@ describe("plans", () => {
     const first = await createSite(ctx, { domain: "one.test" });
     await createSite(ctx, { domain: "two.test" });
     expect(await refusal(createSite(ctx, { domain: "three.test" }))).toEqual({ code: "plan_limit", limit: "sites", plan: "two-sites" });
+    // The console's figures are this organization's own (a correlated count that named a bare "id" counted others').
+    expect(await organizationDetail(handle.db, ctx.accountId)).toMatchObject({ sites: 2, members: 1, plan: { name: "two-sites" } });
+    expect(await findPlan(handle.db, plan.id!)).toMatchObject({ organizations: 1 });
+    expect((await listPlans(handle.db)).find((p) => p.id === plan.id)).toMatchObject({ organizations: 1 });
     expect((await updateSite(ctx, first.id, { max_concurrency: 3 })).maxConcurrency).toBe(3);
     expect(await refusal(updateSite(ctx, first.id, { max_concurrency: 4 }))).toEqual({ code: "plan_limit", limit: "max_site_concurrency", plan: "two-sites" });
   });
@@ -66,7 +74,10 @@ describe("suspension", () => {
     const ctx = await organization("suspended@example.com");
     const site = await createSite(ctx, { domain: "suspended.test" });
     const boost = await createBoost(ctx, site.id, { name: "Every minute", source_type: "csv", source_url: "https://suspended.test/urls.csv", region: ["fr"], schedule: "* * * * *" });
-    const [running] = await handle.db.insert(runs).values({ kind: "boost", siteId: site.id, accountId: ctx.accountId, boostId: boost.id, regions: ["fr"], status: "running" }).returning();
+    const [running] = await handle.db
+      .insert(runs)
+      .values({ kind: "boost", siteId: site.id, accountId: ctx.accountId, boostId: boost.id, regions: ["fr"], status: "running" })
+      .returning();
     const suspended = await suspendOrganization(handle.db, ctx.accountId, "Unpaid invoice", "ops@example.com");
     expect(suspended).toMatchObject({ runs_stopped: 1, suspended: { reason: "Unpaid invoice" } });
     const [stopped] = await handle.db.select().from(runs).where(eq(runs.id, running!.id));
@@ -124,7 +135,10 @@ describe("run retention", () => {
     const old = new Date(Date.now() - 8 * 86_400_000);
     const insert = async (ctx: AccountContext, domain: string, status: string, createdAt: Date) => {
       const site = await createSite(ctx, { domain });
-      const [run] = await handle.db.insert(runs).values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, regions: ["fr"], status, createdAt }).returning();
+      const [run] = await handle.db
+        .insert(runs)
+        .values({ kind: "warm", siteId: site.id, accountId: ctx.accountId, regions: ["fr"], status, createdAt })
+        .returning();
       return run!.id;
     };
     const oldDone = await insert(pruned, "old-done.test", "done", old);

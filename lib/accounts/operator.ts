@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { accounts, accountUsage, apiKeys, memberships, plans, runs, sites, userSessions, users } from "@/drizzle/schema";
-import { type CreateApiKeyInput, createApiKey, forgetRememberedKeys, listApiKeys } from "@/lib/auth/api-keys";
+import { type CreateApiKeyInput, createApiKey, forgetRememberedKeys, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { ConflictError, DomainError, NotFoundError } from "@/lib/core/errors";
 import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import type { Page } from "@/lib/core/pagination";
@@ -47,6 +47,14 @@ export async function listOperators(db: Database) {
 
 // —— Plans ——
 
+/*
+ * The correlated subqueries below name their tables by alias: drizzle writes a column inside a
+ * select's sql`` without its table, where "id" would then mean the subquery's own id.
+ */
+
+/** How many organizations are on the plan of the outer row. */
+const organizationsOnPlan = sql<number>`(select count(*) from ${accounts} a where a.plan_id = ${plans}.id)`.mapWith(Number);
+
 function toPlanRecord(row: PlanRow, organizations: number) {
   return { ...toPlanView(effectivePlan(row)), organizations, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
 }
@@ -69,17 +77,14 @@ function planColumns(input: PlanUpdate): Partial<typeof plans.$inferInsert> {
 const duplicatePlan = (name: string | undefined) => new ConflictError(`A plan named ${name} exists already.`, undefined, "conflict");
 
 export async function listPlans(db: Database): Promise<PlanRecord[]> {
-  const rows = await db
-    .select({ plan: plans, organizations: sql<number>`(select count(*) from ${accounts} where ${accounts.planId} = ${plans.id})`.mapWith(Number) })
-    .from(plans)
-    .orderBy(asc(plans.name));
+  const rows = await db.select({ plan: plans, organizations: organizationsOnPlan }).from(plans).orderBy(asc(plans.name));
   return rows.map((row) => toPlanRecord(row.plan, row.organizations));
 }
 
 /** A plan by id, or by its name (the CLI names plans). */
 export async function findPlan(db: Database, idOrName: number | string): Promise<PlanRecord> {
   const [row] = await db
-    .select({ plan: plans, organizations: sql<number>`(select count(*) from ${accounts} where ${accounts.planId} = ${plans.id})`.mapWith(Number) })
+    .select({ plan: plans, organizations: organizationsOnPlan })
     .from(plans)
     .where(typeof idOrName === "number" ? eq(plans.id, idOrName) : eq(plans.name, idOrName));
   if (!row) throw new NotFoundError(`No plan ${typeof idOrName === "number" ? `with id ${idOrName}` : `named ${idOrName}`}.`);
@@ -200,15 +205,14 @@ function organizationFigures(now: Date) {
     suspensionReason: accounts.suspensionReason,
     monthlyCallQuota: accounts.monthlyCallQuota,
     plan: plans,
-    callsThisMonth:
-      sql<number>`coalesce((select ${accountUsage.plannedCalls} from ${accountUsage} where ${accountUsage.accountId} = ${accounts.id} and ${accountUsage.periodStart} = ${start}), 0)`.mapWith(Number),
-    sites: sql<number>`(select count(*) from ${sites} where ${sites.accountId} = ${accounts.id})`.mapWith(Number),
-    members: sql<number>`(select count(*) from ${memberships} where ${memberships.accountId} = ${accounts.id})`.mapWith(Number),
+    callsThisMonth: sql<number>`coalesce((select u.planned_calls from ${accountUsage} u where u.account_id = ${accounts}.id and u.period_start = ${start}), 0)`.mapWith(Number),
+    sites: sql<number>`(select count(*) from ${sites} s where s.account_id = ${accounts}.id)`.mapWith(Number),
+    members: sql<number>`(select count(*) from ${memberships} m where m.account_id = ${accounts}.id)`.mapWith(Number),
     // The latest of: a run created, a key used, a member's session seen.
     lastActivityAt: sql<Date | null>`greatest(
-      (select max(${runs.createdAt}) from ${runs} where ${runs.accountId} = ${accounts.id}),
-      (select max(${apiKeys.lastUsedAt}) from ${apiKeys} where ${apiKeys.accountId} = ${accounts.id}),
-      (select max(${userSessions.lastSeenAt}) from ${userSessions} where ${userSessions.accountId} = ${accounts.id}))`.mapWith((value) => (value ? new Date(value) : null)),
+      (select max(r.created_at) from ${runs} r where r.account_id = ${accounts}.id),
+      (select max(k.last_used_at) from ${apiKeys} k where k.account_id = ${accounts}.id),
+      (select max(us.last_seen_at) from ${userSessions} us where us.account_id = ${accounts}.id))`.mapWith((value) => (value ? new Date(value) : null)),
   };
 }
 
@@ -238,10 +242,7 @@ function selectOrganizations(db: Database, now = new Date()) {
 export async function listOrganizations(db: Database, filters: { query?: string }, page: Page): Promise<{ data: OrganizationRecord[]; total: number }> {
   const pattern = filters.query ? `%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = pattern
-    ? or(
-        ilike(accounts.name, pattern),
-        sql`exists (select 1 from ${memberships} join ${users} on ${users.id} = ${memberships.userId} where ${memberships.accountId} = ${accounts.id} and ${users.email} ilike ${pattern})`,
-      )
+    ? or(ilike(accounts.name, pattern), sql`exists (select 1 from ${memberships} m join ${users} u on u.id = m.user_id where m.account_id = ${accounts}.id and u.email ilike ${pattern})`)
     : undefined;
   const [rows, [total]] = await Promise.all([
     selectOrganizations(db).where(where).orderBy(desc(accounts.id)).limit(page.limit).offset(page.offset),
@@ -280,9 +281,20 @@ export async function keysOfUser(db: Database, email: string) {
   return { email: user.email, organization_id: user.accountId, keys: await listApiKeys(db, user.accountId) };
 }
 
-/** A key in the organization the user of `email` works in; a new address gets a user and an organization of its own first. */
-export async function createKeyForUser(db: Database, email: string, input: Omit<CreateApiKeyInput, "accountId" | "userId">) {
+/**
+ * A key in the organization the user of `email` works in; a new address gets a user and an
+ * organization of its own first. The organization's audit log names the operator.
+ */
+export async function createKeyForUser(db: Database, email: string, input: Omit<CreateApiKeyInput, "accountId" | "userId">, operator: string) {
   const { user } = await findOrCreateUser(db, email);
   const { key, apiKey } = await createApiKey(db, { ...input, accountId: user.accountId, userId: user.id });
+  await recordAuditEvent(db, { accountId: user.accountId, actor: operatorActor(operator), action: "key.created", targetType: "key", targetId: apiKey.id });
   return { key, apiKey: { ...apiKey, createdBy: user.email }, organization_id: user.accountId };
+}
+
+/** Revokes any organization's key at once; its audit log names the operator. */
+export async function revokeKeyAsOperator(db: Database, keyId: number, operator: string) {
+  const revoked = await revokeApiKey(db, keyId);
+  await recordAuditEvent(db, { accountId: revoked.accountId, actor: operatorActor(operator), action: "key.revoked", targetType: "key", targetId: revoked.id });
+  return revoked;
 }

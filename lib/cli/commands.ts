@@ -1,13 +1,14 @@
 import { parseArgs } from "node:util";
-import { findOrCreateUser, findUserByEmail } from "@/lib/accounts/users";
-import { apiKeyState, createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { findUserByEmail } from "@/lib/accounts/users";
+import { apiKeyState, listApiKeys } from "@/lib/auth/api-keys";
 import { parseScopeList, type Scope } from "@/lib/auth/scopes";
 import { latestEmailsTo } from "@/lib/email/outbox";
 import type { Database } from "@/lib/db";
 import { DomainError } from "@/lib/core/errors";
 import { listSigningKeys, RETIRED_KEY_LISTED_DAYS, rotateSigningKeys } from "@/lib/warm/signing-keys";
 import { INTEGRATOR_USAGE } from "./integrator";
-import { OPERATOR_USAGE, organizationsCommand, plansCommand, usersCommand } from "./operator-commands";
+import { CLI_OPERATOR, OPERATOR_USAGE, organizationsCommand, plansCommand, usersCommand } from "./operator-commands";
+import { createKeyForUser, revokeKeyAsOperator } from "@/lib/accounts/operator";
 import { required, table, UsageError } from "./args";
 
 export const USAGE = `Usage: npm run --silent cli -- <command>     (installed as a package: preheat <command>)
@@ -67,8 +68,7 @@ async function keys(db: Database, args: string[]): Promise<string> {
       throw new UsageError((error as Error).message);
     }
     const siteIds = parseSiteIds(values.sites);
-    const { user } = await findOrCreateUser(db, required(values.email, "--email"));
-    const { key } = await createApiKey(db, { accountId: user.accountId, userId: user.id, name: values.name ?? "CLI key", scopes, expiresAt: parseExpiry(values.expires), siteIds });
+    const { key } = await createKeyForUser(db, required(values.email, "--email"), { name: values.name ?? "CLI key", scopes, expiresAt: parseExpiry(values.expires), siteIds }, CLI_OPERATOR);
     return `${key}\n`;
   }
   if (action === "list") {
@@ -105,7 +105,7 @@ async function keys(db: Database, args: string[]): Promise<string> {
   }
   if (action === "revoke") {
     if (!id || !/^\d+$/.test(id)) throw new UsageError("keys revoke needs the key's numeric id (see keys list).");
-    const key = await revokeApiKey(db, Number(id));
+    const key = await revokeKeyAsOperator(db, Number(id), CLI_OPERATOR);
     return `Revoked key ${key.id} (${key.prefix}…).\n`;
   }
   throw new UsageError(`Unknown keys command ${JSON.stringify(action ?? "")}.`);

@@ -45,7 +45,7 @@ export const OPERATOR_USAGE = `  users grant-operator --email <address>
 `;
 
 /** Who the audit log names for what the CLI does. */
-const CLI_OPERATOR = "operator (CLI)";
+export const CLI_OPERATOR = "operator (CLI)";
 
 const LIMIT_FLAGS = {
   "monthly-calls": { type: "string" },

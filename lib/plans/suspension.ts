@@ -4,7 +4,9 @@ import { type Standing, standingOf } from "./limits";
 
 /** What a suspended organization's members and keys are told, in one wording. */
 function suspensionMessage(reason: string | null): string {
-  return `This organization is suspended by the operator of this service${reason ? `: ${reason}` : ""}. Nothing of it warms until it is resumed; contact the operator.`;
+  // The reason is the operator's sentence: its own closing stop is the sentence's.
+  const given = reason?.trim().replace(/[.!?\s]+$/, "");
+  return `This organization is suspended by the operator of this service${given ? `: ${given}` : ""}. Nothing of it warms until it is resumed; contact the operator.`;
 }
 
 /** The organization is suspended by the operator: 403 `account_suspended`, with the operator's reason. */

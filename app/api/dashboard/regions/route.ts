@@ -1,9 +1,9 @@
 import { otherMethods } from "@/lib/api/methods";
 import { json } from "@/lib/api/responses";
 import { withSession } from "@/lib/api/session-handler";
-import { regionsWithEgress } from "@/lib/warm/workers";
+import { regionsOffered } from "@/lib/accounts/me";
 
-// GET /api/dashboard/regions – every region and how its calls leave now (the region choices' labels)
-export const GET = withSession({}, async ({ ctx }) => json({ data: await regionsWithEgress(ctx.db) }));
+// GET /api/dashboard/regions – the regions the organization's plan offers and how their calls leave now (the region choices)
+export const GET = withSession({}, async ({ ctx }) => json({ data: await regionsOffered(ctx.db, ctx.accountId) }));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -11,13 +11,18 @@ export const GET = withOperator({ query: keysQuery }, async ({ db, query }) => {
 });
 
 // POST /api/operator/keys – a key for the user of `email` (a new address gets an organization of its own), shown once in this answer
-export const POST = withOperator({ body: operatorKeyBody }, async ({ db, body }) => {
-  const { key, apiKey, organization_id } = await createKeyForUser(db, body.email, {
-    name: body.name ?? "Operator key",
-    scopes: body.scopes,
-    expiresAt: body.expires_at ? new Date(body.expires_at) : null,
-    siteIds: body.site_ids ?? null,
-  });
+export const POST = withOperator({ body: operatorKeyBody }, async ({ db, body, operator }) => {
+  const { key, apiKey, organization_id } = await createKeyForUser(
+    db,
+    body.email,
+    {
+      name: body.name ?? "Operator key",
+      scopes: body.scopes,
+      expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+      siteIds: body.site_ids ?? null,
+    },
+    operator.email,
+  );
   return json({ key, organization_id, api_key: toApiKeyView(apiKey) }, 201);
 });
 
