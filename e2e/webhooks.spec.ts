@@ -133,6 +133,11 @@ test("a deploy hook is created on a boost page, shown once, starts the boost, an
 
   const triggered = await request.post(hookUrl);
   expect(triggered.status()).toBe(202);
+  // The run it started says so on its page.
+  const { run_id } = (await triggered.json()) as { run_id: number };
+  await page.goto(`/runs/${run_id}`);
+  await expect(page.getByTestId("run-trigger")).toContainText("started by the deploy hook Production deploy");
+  await page.goto(`/boosts/${boost.id}`);
 
   await row.getByRole("button", { name: "Revoke" }).click();
   await row.getByRole("button", { name: "Revoke hook" }).click();

@@ -1,5 +1,6 @@
 "use client";
 
+import { RunTriggerLine } from "./run-trigger";
 import type { RunListItem } from "@/components/dashboard/types";
 import { EmptyState } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
@@ -37,6 +38,7 @@ export function RunHistory({ boostId }: { boostId: number }) {
           </td>
           <td className={td}>
             <LocalTime value={run.started_at ?? run.created_at} />
+            <RunTriggerLine trigger={run.triggered_by} />
           </td>
           <td className={td}>
             <CallsCell run={run} />

@@ -1,5 +1,6 @@
 "use client";
 
+import { describeTrigger } from "@/lib/core/run-trigger";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { SiteLink } from "@/components/sites/site-link";
@@ -78,6 +79,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={run.status} />
             <span>{run.type === "warm" ? "On-demand warm" : `Boost “${run.boost_name ?? run.boost_id}”`}</span>
+            {run.triggered_by ? <span data-testid="run-trigger">· started by {describeTrigger(run.triggered_by)}</span> : null}
           </span>
         }
       />

@@ -1,5 +1,6 @@
 "use client";
 
+import { RunTriggerLine } from "./run-trigger";
 import type { WarmRun } from "@/components/dashboard/types";
 import { EmptyState } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
@@ -32,6 +33,7 @@ export function SiteWarmRuns({ siteId }: { siteId: number }) {
           </td>
           <td className={td}>
             <LocalTime value={run.created_at} />
+            <RunTriggerLine trigger={run.triggered_by} />
           </td>
           <td className={tdNum}>{run.url_count.toLocaleString("en")}</td>
           <td className={td}>{run.run_region.join(", ")}</td>

@@ -4,6 +4,7 @@ import { boosts, type RequestProfileValue, type VariationsValue } from "./boosts
 import { createdAt, id } from "./columns";
 import type { BatchPurpose, PlannedCall, PopFigures } from "@/lib/core/calls";
 import type { Egress } from "@/lib/core/regions";
+import type { RunTrigger } from "@/lib/core/run-trigger";
 import { sites } from "./sites";
 import type { FailureSample, PopBreakdown, RegionBreakdown, Slowdown, Summary, VariantBreakdown } from "@/lib/core/run-figures";
 
@@ -49,6 +50,9 @@ export const runs = pgTable(
     resultsStored: integer("results_stored").notNull().default(0),
     /** The rows of run_results this run keeps: its organization's plan when it was created; null, PREHEAT_RUN_RESULTS_MAX. */
     resultsMax: integer("results_max"),
+    /** What started the run (lib/core/run-trigger.ts) and who: a key's prefix, a member's address, the cron, a hook's name. Null before it was recorded. */
+    trigger: text("trigger").$type<RunTrigger["kind"]>(),
+    triggerLabel: text("trigger_label"),
     /**
      * The run's final figures, written when it ends (finishRun): a finished run's batches no longer
      * change, and listing runs would otherwise sum them again on every read. Null while it runs, and

@@ -1,4 +1,5 @@
 import { AccountSuspendedError } from "@/lib/plans/suspension";
+import type { RunTrigger } from "@/lib/core/run-trigger";
 import type { z } from "zod";
 import { type ApiKeyPrincipal, authenticateApiKey } from "@/lib/auth/api-keys";
 import { bearerCredential } from "@/lib/auth/bearer";
@@ -91,6 +92,11 @@ function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
     user: { userId: user.userId, email: user.email, role: user.role, mustEnableTwoFactor: user.mustEnableTwoFactor },
     suspension: user.suspension,
   };
+}
+
+/** Who a run started by this request was started by: the member on the dashboard, or the key. */
+function triggerOf(principal: ApiKeyPrincipal): RunTrigger {
+  return principal.user ? { kind: "dashboard", label: principal.user.email } : { kind: "api", label: principal.prefix };
 }
 
 /** The 403 of every request of a suspended organization, with the operator's reason. */
@@ -209,7 +215,8 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
       if (idempotencyKey !== null) checkIdempotencyKey(idempotencyKey);
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-      const run = () => operation({ ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds }, principal, ...input, request });
+      const ctx = { db, accountId: principal.accountId, siteIds: principal.siteIds, trigger: triggerOf(principal) };
+      const run = () => operation({ ctx, principal, ...input, request });
       const response = idempotencyKey === null ? await run() : await runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
       await recordAudited(spec.audit, response, {
         db,

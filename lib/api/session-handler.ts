@@ -60,7 +60,7 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
       const refusedRole = (spec.ownAccount ? undefined : (user.suspension && suspendedRefusal(user.suspension)) || twoFactorRefusal(user)) ?? roleRefusal(user.role, spec.role ?? "viewer");
       if (refusedRole) return refusedRole;
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
-      const response = await operation({ ctx: { db, accountId: user.accountId }, user, ...input, request });
+      const response = await operation({ ctx: { db, accountId: user.accountId, trigger: { kind: "dashboard", label: user.email } }, user, ...input, request });
       await recordAudited(spec.audit, response, {
         db,
         accountId: user.accountId,

@@ -78,7 +78,7 @@ export async function triggerHook(db: Database, token: string): Promise<HookTrig
   // Two calls at the same instant may both try to add the waiting run: the loser finds it on its second look.
   for (let attempt = 0; ; attempt++) {
     try {
-      const { run, coalesced, accountId } = await coalesce(db, hook.boostId);
+      const { run, coalesced, accountId } = await coalesce(db, hook.boostId, hook.name ?? hook.prefix);
       return { run, coalesced, hook: { id: hook.id, accountId } };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 2) throw error;
@@ -86,7 +86,7 @@ export async function triggerHook(db: Database, token: string): Promise<HookTrig
   }
 }
 
-async function coalesce(db: Database, boostId: number): Promise<{ run: RunRow; coalesced: boolean; accountId: number }> {
+async function coalesce(db: Database, boostId: number, hookName: string): Promise<{ run: RunRow; coalesced: boolean; accountId: number }> {
   const [boost] = await db.select({ boost: boosts, accountId: sites.accountId }).from(boosts).innerJoin(sites, eq(sites.id, boosts.siteId)).where(eq(boosts.id, boostId));
   if (!boost) throw new NotFoundError(UNKNOWN_HOOK);
   const outcome = await db.transaction(async (tx) => {
@@ -98,7 +98,8 @@ async function coalesce(db: Database, boostId: number): Promise<{ run: RunRow; c
     const pending = active.find((run) => run.status === "pending");
     if (pending) return { run: pending, coalesced: true, start: false };
     await assertUnvalidatedRunBudget(tx, row.siteId);
-    const run = await insertBoostRun(tx, row);
+    // Behind a run still warming, this one waits for it: a follow-up.
+    const run = await insertBoostRun(tx, row, { kind: active.length ? "follow_up" : "deploy_hook", label: hookName });
     return { run, coalesced: active.length > 0, start: active.length === 0 };
   });
   // A follow-up's planning is queued by the end of the run before it.

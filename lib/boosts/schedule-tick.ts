@@ -34,7 +34,7 @@ export async function startDueBoosts(db: Database, now = new Date()): Promise<{ 
         (error) => (error instanceof TooManyRequestsError ? false : Promise.reject(error)),
       );
       // A suspended organization's schedules start nothing, nor those its plan no longer allows: the occurrence passes.
-      return withinBudget ? insertBoostRun(tx, boost).catch((error) => (error instanceof ForbiddenError ? undefined : Promise.reject(error))) : undefined;
+      return withinBudget ? insertBoostRun(tx, boost, { kind: "schedule", label: boost.schedule }).catch((error) => (error instanceof ForbiddenError ? undefined : Promise.reject(error))) : undefined;
     });
     if (run) {
       started.push(run.id);

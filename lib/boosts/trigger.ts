@@ -21,7 +21,7 @@ export async function triggerBoostRun(ctx: AccountContext, boostId: number, site
       const boost = await getBoostRow(tx, ctx, boostId, siteId, true);
       if (await hasActiveRun(tx, boost.id)) throw runInProgress();
       const { siteValidated } = await assertUnvalidatedRunBudget(tx, boost.siteId);
-      return { ...(await insertBoostRun(tx, boost)), siteValidated };
+      return { ...(await insertBoostRun(tx, boost, ctx.trigger)), siteValidated };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw runInProgress();

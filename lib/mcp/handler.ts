@@ -37,7 +37,7 @@ export function handleMcpRequest(request: Request): Promise<Response> {
     const subject = budgetSubject(request, principal);
     let toolCalls = 0;
     const server = mcpServerFor({
-      ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds },
+      ctx: { db, accountId: principal.accountId, siteIds: principal.siteIds, trigger: { kind: "mcp", label: principal.prefix } },
       principal,
       requestId: meter.requestId,
       request,

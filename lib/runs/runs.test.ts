@@ -221,7 +221,9 @@ describe("boost runs", () => {
       .where(eq(boosts.id, boost.id));
     const { started } = await startDueBoosts(handle.db);
     expect(started).toHaveLength(1);
-    expect((await ended(started[0]!)).summary.total_calls).toBe(2);
+    const run = await ended(started[0]!);
+    expect(run.summary.total_calls).toBe(2);
+    expect(run.triggered_by).toEqual({ kind: "schedule", label: "*/5 * * * *" });
   });
 });
 

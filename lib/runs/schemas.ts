@@ -4,6 +4,7 @@ import { timestamp } from "@/lib/core/primitives";
 import { requestProfileValueSchema, variantFields, variationsValueSchema } from "@/lib/core/variations";
 import { regionCodeOutput, regionCodeSchema } from "@/lib/core/regions";
 import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
+import { runTriggerSchema } from "@/lib/core/run-trigger";
 
 import {
   failureSampleSchema,
@@ -26,6 +27,7 @@ const runFields = {
   summary: summarySchema,
   progress: progressSchema,
   created_at: timestamp,
+  triggered_by: runTriggerSchema,
 };
 
 export const runListItemSchema = z.object({ boost_id: z.number().int(), ...runFields }).meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });

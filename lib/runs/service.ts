@@ -3,6 +3,7 @@ import { activeStanding } from "@/lib/plans/suspension";
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
+import type { RunTrigger } from "@/lib/core/run-trigger";
 import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
@@ -28,8 +29,15 @@ const listedColumns = {
   finishedAt: runs.finishedAt,
   createdAt: runs.createdAt,
   summary: runs.summary,
+  trigger: runs.trigger,
+  triggerLabel: runs.triggerLabel,
 };
 type ListedRun = Pick<RunRow, keyof typeof listedColumns>;
+
+/** The run's columns that record what started it. */
+export function triggerColumns(trigger: RunTrigger | undefined) {
+  return { trigger: trigger?.kind ?? null, triggerLabel: trigger?.label ?? null };
+}
 
 /** The common part of every run shape, with its summary and progress. */
 export async function runViews<Row extends ListedRun>(db: Database, rows: Row[]) {
@@ -52,6 +60,7 @@ export async function runViews<Row extends ListedRun>(db: Database, rows: Row[])
         summary,
         progress: { planned_calls: row.plannedCalls, completed_calls: summary.total_calls },
         created_at: row.createdAt.toISOString(),
+        triggered_by: row.trigger ? { kind: row.trigger, label: row.triggerLabel } : null,
       },
     };
   });
@@ -143,7 +152,7 @@ export async function toWarmRuns(db: Database, rows: RunRow[]): Promise<z.infer<
  * and marks the boost running; a paused boost is resumed by this. One active run per boost. Refused
  * for a suspended organization, and when its plan no longer offers the boost's regions or verification.
  */
-export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<RunRow> {
+export async function insertBoostRun(tx: Database, boost: BoostRow, trigger: RunTrigger | undefined): Promise<RunRow> {
   const [site] = await tx.select({ accountId: sites.accountId }).from(sites).where(eq(sites.id, boost.siteId));
   const { plan } = await activeStanding(tx, site!.accountId);
   assertPlanRegions(plan, boost.regions);
@@ -162,6 +171,7 @@ export async function insertBoostRun(tx: Database, boost: BoostRow): Promise<Run
       verify: boost.verify,
       verifyVisitors: boost.verifyVisitors,
       resultsMax: runResultsMaxOf(plan),
+      ...triggerColumns(trigger),
     })
     .returning();
   await tx.update(boosts).set({ status: "running", updatedAt: new Date() }).where(eq(boosts.id, boost.id));

@@ -12,7 +12,7 @@ import { sendJob } from "@/lib/jobs";
 import type { RegionCode } from "@/lib/core/regions";
 import { requestProfileOf, sealRequestProfile } from "./request-profile";
 import { countCalls } from "./calls";
-import { toWarmRuns } from "./service";
+import { toWarmRuns, triggerColumns } from "./service";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
 import type { WarmInput } from "./warm-schemas";
@@ -63,6 +63,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
           requestProfile,
           plannedCalls,
           resultsMax: runResultsMaxOf(plan),
+          ...triggerColumns(ctx.trigger),
           ...verifyColumns(input.verify ?? false),
         })
         .returning();

@@ -1,3 +1,4 @@
+import { describeTrigger } from "@/lib/core/run-trigger";
 import { eq } from "drizzle-orm";
 import { boosts, runs, sites } from "@/drizzle/schema";
 import { organizationOwner } from "@/lib/accounts/organizations";
@@ -36,6 +37,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       runId: run.id,
       status: run.status as "done" | "failed" | "paused",
       statusMessage: run.statusMessage,
+      startedBy: describeTrigger(view!.common.triggered_by),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
       summary: view!.common.summary,

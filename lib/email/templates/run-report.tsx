@@ -10,6 +10,8 @@ export const runReportProps = z.object({
   runId: z.number().int().positive(),
   status: z.enum(["done", "failed", "paused"]),
   statusMessage: z.string().nullable(),
+  /** What started the run, in words ("the deploy hook CI"); absent in reports queued before it was recorded. */
+  startedBy: z.string().nullable().optional(),
   startedAt: z.iso.datetime({ offset: true }).nullable(),
   finishedAt: z.iso.datetime({ offset: true }).nullable(),
   summary: z.object({
@@ -133,6 +135,7 @@ export function RunReportEmail(props: RunReportProps) {
           <Heading as="h1" style={{ fontSize: "20px", color: statusColour[props.status], margin: "0 0 8px" }}>
             {`Boost “${props.boostName}” on ${props.siteDomain} ${headline[props.status]}`}
           </Heading>
+          {props.startedBy ? <Text style={text}>{`Started by ${props.startedBy}.`}</Text> : null}
           {props.statusMessage ? <Text style={text}>{props.statusMessage}</Text> : null}
           <Section style={{ marginTop: "12px" }}>
             <Figure name="Success rate" value={shown(successRate)} />

@@ -1882,6 +1882,7 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+            triggered_by: components["schemas"]["RunTrigger"];
             source_urls: string[];
             url_count: number;
             run_region: components["schemas"]["RegionCode"][];
@@ -1978,6 +1979,13 @@ export interface components {
             planned_calls: number;
             completed_calls: number;
         };
+        /** @description What started the run: `api` (a key), `dashboard` (a signed-in member), `mcp` (the MCP server, with a key), `schedule` (the boost's cron), `deploy_hook`, or `follow_up` (a deploy hook called while a run of the boost was warming: this run waited for it to end). null for runs created before Preheat recorded it. */
+        RunTrigger: {
+            /** @enum {string} */
+            kind: "api" | "dashboard" | "mcp" | "schedule" | "deploy_hook" | "follow_up";
+            /** @description Who, in the words of the audit log: the key's prefix (`api`, `mcp`), the member's e-mail address (`dashboard`), the cron expression (`schedule`), the hook's name (`deploy_hook`, `follow_up`). */
+            label: string | null;
+        } | null;
         RunPage: {
             data: components["schemas"]["Run"][];
             total: number;
@@ -2010,6 +2018,7 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+            triggered_by: components["schemas"]["RunTrigger"];
         };
         /** @description Any run (boost or on-demand warm) with its full summary. */
         RunDetail: {
@@ -2062,6 +2071,7 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+            triggered_by: components["schemas"]["RunTrigger"];
             /** @description Calls the CDN answered without caching (BYPASS, DYNAMIC, e.g. Vercel for crawler user agents): they warmed nothing. Counted apart from cache misses. */
             bypassed_calls: number;
             /** @description One entry per region of the run, in the run's order (zeros until its calls start). */
