@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { currentUser } from "@/lib/accounts/next-auth";
+import { NavLinks } from "./nav-links";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { SignOutButton } from "./sign-out-button";
 
@@ -25,11 +26,7 @@ export async function SiteHeader() {
         </Link>
         {user ? (
           <>
-            {dashboardLinks.map((link) => (
-              <Link key={link.href} href={link.href} className="text-slate-600 hover:text-slate-900">
-                {link.label}
-              </Link>
-            ))}
+            <NavLinks links={dashboardLinks} />
             {user.operator ? (
               // Only for the users granted the console: customers never see it.
               <Link href="/operator" className="font-medium text-amber-800 hover:text-amber-950">
