@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { setting } from "@/lib/config";
+import { USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { botUserAgent } from "@/lib/fetch/bot";
+import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { sitemapMaxAgeSeconds } from "@/lib/sitemaps/freshness";
 import { KEY_DIRECTORY_PATH } from "@/lib/warm/identify";
 import { botSignaturesEnabled } from "@/lib/warm/signing-keys";
@@ -61,10 +63,21 @@ export default function BotPage() {
 
       <Section title="Warming calls">
         <p>
-          Warming the pages themselves is not done as PreheatBot: a cache keeps one copy per kind of visitor, so warming calls send the User-Agent of the browsers the owner chose to warm for (desktop,
-          mobile, tablet), with the languages they chose. Their pace is the site&apos;s own limit, set by its owner (concurrent requests and requests per second), held across every Preheat worker and
-          region; Preheat also slows down by itself when the site answers slower or with errors, and waits as long as a <code className={code}>Retry-After</code> asks.
+          Warming the pages themselves is not done as PreheatBot: a cache keeps one copy per kind of visitor, so warming calls send the User-Agent of the visitors the owner chose to warm for, with the
+          languages they chose. Their pace is the site&apos;s own limit, set by its owner (concurrent requests and requests per second), held across every Preheat worker and region; Preheat also slows
+          down by itself when the site answers slower or with errors, and waits as long as a <code className={code}>Retry-After</code> asks.
         </p>
+        <p>The visitors an owner may choose, exactly as the boost and warm forms name them, and the User-Agent each sends:</p>
+        <dl className="space-y-2" data-testid="warming-user-agents">
+          {USER_AGENT_CLASSES.map((agent) => (
+            <div key={agent}>
+              <dt className="font-medium">{agent}</dt>
+              <dd>
+                <code className={`${code} break-all`}>{USER_AGENTS[agent]}</code>
+              </dd>
+            </div>
+          ))}
+        </dl>
       </Section>
 
       <Section title="How a warming call proves it is Preheat's">
