@@ -87,7 +87,7 @@ export function AuditView({ retentionDays }: { retentionDays: number }) {
             <EmptyState title="No events">Nothing recorded matches these filters.</EmptyState>
           ) : (
             <>
-              <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+              <div className="relative -mx-4 table-scroll sm:mx-0">
                 <table className="min-w-full divide-y divide-slate-200">
                   <caption className="sr-only">Audit events, newest first</caption>
                   <thead>

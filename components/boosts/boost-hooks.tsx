@@ -119,7 +119,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
       ) : hooks.data.total === 0 ? (
         <EmptyState title="No deploy hooks yet">Create one to start this boost from your deploy pipeline.</EmptyState>
       ) : (
-        <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+        <div className="relative -mx-4 table-scroll sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">
             <caption className="sr-only">Deploy hooks of this boost</caption>
             <thead>

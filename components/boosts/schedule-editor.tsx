@@ -83,7 +83,7 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
           {!trimmed ? "No schedule: the boost runs only when started." : problem ? <span className="text-amber-700">{problem}</span> : (words ?? expression)}
         </p>
         {expression ? (
-          <div className="relative mt-2 overflow-x-auto">
+          <div className="relative mt-2 table-scroll">
             <table className="text-xs tabular-nums text-slate-700">
               <caption className="mb-1 text-left text-xs font-medium text-slate-600">Next five runs</caption>
               <thead>

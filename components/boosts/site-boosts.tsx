@@ -49,7 +49,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
         <EmptyState title="No boost yet">A boost warms the URLs of sitemaps or a CSV file, on demand or on a schedule.</EmptyState>
       ) : (
         <>
-          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 table-scroll sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">Boosts of this site</caption>
               <thead>

@@ -8,12 +8,10 @@ import type { ApiKeyView, Page, Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
-import { LocalTime } from "@/components/ui/local-time";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { SCOPES } from "@/lib/auth/scopes";
+import { KeysTable } from "./keys-table";
 
 const keysKey = ["api-keys"] as const;
 const sitesKey = ["sites", "list"] as const;
@@ -125,44 +123,6 @@ function NewKeyNotice({ value, onDone }: { value: string; onDone: () => void }) 
   return <ShownOnce title="Your new API key" warning="Copy it now: it is shown only once, and Preheat keeps only a hash of it." label="New API key" value={value} onDone={onDone} />;
 }
 
-function KeyRow({ apiKey, domains }: { apiKey: ApiKeyView; domains: Map<number, string> }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () => api(`/api/dashboard/keys/${apiKey.id}`, { method: "DELETE" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
-  });
-  return (
-    <tr className="align-top" data-testid="api-key-row">
-      <td className="py-3 pr-4">
-        <p className="font-medium">{apiKey.name}</p>
-        <code className="text-xs text-slate-500">{apiKey.prefix}…</code>
-      </td>
-      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.scopes.join(", ")}</td>
-      <td className="py-3 pr-4 text-xs text-slate-600" data-testid="api-key-sites">
-        {apiKey.site_ids ? apiKey.site_ids.map((id) => domains.get(id) ?? `site ${id} (deleted)`).join(", ") : "All sites"}
-      </td>
-      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.created_by ?? "operator CLI"}</td>
-      <td className="py-3 pr-4">
-        <StatusBadge status={apiKey.state} />
-      </td>
-      <td className="py-3 pr-4 text-sm text-slate-600">
-        <LocalTime value={apiKey.last_used_at} empty="never" />
-      </td>
-      <td className="py-3 pr-4 text-sm text-slate-600">
-        <LocalTime value={apiKey.expires_at} empty="never" />
-      </td>
-      <td className="py-3 text-right">
-        {apiKey.state === "active" ? (
-          <Can atLeast="admin">
-            <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
-          </Can>
-        ) : null}
-        <ErrorNote error={revoke.error} />
-      </td>
-    </tr>
-  );
-}
-
 export function KeysView() {
   const [created, setCreated] = useState<string | null>(null);
   const keys = useQuery({ queryKey: keysKey, queryFn: () => api<{ data: ApiKeyView[] }>("/api/dashboard/keys") });
@@ -192,29 +152,17 @@ export function KeysView() {
         ) : keys.data.data.length === 0 ? (
           <EmptyState title="No API keys yet">Create one above to call the API from scripts and CI.</EmptyState>
         ) : (
-          <div className="relative overflow-x-auto">
-            <table className="w-full min-w-[820px] text-left text-sm">
-              <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-                <tr>
-                  <th className="py-2 pr-4 font-medium">Name</th>
-                  <th className="py-2 pr-4 font-medium">Scopes</th>
-                  <th className="py-2 pr-4 font-medium">Sites</th>
-                  <th className="py-2 pr-4 font-medium">Created by</th>
-                  <th className="py-2 pr-4 font-medium">State</th>
-                  <th className="py-2 pr-4 font-medium">Last used</th>
-                  <th className="py-2 pr-4 font-medium">Expires</th>
-                  <th className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {keys.data.data.map((key) => (
-                  <KeyRow key={key.id} apiKey={key} domains={domains} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <KeysTable
+            keys={keys.data.data}
+            options={{
+              revokePath: (id) => `/api/dashboard/keys/${id}`,
+              queryKey: keysKey,
+              sitesOf: (ids) => (ids ? ids.map((id) => domains.get(id) ?? `site ${id} (deleted)`).join(", ") : "All sites"),
+              noCreator: "the operator",
+              revokeGate: (button) => <Can atLeast="admin">{button}</Can>,
+              rowTestId: "api-key-row",
+            }}
+          />
         )}
       </Card>
     </div>

@@ -7,12 +7,10 @@ import type { ApiKeyView } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, TextInput } from "@/components/ui/field";
-import { LocalTime } from "@/components/ui/local-time";
 import { ShownOnce } from "@/components/ui/shown-once";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { SCOPES } from "@/lib/auth/scopes";
+import { KeysTable } from "@/components/keys/keys-table";
 
 type UserKeys = { email: string; organization_id: number; data: ApiKeyView[] };
 
@@ -92,42 +90,6 @@ function NewKeyForm({ email, onCreated }: { email: string; onCreated: (key: stri
   );
 }
 
-function KeyRow({ apiKey, email }: { apiKey: ApiKeyView; email: string }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () => api(`/api/operator/keys/${apiKey.id}`, { method: "DELETE" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(email) }),
-  });
-  return (
-    <tr className="align-top" data-testid="operator-key-row">
-      <td className="py-3 pr-4">
-        <p className="font-medium">{apiKey.name}</p>
-        <code className="text-xs text-slate-500">
-          #{apiKey.id} · {apiKey.prefix}…
-        </code>
-      </td>
-      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.scopes.join(", ")}</td>
-      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.site_ids ? apiKey.site_ids.join(", ") : "all"}</td>
-      <td className="py-3 pr-4 text-xs text-slate-600">{apiKey.created_by ?? "—"}</td>
-      <td className="py-3 pr-4">
-        <StatusBadge status={apiKey.state} />
-      </td>
-      <td className="py-3 pr-4">
-        <LocalTime value={apiKey.last_used_at} empty="never" />
-      </td>
-      <td className="py-3 pr-4">
-        <LocalTime value={apiKey.expires_at} empty="never" />
-      </td>
-      <td className="py-3 text-right">
-        {apiKey.state === "active" ? (
-          <ConfirmButton label="Revoke" confirmLabel="Revoke key" question="Revoke it? Calls with it fail at once." busy={revoke.isPending} onConfirm={() => revoke.mutate()} />
-        ) : null}
-        <ErrorNote error={revoke.error} />
-      </td>
-    </tr>
-  );
-}
-
 export function OperatorKeysView() {
   const [search, setSearch] = useState("");
   const [email, setEmail] = useState("");
@@ -160,31 +122,21 @@ export function OperatorKeysView() {
           ) : keys.data.data.length === 0 ? (
             <EmptyState title={`No key in the organization of ${keys.data.email} (#${keys.data.organization_id})`} />
           ) : (
-            <div className="relative overflow-x-auto">
+            <div className="relative table-scroll">
               <p className="mb-2 text-sm text-slate-600">
                 Organization #{keys.data.organization_id}, where {keys.data.email} works now.
               </p>
-              <table className="w-full min-w-[860px] text-left text-sm">
-                <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="py-2 pr-4 font-medium">Name</th>
-                    <th className="py-2 pr-4 font-medium">Scopes</th>
-                    <th className="py-2 pr-4 font-medium">Sites</th>
-                    <th className="py-2 pr-4 font-medium">Created by</th>
-                    <th className="py-2 pr-4 font-medium">State</th>
-                    <th className="py-2 pr-4 font-medium">Last used</th>
-                    <th className="py-2 pr-4 font-medium">Expires</th>
-                    <th className="py-2 font-medium">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {keys.data.data.map((key) => (
-                    <KeyRow key={key.id} apiKey={key} email={email} />
-                  ))}
-                </tbody>
-              </table>
+              <KeysTable
+                keys={keys.data.data}
+                options={{
+                  revokePath: (id) => `/api/operator/keys/${id}`,
+                  queryKey: keysKey(email),
+                  sitesOf: (ids) => (ids ? ids.join(", ") : "all"),
+                  noCreator: "—",
+                  showId: true,
+                  rowTestId: "operator-key-row",
+                }}
+              />
             </div>
           )}
         </div>

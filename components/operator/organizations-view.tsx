@@ -64,7 +64,7 @@ export function OrganizationsView() {
         ) : organizations.data.data.length === 0 ? (
           <EmptyState title={query ? `No organization matches “${query}”` : "No organization yet"} />
         ) : (
-          <div className="relative overflow-x-auto">
+          <div className="relative table-scroll">
             <table className="w-full min-w-[860px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>

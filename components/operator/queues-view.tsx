@@ -109,7 +109,7 @@ export function QueuesView() {
             {failed.length === 0 ? (
               <EmptyState title="No failed job" />
             ) : (
-              <div className="relative overflow-x-auto">
+              <div className="relative table-scroll">
                 <table className="w-full min-w-[760px] text-left text-sm">
                   <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                     <tr>

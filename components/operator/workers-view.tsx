@@ -29,7 +29,7 @@ export function WorkersView() {
         ) : view.data.workers.length === 0 ? (
           <EmptyState title="No worker reported in">With the Inngest driver, or before the first worker starts, none is listed.</EmptyState>
         ) : (
-          <div className="relative overflow-x-auto">
+          <div className="relative table-scroll">
             <table className="w-full min-w-[760px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>

@@ -84,7 +84,7 @@ export function ColdCallsCard({ run }: { run: RunDetail }) {
         <EmptyState title={filters.reason || filters.region ? "No call matches" : "No call stayed cold"} />
       ) : (
         <>
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
+          <div className="-mx-4 table-scroll sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200" data-testid="cold-calls">
               <thead>
                 <tr>

@@ -173,7 +173,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           {run.regions_breakdown.length === 0 ? (
             <EmptyState title="No region" />
           ) : (
-            <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+            <div className="relative -mx-4 table-scroll sm:mx-0">
               <table className="min-w-full divide-y divide-slate-200">
                 <thead>
                   <tr>

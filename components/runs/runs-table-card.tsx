@@ -44,7 +44,7 @@ export function RunsTableCard<T extends { id: number; status: string }>({ title,
         empty
       ) : (
         <>
-          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 table-scroll sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">{caption}</caption>
               <thead>

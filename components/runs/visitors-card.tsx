@@ -17,7 +17,7 @@ export function VisitorsCard({ run }: { run: RunDetail }) {
       {!asked ? (
         <EmptyState title="Not checked yet">The check starts a few seconds after the run’s last call.</EmptyState>
       ) : (
-        <div className="-mx-4 overflow-x-auto sm:mx-0">
+        <div className="-mx-4 table-scroll sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200" data-testid="visitor-check">
             <thead>
               <tr>

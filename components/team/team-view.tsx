@@ -153,7 +153,7 @@ export function TeamView({ me }: { me: string }) {
   return (
     <>
       <PageHeader title="Team" subtitle="Who works in this organization, and what each may do." />
-      <Card title="Members" className="overflow-x-auto">
+      <Card title="Members" className="table-scroll">
         {members.isPending ? <Loading /> : members.error ? <ErrorNote error={members.error} /> : null}
         {members.data ? (
           <table className="w-full min-w-[640px] text-left text-sm">
@@ -182,7 +182,7 @@ export function TeamView({ me }: { me: string }) {
         </Card>
       </Can>
       {invitations.data?.data.length ? (
-        <Card title="Invitations" className="mt-6 overflow-x-auto">
+        <Card title="Invitations" className="mt-6 table-scroll">
           <table className="w-full min-w-[640px] text-left text-sm">
             <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
               <tr>

@@ -80,7 +80,7 @@ export function UsageProjection({ usage }: { usage: Usage }) {
             : ""}
         </p>
         {projection.boosts.length ? (
-          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 table-scroll sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="mb-1 text-left text-sm font-medium text-slate-800">What the schedules will still spend this month</caption>
               <thead>

@@ -56,7 +56,7 @@ function GroupTable({ title, groups, total, by }: { title: string; groups: Group
       {groups.length === 0 ? (
         <p className="text-sm text-slate-500">No calls in this period.</p>
       ) : (
-        <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+        <div className="relative -mx-4 table-scroll sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">
             <caption className="sr-only">{title}, most calls first</caption>
             <thead>

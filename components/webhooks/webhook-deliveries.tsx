@@ -31,7 +31,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: number }) {
         <EmptyState title="No deliveries yet">Each attempt to deliver an event (and each test) is listed here.</EmptyState>
       ) : (
         <>
-          <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 table-scroll sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200" data-testid="webhook-deliveries">
               <caption className="sr-only">Delivery attempts of this webhook, newest first</caption>
               <thead>

@@ -81,7 +81,7 @@ export function WebhooksView({ limit }: { limit: number }) {
           <EmptyState title="No webhooks yet">Add one above to hear about runs and sitemaps as they happen.</EmptyState>
         ) : (
           <>
-            <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+            <div className="relative -mx-4 table-scroll sm:mx-0">
               <table className="min-w-full divide-y divide-slate-200">
                 <caption className="sr-only">Webhooks of this account</caption>
                 <thead>
