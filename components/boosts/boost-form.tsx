@@ -170,7 +170,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
           </fieldset>
 
           {state.source_type === "sitemap" ? (
-            <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} />
+            <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} chooseTheOnlyOne={!boost} />
           ) : (
             <Field label="CSV file URL" hint="A url, loc or link column, or URLs in the first column." error={problem("source_url")}>
               {(props) => (
