@@ -55,7 +55,24 @@ function AddSiteForm() {
     >
       <div className="flex-1">
         <Field label="Domain" hint={keptNote ?? "The host name your visitors use, e.g. www.example.com (a port is allowed; no path)."} error={errors.error("domain")}>
-          {(a) => <TextInput {...a} name="domain" placeholder="www.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} autoComplete="off" />}
+          {(a) => (
+            <TextInput
+              {...a}
+              name="domain"
+              placeholder="www.example.com"
+              value={domain}
+              onChange={(e) => setDomain(e.target.value)}
+              onPaste={(e) => {
+                // Taken at once when pasted, so that the owner sees what will be registered before adding it.
+                const host = hostOfAddress(e.clipboardData.getData("text"));
+                if (host === null) return;
+                e.preventDefault();
+                setDomain(host);
+                setKept(host);
+              }}
+              autoComplete="off"
+            />
+          )}
         </Field>
         <ErrorNote error={errors.notice} />
       </div>
