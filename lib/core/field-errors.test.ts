@@ -14,6 +14,7 @@ describe("fieldSentence", () => {
   it("makes the field's own predicate a sentence", () => {
     expect(fieldSentence("", [], "must not be empty")).toBe("Must not be empty.");
     expect(fieldSentence("x", [], "Not right.")).toBe("Not right.");
+    expect(fieldSentence("https://a.test/", [], "https://a.test/ is not on the site's domain b.test")).toBe("https://a.test/ is not on the site's domain b.test.");
   });
 
   it("names a list's item by its value, once", () => {

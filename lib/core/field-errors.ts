@@ -89,13 +89,15 @@ export function isWithin(path: string, field: string): boolean {
  */
 export function fieldSentence(fieldValue: unknown, below: readonly PropertyKey[], predicate: string): string {
   const item = below.length === 1 && typeof below[0] === "number" ? valueAt(fieldValue, below) : undefined;
-  const named = typeof item === "string" || typeof item === "number" ? String(item) : undefined;
-  // A predicate that already names its item (`https://a.test/ is not on the site's domain …`) is the whole sentence.
-  const namesItself = named !== undefined && [named, JSON.stringify(item)].some((name) => predicate.startsWith(`${name} `));
+  const itemText = typeof item === "string" || typeof item === "number" ? String(item) : undefined;
+  // A predicate that already starts with its subject, the item or the field's value (`https://a.test/ is not on the site's domain …`), is the whole sentence.
+  const subject = below.length === 0 ? fieldValue : item;
+  const namesItself =
+    (typeof subject === "string" || typeof subject === "number") && String(subject) !== "" && [String(subject), JSON.stringify(subject)].some((name) => predicate.startsWith(`${name} `));
   let text: string;
   if (namesItself) text = predicate;
   else if (below.length === 0) text = predicate.charAt(0).toUpperCase() + predicate.slice(1);
-  else if (named !== undefined) text = `“${named}” ${predicate}`;
+  else if (itemText !== undefined) text = `“${itemText}” ${predicate}`;
   else {
     const names = below.map((key, depth) => {
       if (typeof key !== "number") return String(key);
