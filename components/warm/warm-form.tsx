@@ -75,6 +75,8 @@ export function WarmForm({ site }: { site: Site }) {
                 {...a}
                 name="urls"
                 rows={8}
+                // Thousands of URLs are no words: spell-checking them slows the page down.
+                spellCheck={false}
                 className={`${inputClass} font-mono`}
                 value={text}
                 onChange={(e) => setText(e.target.value)}
