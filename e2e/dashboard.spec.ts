@@ -324,7 +324,9 @@ test("the owner changes the password on the Account page: other sessions end, th
   await page.getByLabel("Current password").fill("not the password");
   await page.getByLabel("New password").fill("a newer passphrase");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "The current password is not right." })).toBeVisible();
+  // Said once, under the field: no banner repeats it.
+  await expect(page.getByLabel("Current password")).toHaveAccessibleDescription("Not right.");
+  await expect(page.getByText("The current password is not right.")).toHaveCount(0);
   await page.getByLabel("Current password").fill(owner.password);
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Your password is saved." })).toBeVisible();

@@ -2,29 +2,33 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
 import { NoEmailTransportNote } from "./no-email-transport-note";
+
+const SIGN_UP_FIELDS = ["name", "email"];
 
 /** Sign-up takes the address alone: the password is chosen on the page its e-mailed link opens, once the address is proven. */
 export function SignUpForm({ emailTransport }: { emailTransport: boolean }) {
   const [form, setForm] = useState({ name: "", email: "" });
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const body = { email: form.email, name: form.name || undefined };
+  const errors = useFormErrors(body, SIGN_UP_FIELDS);
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: event.target.value });
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
+    errors.attempt();
     setBusy(true);
-    setError(null);
     try {
-      const answer = await api<{ email: string }>("/api/dashboard/signup", { method: "POST", body: { email: form.email, name: form.name || undefined } });
+      const answer = await api<{ email: string }>("/api/dashboard/signup", { method: "POST", body });
       setSentTo(answer.email);
     } catch (caught) {
-      setError(caught as Error);
+      errors.refused(body, caught);
     }
     setBusy(false);
   }
@@ -43,15 +47,16 @@ export function SignUpForm({ emailTransport }: { emailTransport: boolean }) {
     );
   }
 
-  const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
-      <Field label="Name (optional)">{(a) => <TextInput {...a} name="name" autoComplete="name" value={form.name} onChange={set("name")} />}</Field>
-      <Field label="E-mail" error={fieldError("email")}>
+      <Field label="Name (optional)" error={errors.error("name")}>
+        {(a) => <TextInput {...a} name="name" autoComplete="name" value={form.name} onChange={set("name")} />}
+      </Field>
+      <Field label="E-mail" error={errors.error("email")}>
         {(a) => <TextInput {...a} type="email" name="email" autoComplete="email" required value={form.email} onChange={set("email")} />}
       </Field>
       <p className="text-sm text-slate-600">We e-mail you a link; you choose your password on the page it opens.</p>
-      {error ? <ErrorNote error={error} /> : null}
+      <ErrorNote error={errors.notice} />
       <Button type="submit" busy={busy} className="w-full">
         Create account
       </Button>

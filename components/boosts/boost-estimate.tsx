@@ -65,12 +65,25 @@ function MonthlyCost({ estimate, schedule }: { estimate: Estimate; schedule: str
 }
 
 /** What a run would do with the form as it is now: URLs, calls, calls per region against the quota, and what the schedule costs a month; updated as the owner edits. */
-export function BoostEstimateCard({ estimate, ready, schedule }: { estimate: UseQueryResult<Estimate>; ready: boolean; schedule: string | null | undefined }) {
+export function BoostEstimateCard({
+  estimate,
+  ready,
+  blocker,
+  schedule,
+}: {
+  estimate: UseQueryResult<Estimate>;
+  ready: boolean;
+  /** The sentence of the value that keeps the estimate away, when one was typed wrong. */
+  blocker?: string;
+  schedule: string | null | undefined;
+}) {
   const { data, error, isFetching } = estimate;
   return (
     <Card title="Estimate">
       <div aria-live="polite" data-testid="boost-estimate" className="space-y-2 text-sm text-slate-700">
-        {!ready ? (
+        {!ready && blocker ? (
+          <p className="text-red-700">No estimate until this is fixed: {blocker}</p>
+        ) : !ready ? (
           <p className="text-slate-500">Choose what to warm and where: the estimate follows.</p>
         ) : error ? (
           <p className="text-red-700">The estimate is not available: {error.message}</p>

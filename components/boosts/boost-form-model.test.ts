@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Boost } from "@/components/dashboard/types";
 import { createSiteBoost, updateSiteBoost } from "@/lib/api/operations/boosts";
 import { fieldErrors } from "@/lib/core/field-errors";
-import { changedFields, check, EMPTY_FORM, estimateReady, type FormState, fromBoost, toBody } from "./boost-form-model";
+import { changedFields, check, EMPTY_FORM, estimateBlocker, estimateReady, type FormState, fromBoost, toBody } from "./boost-form-model";
 
 /** A draft the API takes: the cases below each spoil one field of it. */
 const valid: FormState = {
@@ -63,6 +63,16 @@ describe("the boost form refuses what the API refuses, in the API's words", () =
     expect(estimateReady({ ...valid, sitemap_ids: [] }, undefined)).toBe(false);
     // The name decides no call, and a schedule still being typed only leaves out the monthly cost: the estimate does not wait for them.
     expect(estimateReady({ ...valid, name: "", schedule: "nonsense" }, undefined)).toBe(true);
+  });
+
+  it("says which typed value keeps the estimate away, but not a choice still to make", () => {
+    const wrongLanguage = { ...valid, languages: "fr-FR, xx" };
+    expect(estimateBlocker(wrongLanguage, check(wrongLanguage))).toEqual({ field: "variations.languages", sentence: "“xx” must be a language tag of the form ll-RR, e.g. fr-FR." });
+    const noSitemap = { ...valid, sitemap_ids: [] };
+    expect(estimateBlocker(noSitemap, check(noSitemap))).toBeUndefined();
+    // The name decides no call: it never holds the estimate.
+    const noName = { ...valid, name: "" };
+    expect(estimateBlocker(noName, check(noName))).toBeUndefined();
   });
 
   it("names a cookie set's problem by the set's name", () => {

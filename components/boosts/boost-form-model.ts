@@ -1,11 +1,10 @@
-import type { z } from "zod";
 import type { Boost } from "@/components/dashboard/types";
 import { boostDraftBody, createSiteBoostBody, type SOURCE_TYPES } from "@/lib/core/boost-requests";
-import { describeIssue, fieldPath } from "@/lib/core/field-errors";
+import { fieldProblems, type Problems } from "@/lib/core/field-errors";
 import { REGIONS } from "@/lib/core/regions";
 import type { UrlOrder } from "@/lib/core/url-orders";
 import { CONTENT_TYPES, USER_AGENT_CLASSES, type VerifyMode } from "@/lib/core/variations";
-import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems, profileStateOf } from "./request-profile-model";
+import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileProblems, profileStateOf } from "./request-profile-model";
 
 /*
  * The boost form without its rendering: what it holds, the body it sends, and what is wrong with it.
@@ -136,11 +135,8 @@ export function estimateReady(state: FormState, boostId: number | undefined): bo
   return !profileProblems(state.profile)["variations.cookie_sets"] && boostDraftBody.safeParse(estimateDraft(state, boostId)).success;
 }
 
-/** Field name → the sentence shown under it. */
-export type Problems = Record<string, string>;
-
 /** The fields the form shows a problem under, by the API's names: a problem deeper down (`request_profile.headers.Cookie`) shows under the deepest of them. */
-const FORM_FIELDS = [
+export const FORM_FIELDS = [
   "name",
   "sitemap_ids",
   "source_url",
@@ -153,12 +149,7 @@ const FORM_FIELDS = [
   "variations",
   "variations.user_agents",
   "variations.languages",
-  "variations.cookie_sets",
-  "variations.encodings",
-  "request_profile.custom_user_agents",
-  "request_profile.headers",
-  "request_profile.cookies",
-  "request_profile.basic_auth",
+  ...PROFILE_FIELDS,
   "call_limit",
   "schedule",
   "ignore_errors",
@@ -166,54 +157,14 @@ const FORM_FIELDS = [
   "report_email_enabled",
 ];
 
-const within = (path: string, field: string) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`);
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<PropertyKey, unknown>)[key] : undefined), value);
-}
-
-/**
- * The API's predicate made a sentence, its subject named as the owner typed it: the field itself
- * (`Must start with /.`), a list's item (`“xx” must be a language tag…`), or the path below the
- * field with items by their names (`Cookie: may not be set here…`, `USD.name: is used twice…`).
- */
-function sentence(fieldValue: unknown, below: readonly PropertyKey[], predicate: string): string {
-  const item = below.length === 1 && typeof below[0] === "number" ? valueAt(fieldValue, below) : undefined;
-  let text: string;
-  if (below.length === 0) text = predicate.charAt(0).toUpperCase() + predicate.slice(1);
-  else if (typeof item === "string" || typeof item === "number") text = `“${item}” ${predicate}`;
-  else {
-    const names = below.map((key, depth) => {
-      if (typeof key !== "number") return String(key);
-      const named = valueAt(fieldValue, below.slice(0, depth + 1));
-      return named !== null && typeof named === "object" && "name" in named ? String(named.name) : `#${key + 1}`;
-    });
-    text = `${names.join(".")}: ${predicate}`;
-  }
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-function problemOf(issue: z.core.$ZodIssue, body: BoostBody): [field: string, sentence: string] {
-  const path = fieldPath(issue.path);
-  const field = FORM_FIELDS.filter((candidate) => within(path, candidate)).sort((a, b) => b.length - a.length)[0];
-  if (!field) return [path, sentence(undefined, [], describeIssue(issue))];
-  const depth = field.split(".").length;
-  return [field, sentence(valueAt(body, issue.path.slice(0, depth)), issue.path.slice(depth), describeIssue(issue))];
-}
-
 /**
  * What the API would refuse in the body the form would send, field by field (the first problem of
  * each), plus the profile's lines that cannot be read at all. Empty: the form can be sent.
  */
 export function check(state: FormState): Problems {
-  const problems: Problems = profileProblems(state.profile);
   const body = toBody(state);
   const parsed = createSiteBoostBody.safeParse(body);
-  for (const issue of parsed.error?.issues ?? []) {
-    const [field, text] = problemOf(issue, body);
-    problems[field] ??= text;
-  }
-  return problems;
+  return { ...(parsed.error ? fieldProblems(parsed.error, body, FORM_FIELDS) : {}), ...profileProblems(state.profile) };
 }
 
 /** The body as the API would store it, where the API's schema takes it: `.JPG` and `jpg`, `fr-fr` and `fr-FR` are one value. */
@@ -232,4 +183,26 @@ export function changedFields(initial: FormState, current: FormState): Partial<B
     if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) changes[key] = value;
   }
   return changes as Partial<BoostBody>;
+}
+
+/** Fields that are empty until the owner chooses: the estimate waits for them without calling them wrong. */
+function notChosenYet(state: FormState, field: string): boolean {
+  if (field === "sitemap_ids") return state.sitemap_ids.length === 0;
+  if (field === "source_url") return state.source_url.trim() === "";
+  if (field === "region") return state.region.length === 0;
+  return false;
+}
+
+/**
+ * Why the estimate cannot be had when it is a value typed wrong (a language tag, a cookie set line),
+ * rather than a choice not made yet: the first such field and its sentence, so that the estimate says
+ * which value to fix instead of going blank.
+ */
+export function estimateBlocker(state: FormState, problems: Problems): { field: string; sentence: string } | undefined {
+  const draft = estimateDraft(state, undefined);
+  for (const [field, sentence] of Object.entries(problems)) {
+    const top = field.split(/[.[]/)[0]!;
+    if (top in draft && !notChosenYet(state, field)) return { field, sentence };
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
 import type { Boost } from "@/components/dashboard/types";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
@@ -16,8 +17,8 @@ import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/core/url-orde
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { quotaShare } from "@/components/usage/quota-share";
 import { BoostEstimateCard, estimateOf, useBoostEstimate } from "./boost-estimate";
-import { type BoostBody, changedFields, check, EMPTY_FORM, estimateDraft, estimateReady, type FormState, fromBoost, type Problems, toBody } from "./boost-form-model";
-import { RequestProfileFields, serverProblem } from "./request-profile-fields";
+import { type BoostBody, changedFields, check, EMPTY_FORM, estimateBlocker, estimateDraft, estimateReady, FORM_FIELDS, type FormState, fromBoost, toBody } from "./boost-form-model";
+import { RequestProfileFields } from "./request-profile-fields";
 import { ScheduleEditor } from "./schedule-editor";
 import { siteBoostsQueryKey } from "./site-boosts";
 import { SitemapChoices } from "./sitemap-choices";
@@ -41,11 +42,13 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
   const queryClient = useQueryClient();
   const [initial] = useState<FormState>(() => (boost ? fromBoost(boost) : EMPTY_FORM));
   const [state, setState] = useState<FormState>(initial);
-  const [problems, setProblems] = useState<Problems>({});
   const [attempt, setAttempt] = useState(0);
   const [nothingChanged, setNothingChanged] = useState(false);
   const [costWarning, setCostWarning] = useState<CostWarning | null>(null);
   const [checkingCost, setCheckingCost] = useState(false);
+  const body = toBody(state);
+  const found = check(state);
+  const errors = useFormErrors(body, FORM_FIELDS, () => found);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setNothingChanged(false);
     setCostWarning(null);
@@ -61,6 +64,8 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
     },
     onSettled: () => setAttempt((n) => n + 1),
   });
+  /** Sends `changes`; a refusal is remembered against the whole form as it is now, so that each field's error goes once that field changes. */
+  const send = (changes: Partial<BoostBody>) => save.mutate(changes, { onError: (error) => errors.refused(body, error) });
 
   // After a refused submit, bring the first field in error into view and focus.
   useEffect(() => {
@@ -72,7 +77,11 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
 
   const estimateSiteId = boost?.site_id ?? siteId;
   const draft = estimateDraft(state, boost?.id);
-  const estimate = useBoostEstimate(estimateSiteId, draft, estimateReady(state, boost?.id));
+  const ready = estimateReady(state, boost?.id);
+  const estimate = useBoostEstimate(estimateSiteId, draft, ready);
+  // A value that keeps the estimate away is marked at once, not only after a submit.
+  const blocker = ready ? undefined : estimateBlocker(state, found);
+  const problem = (field: string) => errors.error(field) ?? (blocker?.field === field ? blocker.sentence : undefined);
 
   /**
    * What the schedule would spend a month when that is more than the quota, from the estimate of the
@@ -92,27 +101,22 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
     }
   };
 
-  const serverError = save.error instanceof ApiError ? save.error : null;
-  const problem = (field: string) => problems[field] ?? serverError?.field(field);
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = check(state);
-    setProblems(found);
-    if (Object.keys(found).length) {
+    if (!errors.attempt()) {
       save.reset();
       setAttempt((n) => n + 1);
       return;
     }
-    const body = boost ? changedFields(initial, state) : toBody(state);
-    if (boost && Object.keys(body).length === 0) {
+    const changes = boost ? changedFields(initial, state) : body;
+    if (boost && Object.keys(changes).length === 0) {
       setNothingChanged(true);
       return;
     }
     // A schedule costing more than the month's quota is saved only once the owner has said so.
-    const warning = await costOverQuota(body);
+    const warning = await costOverQuota(changes);
     if (warning) setCostWarning(warning);
-    else save.mutate(body);
+    else send(changes);
   };
 
   const changeSchedule = () => {
@@ -122,7 +126,6 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
     field?.focus();
   };
 
-  const generalError = save.error && !(serverError && serverError.status === 422 && serverError.details.length) ? save.error : null;
   const cancelHref = boost ? `/boosts/${boost.id}` : `/sites/${siteId}`;
 
   return (
@@ -167,7 +170,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
           </fieldset>
 
           {state.source_type === "sitemap" ? (
-            <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} />
+            <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} chooseTheOnlyOne={!boost} />
           ) : (
             <Field label="CSV file URL" hint="A url, loc or link column, or URLs in the first column." error={problem("source_url")}>
               {(props) => (
@@ -246,7 +249,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             )}
           </Field>
 
-          <RequestProfileFields state={state.profile} onChange={(profile) => set("profile", profile)} problem={(field) => problems[field] ?? serverProblem(save.error, field)} />
+          <RequestProfileFields state={state.profile} onChange={(profile) => set("profile", profile)} problem={problem} />
 
           <Field label="Call limit" hint="Most calls one run makes. Empty: no limit." error={problem("call_limit")}>
             {(props) => (
@@ -266,7 +269,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
         </div>
       </Card>
 
-      <BoostEstimateCard estimate={estimate} ready={estimateReady(state, boost?.id)} schedule={draft.schedule} />
+      <BoostEstimateCard estimate={estimate} ready={ready} blocker={blocker?.sentence} schedule={draft.schedule} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />
@@ -303,17 +306,12 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
       </Card>
 
       <div className="space-y-3">
-        {Object.keys(problems).length ? (
+        {errors.summary ? (
           <p role="alert" className="text-sm font-medium text-red-600">
-            Please correct the fields marked above.
+            {errors.summary}
           </p>
         ) : null}
-        {serverError?.status === 422 && serverError.details.length ? (
-          <p role="alert" className="text-sm font-medium text-red-600">
-            {serverError.message}
-          </p>
-        ) : null}
-        <ErrorNote error={generalError} />
+        <ErrorNote error={errors.notice} />
         {nothingChanged ? (
           <p role="status" className="text-sm text-slate-600">
             Nothing changed: there is nothing to save.
@@ -327,7 +325,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             </p>
             <p className="mt-1">Once the month’s quota is spent, runs needing more than what is left fail until the next month (UTC), this boost’s and the others’.</p>
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button variant="danger" busy={save.isPending} onClick={() => save.mutate(costWarning.body)}>
+              <Button variant="danger" busy={save.isPending} onClick={() => send(costWarning.body)}>
                 Save anyway
               </Button>
               <Button variant="secondary" onClick={changeSchedule}>

@@ -17,6 +17,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
+import { BoostHooks } from "./boost-hooks";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";
 import { Can } from "@/components/dashboard/role";
@@ -243,7 +244,9 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
 
       <RunCharts boostId={boostId} />
       <RunHistory boostId={boostId} />
+      <BoostHooks boostId={boostId} />
 
+      {/* Danger last: nothing of the boost sits below its deletion. */}
       <Can atLeast="admin">
         <Card title="Delete this boost">
           <p className="mb-3 text-sm text-slate-600">Removes the boost and its run history. Its schedule stops at once.</p>

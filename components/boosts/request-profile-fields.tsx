@@ -1,19 +1,9 @@
 "use client";
 
-import { ApiError } from "@/components/dashboard/api";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { ENCODINGS } from "@/lib/core/variations";
 import type { ProfileState } from "./request-profile-model";
-
-/** What the server said of a field or one inside it, naming the inner one (`X-Bad: may not be set here: …`). */
-export function serverProblem(error: unknown, field: string): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const found = error.details.find((d) => d.field === field || d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`));
-  if (!found) return undefined;
-  const inner = found.field.slice(field.length).replace(/^\./, "");
-  return inner ? `${inner}: ${found.message}` : found.message;
-}
 
 const textareaClass = `${inputClass} font-mono`;
 

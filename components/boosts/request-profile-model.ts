@@ -79,6 +79,16 @@ function parseCookieSets(text: string): { name: string; cookies: Record<string, 
   return sets;
 }
 
+/** The API names of the fields RequestProfileFields shows, where a form marks their problems. */
+export const PROFILE_FIELDS = [
+  "variations.cookie_sets",
+  "variations.encodings",
+  "request_profile.custom_user_agents",
+  "request_profile.headers",
+  "request_profile.cookies",
+  "request_profile.basic_auth",
+] as const;
+
 /** The lines that cannot be read, by the API's field names. */
 export function profileProblems(state: ProfileState): Record<string, string> {
   const problems: Record<string, string> = {};

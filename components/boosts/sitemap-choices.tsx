@@ -2,17 +2,40 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import type { Page, Sitemap } from "@/components/dashboard/types";
 import { ErrorNote, Loading } from "@/components/ui/card";
 import { CheckboxGroup, toggle } from "@/components/ui/choices";
 import { StatusBadge } from "@/components/ui/status-badge";
 
-/** The site's sitemaps as checkboxes, each with its state, or the way to add one when there is none. */
-export function SitemapChoices({ siteId, chosen, onChange, error }: { siteId: number; chosen: number[]; onChange: (ids: number[]) => void; error?: string }) {
+/**
+ * The site's sitemaps as checkboxes, each with its state, or the way to add one when there is none.
+ * `chooseTheOnlyOne` (a new boost): a site's only sitemap starts checked, once, as there is nothing
+ * else to choose; unchecking it stays unchecked.
+ */
+export function SitemapChoices({
+  siteId,
+  chosen,
+  onChange,
+  error,
+  chooseTheOnlyOne = false,
+}: {
+  siteId: number;
+  chosen: number[];
+  onChange: (ids: number[]) => void;
+  error?: string;
+  chooseTheOnlyOne?: boolean;
+}) {
   const id = useId();
   const sitemaps = useQuery({ queryKey: ["sitemaps", { siteId }, "all"], queryFn: () => api<Page<Sitemap>>(`/sites/${siteId}/sitemaps?limit=100`) });
+  const only = sitemaps.data?.data.length === 1 ? sitemaps.data.data[0]!.id : null;
+  const [preselected, setPreselected] = useState(false);
+  useEffect(() => {
+    if (!chooseTheOnlyOne || preselected || only === null) return;
+    setPreselected(true);
+    if (chosen.length === 0) onChange([only]);
+  }, [chooseTheOnlyOne, preselected, only, chosen.length, onChange]);
   return (
     <CheckboxGroup legend="Sitemaps to warm" error={error}>
       {sitemaps.isPending ? (

@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import type { Problems } from "@/lib/core/field-errors";
 import type { Page, Sitemap } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
@@ -11,6 +13,8 @@ import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Can } from "@/components/dashboard/role";
+
+const SITEMAP_FIELDS = ["url"];
 
 const busy = (sitemap: Sitemap) => sitemap.status === "waiting" || sitemap.status === "processing";
 
@@ -72,29 +76,43 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
     queryFn: () => api<Page<Sitemap>>(`/sites/${siteId}/sitemaps?limit=100`),
     refetchInterval: (query) => (query.state.data?.data.some(busy) ? 1500 : false),
   });
+  const body = { url };
+  const errors = useFormErrors(body, SITEMAP_FIELDS, (): Problems => (url.trim() ? {} : { url: `Enter the sitemap's address, e.g. https://${domain}/sitemap.xml.` }));
   const add = useMutation({
-    mutationFn: () => api<Sitemap>(`/sites/${siteId}/sitemaps`, { method: "POST", body: { url } }),
+    mutationFn: (sent: typeof body) => api<Sitemap>(`/sites/${siteId}/sitemaps`, { method: "POST", body: sent }),
     onSuccess: () => {
       setUrl("");
+      discover.reset();
       queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
   const discover = useMutation({
     mutationFn: () => api<{ data: Sitemap[] }>(`/sites/${siteId}/sitemaps`, { method: "POST", body: { discover: true } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] }),
+    // Found sitemaps answer what a refused address was for: its error goes with it.
+    onMutate: () => add.reset(),
+    onSuccess: () => {
+      errors.clear();
+      queryClient.invalidateQueries({ queryKey: ["sites", siteId, "sitemaps"] });
+    },
   });
-  const error = add.error instanceof ApiError ? (add.error.field("url") ?? add.error.message) : add.error?.message;
   return (
     <Card title="Sitemaps and feeds">
       <form
         className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          add.mutate();
+          discover.reset();
+          if (errors.attempt()) add.mutate(body);
         }}
       >
         <div className="flex-1">
-          <Field label="Sitemap URL" hint="An XML sitemap or sitemap index (gzip too), an RSS/Atom shopping feed, a text sitemap (one URL a line) or a robots.txt, on this domain." error={error}>
+          <Field
+            label="Sitemap URL"
+            hint="An XML sitemap or sitemap index (gzip too), an RSS/Atom shopping feed, a text sitemap (one URL a line) or a robots.txt, on this domain."
+            error={errors.error("url")}
+          >
             {(a) => <TextInput {...a} name="sitemap-url" type="url" placeholder={`https://${domain}/sitemap.xml`} value={url} onChange={(e) => setUrl(e.target.value)} />}
           </Field>
         </div>
@@ -111,7 +129,7 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
           Find sitemaps
         </Button>
       </form>
-      <ErrorNote error={discover.error} />
+      <ErrorNote error={errors.notice ?? discover.error} />
       {sitemaps.isPending ? (
         <Loading />
       ) : sitemaps.error ? (

@@ -4,7 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import type { Problems } from "@/lib/core/field-errors";
+import { hostOfAddress } from "@/lib/sites/domain-name";
 import type { Page, Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -15,30 +18,63 @@ import { Can } from "@/components/dashboard/role";
 
 const sitesKey = ["sites"] as const;
 
+const DOMAIN_FIELDS = ["domain"];
+
 function AddSiteForm() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [domain, setDomain] = useState("");
+  /** The host taken from a whole address the owner pasted, said under the field while it is what the field holds. */
+  const [kept, setKept] = useState<string | null>(null);
+  const body = { domain };
+  const errors = useFormErrors(body, DOMAIN_FIELDS, (): Problems => (domain.trim() ? {} : { domain: "Enter the host name your visitors use, e.g. www.example.com." }));
   const add = useMutation({
-    mutationFn: () => api<Site>("/sites", { method: "POST", body: { domain } }),
+    mutationFn: (sent: typeof body) => api<Site>("/sites", { method: "POST", body: sent }),
     onSuccess: (site) => {
       queryClient.invalidateQueries({ queryKey: sitesKey });
       router.push(`/sites/${site.id}`);
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const error = add.error instanceof ApiError ? (add.error.field("domain") ?? add.error.message) : add.error?.message;
+  const keptNote = kept !== null && kept === domain ? `Kept ${kept} from the address you pasted.` : null;
   return (
     <form
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        add.mutate();
+        // A whole address (https://www.shop.com/products) is what people copy from the browser: its host is the domain meant.
+        const host = hostOfAddress(domain);
+        const sent = { domain: host ?? domain };
+        if (host !== null && host !== domain.trim()) {
+          setDomain(host);
+          setKept(host);
+        }
+        if (errors.attempt()) add.mutate(sent);
       }}
     >
       <div className="flex-1">
-        <Field label="Domain" hint="The host name your visitors use, e.g. www.example.com (a port is allowed; no path)." error={error}>
-          {(a) => <TextInput {...a} name="domain" placeholder="www.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} autoComplete="off" />}
+        <Field label="Domain" hint={keptNote ?? "The host name your visitors use, e.g. www.example.com (a port is allowed; no path)."} error={errors.error("domain")}>
+          {(a) => (
+            <TextInput
+              {...a}
+              name="domain"
+              placeholder="www.example.com"
+              value={domain}
+              onChange={(e) => setDomain(e.target.value)}
+              onPaste={(e) => {
+                // Taken at once when pasted, so that the owner sees what will be registered before adding it.
+                const host = hostOfAddress(e.clipboardData.getData("text"));
+                if (host === null) return;
+                e.preventDefault();
+                setDomain(host);
+                setKept(host);
+              }}
+              autoComplete="off"
+            />
+          )}
         </Field>
+        <ErrorNote error={errors.notice} />
       </div>
       <Button type="submit" busy={add.isPending} className="sm:mt-6">
         Add site

@@ -4,24 +4,31 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { countCalls } from "@/lib/runs/calls";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
 import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/core/variations";
-import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
+import { fieldProblems } from "@/lib/core/field-errors";
+import { MAX_WARM_URLS, warmBody } from "@/lib/runs/warm-schemas";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
-import { RequestProfileFields, serverProblem } from "@/components/boosts/request-profile-fields";
-import { EMPTY_PROFILE, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
+import { RequestProfileFields } from "@/components/boosts/request-profile-fields";
+import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
 
 /** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
 function extractUrls(text: string): string[] {
   const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
   return [...new Set(found)];
 }
+
+/** The API names of the fields the form shows. */
+const WARM_FIELDS = ["urls", "region", "variations", "variations.user_agents", "variations.languages", ...PROFILE_FIELDS];
+
+const n = (count: number) => count.toLocaleString("en");
 
 export function WarmForm({ site }: { site: Site }) {
   const router = useRouter();
@@ -36,21 +43,19 @@ export function WarmForm({ site }: { site: Site }) {
   const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}), ...extra.variations };
   const calls = countCalls(urls.length, { regions, variations, requestProfile: extra.request_profile });
   const unreadable = profileProblems(profile);
+  const body = { urls, region: regions, variations: Object.keys(variations).length ? variations : undefined, request_profile: extra.request_profile ?? undefined };
+  const errors = useFormErrors(body, WARM_FIELDS, () => {
+    const parsed = warmBody.safeParse(body);
+    return { ...(parsed.error ? fieldProblems(parsed.error, body, WARM_FIELDS) : {}), ...unreadable };
+  });
+  // Counted as the owner pastes, not only once refused: the button says what a warm would cost.
+  const tooMany = urls.length > MAX_WARM_URLS ? `${n(urls.length)} URLs: at most ${n(MAX_WARM_URLS)} per warm.` : undefined;
 
   const warm = useMutation({
-    mutationFn: () =>
-      api<{ run_id: number }>(`/sites/${site.id}/warm`, {
-        method: "POST",
-        body: {
-          urls,
-          region: regions,
-          variations: Object.keys(variations).length ? variations : undefined,
-          request_profile: extra.request_profile ?? undefined,
-        },
-      }),
+    mutationFn: (sent: typeof body) => api<{ run_id: number }>(`/sites/${site.id}/warm`, { method: "POST", body: sent }),
     onSuccess: ({ run_id }) => router.push(`/runs/${run_id}`),
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (name: string) => (warm.error instanceof ApiError ? warm.error.field(name) : undefined);
 
   return (
     <div className="space-y-6">
@@ -59,21 +64,19 @@ export function WarmForm({ site }: { site: Site }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          warm.mutate();
+          if (errors.attempt()) warm.mutate(body);
         }}
         className="space-y-6"
       >
         <Card title="URLs">
-          <Field
-            label="URLs to warm"
-            hint={`Paste one URL a line (or any text with URLs in it): ${urls.length.toLocaleString("en")} found, ${MAX_WARM_URLS.toLocaleString("en")} at most.`}
-            error={fieldError("urls")}
-          >
+          <Field label="URLs to warm" hint={`Paste one URL a line (or any text with URLs in it): ${n(urls.length)} found, ${n(MAX_WARM_URLS)} at most.`} error={tooMany ?? errors.error("urls")}>
             {(a) => (
               <textarea
                 {...a}
                 name="urls"
                 rows={8}
+                // Thousands of URLs are no words: spell-checking them slows the page down.
+                spellCheck={false}
                 className={`${inputClass} font-mono`}
                 value={text}
                 onChange={(e) => setText(e.target.value)}
@@ -102,8 +105,8 @@ export function WarmForm({ site }: { site: Site }) {
         </Card>
         <Card title="Where and how">
           <div className="space-y-4">
-            <RegionChoices value={regions} onChange={setRegions} error={fieldError("region")} />
-            <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop.">
+            <RegionChoices value={regions} onChange={setRegions} error={errors.error("region")} />
+            <CheckboxGroup legend="User agents" hint="Each one is a call per URL. None checked: desktop." error={errors.error("variations.user_agents")}>
               {USER_AGENT_CLASSES.map((ua) => (
                 <Check key={ua} label={ua} name="user_agents" checked={userAgents.includes(ua)} onChange={(on) => setUserAgents(toggle(userAgents, ua, on))} />
               ))}
@@ -111,19 +114,28 @@ export function WarmForm({ site }: { site: Site }) {
             <BlockedAgentsWarning siteId={site.id} chosen={userAgents.length ? userAgents : ["desktop"]} />
           </div>
           <div className="mt-4 max-w-md">
-            <Field label="Languages" hint="Accept-Language tags such as fr-FR en-US, separated by spaces or commas; none: no header." error={fieldError("variations")}>
+            <Field
+              label="Languages"
+              hint="Accept-Language tags such as fr-FR en-US, separated by spaces or commas; none: no header."
+              error={errors.error("variations.languages") ?? errors.error("variations")}
+            >
               {(a) => <TextInput {...a} name="languages" value={languages} onChange={(e) => setLanguages(e.target.value)} placeholder="fr-FR, en-US" />}
             </Field>
           </div>
         </Card>
         <Card title="What every call sends">
-          <RequestProfileFields state={profile} onChange={setProfile} problem={(field) => unreadable[field] ?? serverProblem(warm.error, field)} />
+          <RequestProfileFields state={profile} onChange={setProfile} problem={errors.error} />
         </Card>
         <div className="flex flex-wrap items-center gap-4">
-          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length || Object.keys(unreadable).length > 0}>
-            Warm {calls.toLocaleString("en")} {calls === 1 ? "call" : "calls"}
+          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length || tooMany !== undefined || Object.keys(unreadable).length > 0}>
+            Warm {n(calls)} {calls === 1 ? "call" : "calls"}
           </Button>
-          <ErrorNote error={warm.error && !fieldError("urls") && !fieldError("region") && !fieldError("request_profile") && !fieldError("variations") ? warm.error : null} />
+          {errors.summary ? (
+            <p role="alert" className="text-sm font-medium text-red-600">
+              {errors.summary}
+            </p>
+          ) : null}
+          <ErrorNote error={errors.notice} />
         </div>
       </form>
     </div>

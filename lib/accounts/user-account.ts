@@ -26,7 +26,7 @@ async function provePassword(db: Database, who: Who, password: string | undefine
  * be proven), the old one a notice. Until the link is followed, nothing changes.
  */
 export async function requestEmailChange(db: Database, who: Who, input: { new_email: string; password?: string }): Promise<{ new_email: string }> {
-  const newEmail = normaliseEmail(input.new_email);
+  const newEmail = normaliseEmail(input.new_email, "new_email");
   if (newEmail === who.email) throw new InvalidError("That is your address already.", [{ field: "new_email", message: "Your current address." }]);
   await provePassword(db, who, input.password);
   if (await findUserByEmail(db, newEmail)) throw new ConflictError(`${newEmail} is the address of another Preheat user.`);

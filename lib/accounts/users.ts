@@ -5,9 +5,13 @@ import type { Database } from "@/lib/db";
 import { InvalidError } from "@/lib/core/errors";
 import { createOrganization } from "./organizations";
 
-export function normaliseEmail(email: string): string {
+/** `field`: the request's name for the address, which the refusal's detail names for a form to show it under. */
+export function normaliseEmail(email: string, field = "email"): string {
   const normalised = email.trim().toLowerCase();
-  if (!z.email().safeParse(normalised).success) throw new InvalidError(`${JSON.stringify(email)} is not a valid e-mail address.`);
+  if (!z.email().safeParse(normalised).success) {
+    const predicate = `${JSON.stringify(email)} is not a valid e-mail address`;
+    throw new InvalidError(`${predicate}.`, [{ field, message: predicate }]);
+  }
   return normalised;
 }
 

@@ -32,7 +32,7 @@ export function toSitemap(row: SitemapRow): SitemapPayload {
 export async function addSitemap(ctx: AccountContext, siteId: number, input: { url?: string }): Promise<SitemapRow> {
   const site = await getSite(ctx, siteId);
   const parsed = parseSiteUrl(input.url ?? "", site.domain);
-  if ("problem" in parsed) throw new InvalidError(`url: ${parsed.problem}.`);
+  if ("problem" in parsed) throw new InvalidError(`url: ${parsed.problem}.`, [{ field: "url", message: parsed.problem }]);
   const url = parsed.url.toString();
   let row: SitemapRow;
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidError } from "@/lib/core/errors";
-import { isOnDomain, normaliseDomain, parseSiteUrl } from "./domain-name";
+import { hostOfAddress, isOnDomain, normaliseDomain, parseSiteUrl } from "./domain-name";
 
 describe("normaliseDomain", () => {
   it.each([
@@ -21,6 +21,37 @@ describe("normaliseDomain", () => {
       expect(() => normaliseDomain(input)).toThrow(InvalidError);
     },
   );
+});
+
+describe("a refused domain", () => {
+  it("names the field in its detail, the message keeping the API's wording", () => {
+    const refusal = (() => {
+      try {
+        normaliseDomain("https://www.shop.com/products");
+      } catch (error) {
+        return error as InvalidError;
+      }
+    })();
+    expect(refusal?.message).toBe('domain: "https://www.shop.com/products" must be a bare host name such as example.com, without a path, query, credentials or spaces.');
+    expect(refusal?.details).toEqual([{ field: "domain", message: '"https://www.shop.com/products" must be a bare host name such as example.com, without a path, query, credentials or spaces' }]);
+  });
+});
+
+describe("hostOfAddress", () => {
+  it.each([
+    ["https://www.shop.com/products", "www.shop.com"],
+    [" HTTP://Shop.COM:8443/a?b=1#c ", "shop.com:8443"],
+    ["https://user:secret@shop.com/", "shop.com"],
+    ["https://bücher.de/x", "xn--bcher-kva.de"],
+  ])("%j → %s", (input, host) => {
+    expect(hostOfAddress(input)).toBe(host);
+    // What the dashboard keeps is a domain the API takes as it is.
+    expect(normaliseDomain(host)).toBe(host);
+  });
+
+  it.each(["www.shop.com", "www.shop.com/products", "ftp://shop.com/", "https://", ""])("finds no address in %j", (input) => {
+    expect(hostOfAddress(input)).toBeNull();
+  });
 });
 
 describe("isOnDomain", () => {
