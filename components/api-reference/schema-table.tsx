@@ -54,30 +54,32 @@ export function SchemaTable({ schema, components }: { schema: JsonSchema; compon
   if (!resolved?.properties) return <p className="text-sm text-slate-600">{typeLabel(schema)}</p>;
   const required = new Set(resolved.required ?? []);
   return (
-    <table className="w-full text-left text-sm">
-      <thead className="text-xs uppercase text-slate-500">
-        <tr>
-          <th className="py-1 pr-3 font-medium">Field</th>
-          <th className="py-1 pr-3 font-medium">Type</th>
-          <th className="py-1 font-medium">Notes</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100 align-top">
-        {Object.entries(resolved.properties).map(([name, property]) => (
-          <tr key={name}>
-            <td className="py-1 pr-3 font-mono text-xs">
-              {name}
-              {required.has(name) ? (
-                <span className="ml-1 text-rose-600" title="required">
-                  *
-                </span>
-              ) : null}
-            </td>
-            <td className="py-1 pr-3 text-xs text-slate-700">{typeLabel(property)}</td>
-            <td className="py-1 text-xs text-slate-600">{[property.description, constraints(property)].filter(Boolean).join(" — ")}</td>
+    <div className="table-scroll">
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-1 pr-3 font-medium">Field</th>
+            <th className="py-1 pr-3 font-medium">Type</th>
+            <th className="py-1 font-medium">Notes</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {Object.entries(resolved.properties).map(([name, property]) => (
+            <tr key={name}>
+              <td className="py-1 pr-3 font-mono text-xs">
+                {name}
+                {required.has(name) ? (
+                  <span className="ml-1 text-rose-600" title="required">
+                    *
+                  </span>
+                ) : null}
+              </td>
+              <td className="py-1 pr-3 text-xs text-slate-700">{typeLabel(property)}</td>
+              <td className="py-1 text-xs text-slate-600">{[property.description, constraints(property)].filter(Boolean).join(" — ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

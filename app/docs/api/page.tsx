@@ -78,7 +78,7 @@ export default function ApiReferencePage() {
                 <article key={anchor(method, path)} id={anchor(method, path)} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-5">
                   <h3 className="flex flex-wrap items-center gap-2">
                     <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${methodColours[method] ?? ""}`}>{method}</span>
-                    <code className="text-sm font-semibold">{path}</code>
+                    <code className="break-all text-sm font-semibold">{path}</code>
                   </h3>
                   <p className="mt-2 font-medium">{operation.summary}</p>
                   {operation.description ? <Markdown text={operation.description} /> : null}
@@ -133,7 +133,7 @@ export default function ApiReferencePage() {
         <h2 className="text-2xl font-semibold">Schemas</h2>
         {Object.entries(components).map(([name, schema]) => (
           <article key={name} id={`schema-${name}`} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-5">
-            <h3 className="font-mono text-sm font-semibold">{name}</h3>
+            <h3 className="break-all font-mono text-sm font-semibold">{name}</h3>
             {schema.description ? <p className="mb-2 text-sm text-slate-600">{schema.description}</p> : null}
             <SchemaTable schema={schema} components={components} />
           </article>
