@@ -205,7 +205,9 @@ function organizationFigures(now: Date) {
     suspensionReason: accounts.suspensionReason,
     monthlyCallQuota: accounts.monthlyCallQuota,
     plan: plans,
-    callsThisMonth: sql<number>`coalesce((select u.planned_calls from ${accountUsage} u where u.account_id = ${accounts}.id and u.period_start = ${start}), 0)`.mapWith(Number),
+    callsThisMonth: sql<number>`coalesce((select u.planned_calls from ${accountUsage} u where u.account_id = ${accounts}.id and u.period_start = ${start.toISOString()}::timestamptz), 0)`.mapWith(
+      Number,
+    ),
     sites: sql<number>`(select count(*) from ${sites} s where s.account_id = ${accounts}.id)`.mapWith(Number),
     members: sql<number>`(select count(*) from ${memberships} m where m.account_id = ${accounts}.id)`.mapWith(Number),
     // The latest of: a run created, a key used, a member's session seen.
