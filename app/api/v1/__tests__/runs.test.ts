@@ -84,6 +84,7 @@ describe("GET /v1/runs", () => {
       summary: EMPTY_SUMMARY,
       progress: { planned_calls: 0, completed_calls: 0 },
       created_at: iso,
+      triggered_by: { kind: "api", label: expect.stringMatching(/^phk_/) },
     });
   });
 
@@ -206,6 +207,7 @@ describe("GET /v1/runs/{runId}", () => {
       failure_samples: [],
       slowdowns: [],
       created_at: iso,
+      triggered_by: { kind: "api", label: expect.stringMatching(/^phk_/) },
     });
   });
 
