@@ -7,10 +7,10 @@ import { scopeSchema } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound } from "@/lib/core/errors";
-import { regionSchema } from "@/lib/core/regions";
+import { type RegionCode, regionSchema } from "@/lib/core/regions";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import { getQuota } from "@/lib/runs/quota";
-import { planOf } from "@/lib/plans/limits";
+import { type EffectivePlan, planOf } from "@/lib/plans/limits";
 import { planSchema, toPlanView } from "@/lib/plans/schemas";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
 
@@ -54,15 +54,19 @@ export const meSchema = z
 /** Every region the organization's plan offers, with how its calls leave now: GET /v1/me's and the dashboard's region choices. */
 export async function regionsOffered(db: Database, accountId: number) {
   const [regions, plan] = await Promise.all([regionsWithEgress(db), planOf(db, accountId)]);
-  return regions.filter((region) => plan.limits.regions?.includes(region.code) ?? true);
+  return offeredBy(plan, regions);
+}
+
+function offeredBy<R extends { code: string }>(plan: EffectivePlan, regions: R[]): R[] {
+  return regions.filter((region) => plan.limits.regions?.includes(region.code as RegionCode) ?? true);
 }
 
 export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Promise<z.infer<typeof meSchema>> {
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, ctx.accountId));
   if (!account) throw notFound("Account");
-  const [quota, regions, plan, [creator], limitedSites] = await Promise.all([
+  const [quota, allRegions, plan, [creator], limitedSites] = await Promise.all([
     getQuota(ctx.db, ctx.accountId),
-    regionsOffered(ctx.db, ctx.accountId),
+    regionsWithEgress(ctx.db),
     planOf(ctx.db, ctx.accountId),
     ctx.db.select({ email: users.email }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.createdByUserId)).where(eq(apiKeys.id, principal.keyId)),
     principal.siteIds
@@ -85,7 +89,7 @@ export async function getMe(ctx: AccountContext, principal: ApiKeyPrincipal): Pr
     },
     sites: limitedSites,
     scopes: principal.scopes,
-    regions,
+    regions: offeredBy(plan, allRegions),
     plan: toPlanView(plan),
     quota: {
       period: "month",
