@@ -168,18 +168,28 @@ test("the run page shows the figures, why calls were not cached, and cold vs war
   await expect(page.locator('[data-reason="set_cookie"]')).toContainText("stop setting cookies");
   await expect(page.locator('[data-reason="miss"]')).toContainText("4");
   await expect(page.getByText("Warm vs cold")).toBeVisible();
-  // URL by URL: the 8 cold calls, filtered by reason, and the same rows as a CSV download.
-  const cold = page.getByTestId("cold-calls");
-  await expect(cold.getByRole("row")).toHaveCount(9);
-  await page.getByLabel("Reason").selectOption("set_cookie");
-  await expect(cold.getByRole("row")).toHaveCount(5);
-  await expect(cold).toContainText(`http://${domain}/products/0`);
+  await expect(page.getByTestId("run-figures")).toContainText("Cacheable misses");
+  // URL by URL: the 8 calls that were not a hit, filtered by reason, searched by URL, and as CSV downloads.
+  const calls = page.getByTestId("run-calls");
+  await expect(calls.getByRole("row")).toHaveCount(9);
+  await expect(calls).toContainText("Cacheable miss: warmed");
+  await page.getByLabel("Show").selectOption("reason:set_cookie");
+  await expect(calls.getByRole("row")).toHaveCount(5);
+  await expect(calls).toContainText(`http://${domain}/products/0`);
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download CSV" }).click();
+  await page.getByRole("button", { name: "Download these calls (CSV)" }).click();
   const csv = await readFile((await (await download).path())!, "utf8");
   expect(csv.trim().split("\r\n")).toHaveLength(5);
   expect(csv).toContain("set_cookie");
-  await page.getByLabel("Reason").selectOption("");
+  await page.getByLabel("Show").selectOption("all");
+  await page.getByLabel("URL contains").fill("/PRODUCTS/0");
+  await expect(calls.getByRole("row")).toHaveCount(5);
+  await expect(calls).not.toContainText(`http://${domain}/products/1`);
+  const every = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download every call (CSV)" }).click();
+  expect((await readFile((await (await every).path())!, "utf8")).trim().split("\r\n")).toHaveLength(9);
+  await page.getByLabel("URL contains").fill("");
+  await page.getByLabel("Show").selectOption("not_hit");
   await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();
   await shot(page, "run");
 });

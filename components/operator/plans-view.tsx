@@ -81,7 +81,7 @@ function PlanForm({ plan, onDone }: { plan?: PlanRecord; onDone: () => void }) {
         {number("Calls a month", "monthly_calls", "The quota, per calendar month (UTC). Empty: the service's default.")}
         {number("Sites", "sites", "Empty: no cap.")}
         {number("Highest concurrency per site", "max_site_concurrency", "Empty: the service's highest (PREHEAT_SITE_MAX_CONCURRENCY).")}
-        {number("Result rows per run", "run_results_max", "Calls that did not hit kept row by row. Empty: the service's default.")}
+        {number("Result rows per run", "run_results_max", "A run's calls kept row by row (its first ones). Empty: the service's default.")}
         {number("Keep runs (days)", "run_retention_days", "Empty: kept until their site or boost is deleted.")}
       </div>
       <CheckboxGroup legend="Regions" hint="The regions boosts and warms may use." error={error("regions")}>

@@ -11,30 +11,21 @@ import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/core/regions";
-import { ColdCallsCard } from "./cold-calls-card";
+import { CallsCard } from "./calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
 import { VariantsCard } from "./variants-card";
 import { AdviceCard, VisitorsCard } from "./visitors-card";
 import { EGRESS_LABELS } from "./region-choices";
 import { RegionPops, RegionTruthNotes } from "./region-reach";
-import { cacheHitRatio, count, duration, isActive, milliseconds, percent, plannedOrDone, ratio, successRate } from "./format";
+import { count, duration, isActive, milliseconds, percent, plannedOrDone, ratio } from "./format";
+import { RunFigures } from "./run-figures";
 import { ColumnHeads, td, tdNum } from "./run-cells";
 
 const regionName = (code: string) => REGIONS.find((region) => region.code === code)?.name ?? code;
 
 /** At least this share of the calls answered BYPASS/DYNAMIC and the page warns that they warmed nothing. */
 const MOSTLY = 0.5;
-
-function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</dd>
-      {hint ? <dd className="mt-0.5 truncate text-xs tabular-nums text-slate-500">{hint}</dd> : null}
-    </div>
-  );
-}
 
 function runQueryKey(runId: number) {
   return ["run", runId] as const;
@@ -135,19 +126,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
         <h2 id="figures-heading" className="sr-only">
           Figures
         </h2>
-        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-6">
-          <Figure label="Calls" value={count(summary.total_calls)} hint={`${count(summary.successful_calls)} ok · ${count(summary.failed_calls)} failed`} />
-          <Figure label="Success rate" value={percent(successRate(summary))} />
-          <Figure label="Cache-hit ratio" value={percent(cacheHitRatio(summary))} hint={`${count(summary.cache_hits)} hits`} />
-          <Figure label="Avg. response time" value={summary.total_calls ? milliseconds(summary.average_response_time_ms) : "—"} />
-          {summary.verified ? <Figure label="Verified hits" value={`${count(summary.verified.hits)} / ${count(summary.verified.calls)}`} hint="cacheable misses asked again that became hits" /> : null}
-          <Figure
-            label="Warm vs cold"
-            value={`${milliseconds(summary.average_hit_response_time_ms)} / ${milliseconds(summary.average_miss_response_time_ms)}`}
-            hint={`avg. hit / avg. miss · ${count(summary.cache_misses)} misses`}
-          />
-          <Figure label="Not cached (bypass)" value={count(run.bypassed_calls)} hint={percent(bypassShare)} />
-        </dl>
+        <RunFigures run={run} />
       </section>
 
       {bypassShare !== null && bypassShare >= MOSTLY ? (
@@ -165,7 +144,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
       <AdviceCard run={run} />
       <VisitorsCard run={run} />
       <NotCachedCard run={run} />
-      <ColdCallsCard run={run} />
+      <CallsCard run={run} />
 
       <div className="grid gap-6">
         <Card title="Calls per region" className="min-w-0">

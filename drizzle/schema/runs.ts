@@ -143,8 +143,9 @@ export const runBatches = pgTable(
 );
 
 /**
- * The calls of a run that did not end as a cache hit, one row each (hits are counted, not stored),
- * at most PREHEAT_RUN_RESULTS_MAX per run. Call order is the batch's seq, then the call's index in it.
+ * The calls of a run, one row each, hits included (`reason` null), the first PREHEAT_RUN_RESULTS_MAX
+ * of the run (or its plan's bound) as they are recorded. Call order is the batch's seq, then the
+ * call's index in it.
  */
 export const runResults = pgTable(
   "run_results",
@@ -165,7 +166,8 @@ export const runResults = pgTable(
     cacheStatus: text("cache_status"),
     pop: text("pop"),
     responseTimeMs: integer("response_time_ms").notNull(),
-    reason: text("reason").notNull(),
+    /** Why the call did not end as a cache hit (lib/core/not-cached.ts); null for a hit. */
+    reason: text("reason"),
     /** What a second request said, with `verify`; null when the call was not re-requested. */
     verifiedCacheStatus: text("verified_cache_status"),
   },

@@ -234,7 +234,7 @@ export const VARIABLES = {
       'With `verify: "visitors"`, the URLs per region a visitor check asks as each standard visitor (fewer when the run has cookie sets, so that a region\'s check never exceeds 500 requests).',
   }),
   PREHEAT_RUN_RESULTS_MAX: withDefault(positiveInteger, 100_000, {
-    description: "Calls that did not end as a cache hit stored per run for `GET /v1/runs/{runId}/results` (the summary keeps counting past it).",
+    description: "Calls stored row by row per run (the first ones, hits included) for `GET /v1/runs/{runId}/results` and its CSV (the summary keeps counting past it).",
   }),
   PREHEAT_SITEMAP_CHILDREN_AT_ONCE: withDefault(numeric({ integer: true, min: 1, max: 16 }), 4, {
     description: "Child sitemaps of an index read at the same time.",

@@ -120,7 +120,7 @@ export const regionBreakdownSchema = z
     successful_calls: z.number().int(),
     failed_calls: z.number().int(),
     cache_hits: z.number().int(),
-    bypassed_calls: z.number().int().meta({ description: "Answers the CDN did not cache at all (BYPASS, DYNAMIC): these calls warmed nothing." }),
+    bypassed_calls: z.number().int().meta({ description: "Calls whose reason is `cdn_bypass` (BYPASS, DYNAMIC, PASS on an otherwise cacheable answer): these calls warmed nothing." }),
     average_response_time_ms: z.number(),
     egress: egressSchema.meta({
       description:

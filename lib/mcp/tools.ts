@@ -81,9 +81,10 @@ export const tools: McpTool[] = [
   }),
   defineTool({
     name: "run_results",
-    description: "List a run's calls that did not end as a cache hit, in call order, each with why (optionally only one `reason` or `region`), in pages of `limit` from `offset`.",
+    description:
+      "List a run's calls in call order, each with why it did not end as a cache hit: by default those that did not (`calls`: `hit` or `all` for the others), optionally only one `reason`, `region` or URL text (`url`), in pages of `limit` from `offset`.",
     // The route's `format=csv` is a download for a browser; a tool answers JSON pages.
     operation: { ...runOperations.listRunResults, query: runOperations.listRunResults.query!.omit({ format: true }) },
-    answer: (ctx, { params, query: { reason, region, ...page } }) => listRunResults(ctx, params.runId, { reason, region }, page),
+    answer: (ctx, { params, query: { calls, reason, region, url, ...page } }) => listRunResults(ctx, params.runId, { calls, reason, region, url }, page),
   }),
 ];

@@ -8,7 +8,7 @@ const planLimitsSchema = z
     sites: z.number().int().nullable().meta({ description: "Sites the organization may register; null: no cap." }),
     max_site_concurrency: z.number().int().meta({ description: "The highest `max_concurrency` a site may set." }),
     regions: z.array(regionCodeOutput).nullable().meta({ description: "The regions boosts and warms may use; null: every region." }),
-    run_results_max: z.number().int().meta({ description: "Rows of a run's results (its calls that did not hit) kept per run." }),
+    run_results_max: z.number().int().meta({ description: "Rows of a run's results (its calls, hits included, the first ones) kept per run." }),
     verification: z.boolean().meta({ description: 'Whether runs may verify (`verify`: true or "visitors").' }),
     run_retention_days: z.number().int().nullable().meta({ description: "Runs older than this many days are deleted; null: kept until their site or boost is." }),
   })

@@ -109,7 +109,44 @@ describe("why calls were not cached", () => {
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
   });
 
-  it("keeps at most PREHEAT_RUN_RESULTS_MAX rows per run, and says when it had more", async () => {
+  it("keeps every call, hits included, to list and search them; counts as bypass only what the reasons call a CDN bypass", async () => {
+    const site = await createSite(world.ctx, { domain: "every.test" });
+    await world.handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+    const paths = ["/hit", "/bypass", "/error-bypass", "/cold", "/hit?colour=blue", "/missing-bypass"];
+    pages["/error-bypass"] = { status: 500, headers: { "cf-cache-status": "BYPASS", ...CDG } };
+    pages["/missing-bypass"] = { status: 404, headers: { "cf-cache-status": "DYNAMIC", ...CDG } };
+    const { run } = await queueWarm(world.ctx, site.id, { urls: paths.map((path) => `http://every.test${path}`), region: ["fr"] });
+    const done = await ended(run.id);
+    expect(done.summary).toMatchObject({ total_calls: 6, cache_hits: 2, not_cached: { cdn_bypass: 1, http_error: 2, miss: 1 } });
+    // The error pages answered BYPASS and DYNAMIC too, but their reason is the error: the bypass figure is the reasons' line.
+    expect(done.bypassed_calls).toBe(1);
+    expect(done.regions_breakdown[0]!.bypassed_calls).toBe(1);
+
+    const page = { limit: 100, offset: 0 };
+    const pathsOf = (rows: { url: string }[]) => rows.map((r) => new URL(r.url).pathname + new URL(r.url).search);
+    const every = await listRunResults(world.ctx, run.id, { calls: "all" }, page);
+    expect(every).toMatchObject({ total: 6, truncated: false });
+    expect(pathsOf(every.data)).toEqual(paths);
+    expect(every.data.filter((r) => r.reason === null).map((r) => r.cache_status)).toEqual(["hit", "hit"]);
+    const hits = await listRunResults(world.ctx, run.id, { calls: "hit" }, page);
+    expect(pathsOf(hits.data)).toEqual(["/hit", "/hit?colour=blue"]);
+    expect((await listRunResults(world.ctx, run.id, {}, page)).total).toBe(4);
+    // The search finds a text anywhere in the URL, whatever its case, and takes % and _ literally.
+    expect(pathsOf((await listRunResults(world.ctx, run.id, { calls: "all", url: "BYPASS" }, page)).data)).toEqual(["/bypass", "/error-bypass", "/missing-bypass"]);
+    expect(pathsOf((await listRunResults(world.ctx, run.id, { calls: "hit", url: "colour=" }, page)).data)).toEqual(["/hit?colour=blue"]);
+    expect((await listRunResults(world.ctx, run.id, { calls: "all", url: "%" }, page)).total).toBe(0);
+    expect((await listRunResults(world.ctx, run.id, { calls: "all", url: "_" }, page)).total).toBe(0);
+    // A reason narrows whatever `calls` says.
+    expect(pathsOf((await listRunResults(world.ctx, run.id, { calls: "hit", reason: "http_error" }, page)).data)).toEqual(["/error-bypass", "/missing-bypass"]);
+
+    // The CSV of every call: a hit's reason is empty.
+    const csv = await new Response(await runResultsCsv(world.ctx, run.id, { calls: "all" })).text();
+    const rows = csv.trim().split("\r\n").slice(1);
+    expect(rows).toHaveLength(6);
+    expect(rows.map((line) => line.split(",")[8])).toEqual(["", "cdn_bypass", "http_error", "miss", "", "http_error"]);
+  });
+
+  it("keeps the rows of a run's first PREHEAT_RUN_RESULTS_MAX calls, and says when it made more", async () => {
     process.env.PREHEAT_RUN_RESULTS_MAX = "3";
     try {
       const site = await createSite(world.ctx, { domain: "many.test" });
@@ -120,6 +157,7 @@ describe("why calls were not cached", () => {
       const results = await listRunResults(world.ctx, run.id, {}, { limit: 100, offset: 0 });
       expect(results).toMatchObject({ total: 3, truncated: true });
       expect(results.data.map((r) => new URL(r.url).search)).toEqual(["?0", "?1", "?2"]);
+      expect(await listRunResults(world.ctx, run.id, { calls: "all" }, { limit: 100, offset: 0 })).toMatchObject({ total: 3, truncated: true });
     } finally {
       delete process.env.PREHEAT_RUN_RESULTS_MAX;
     }

@@ -99,7 +99,7 @@ function decideRun(recording: Recording, run: LockedRun, runDeltas: DeltaToDecid
   const pause = !stop && canPause && running && shouldPause(window);
   const samples = runDeltas.flatMap((d) => d.samples).slice(0, Math.max(0, limits.samples - run.samples));
   const slowdowns = runDeltas.flatMap((d) => d.slowdowns).slice(0, Math.max(0, limits.slowdowns - run.slowdowns));
-  // The calls that did not hit, up to the run's bound; the summary keeps counting the rest.
+  // The run's calls, hits included, up to the run's bound; the summary keeps counting the rest.
   const results = runDeltas.flatMap((d) => d.batches.flatMap((b) => b.results)).slice(0, Math.max(0, (run.resultsMax ?? limits.results) - run.resultsStored));
   for (const row of results) recording.resultRows.push({ run_id: run.id, ...row });
   // The auto-pause window is kept only where it can pause the run.

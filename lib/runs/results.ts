@@ -1,15 +1,14 @@
-import { and, asc, count, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import Papa from "papaparse";
-import { runResults, type runs } from "@/drizzle/schema";
+import { runBatches, runResults, type runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import { findRun } from "./service";
-import { countsPerRun } from "./summary";
-import type { RunResult } from "./schemas";
+import type { ResultKind, RunResult } from "./schemas";
 
-/** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000; a plan may set fewer, kept on the run): the calls that did not hit, in call order. */
+/** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000; a plan may set fewer, kept on the run): the run's calls, hits included, in call order. */
 export function runResultsMax(): number {
   return setting("PREHEAT_RUN_RESULTS_MAX");
 }
@@ -18,12 +17,29 @@ export function runResultsMax(): number {
 export const RESULT_COLUMNS =
   "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
 
-export type ResultFilters = { reason?: NotCachedReason; region?: string };
+export type ResultFilters = { calls?: ResultKind; reason?: NotCachedReason; region?: string; url?: string };
 
 const CSV_PAGE = 5_000;
 
+/** `text` as a LIKE pattern that matches it anywhere, its own % and _ taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function kindOf(filters: ResultFilters): SQL | undefined {
+  if (filters.reason) return eq(runResults.reason, filters.reason);
+  const calls = filters.calls ?? "not_hit";
+  if (calls === "all") return undefined;
+  return calls === "hit" ? isNull(runResults.reason) : isNotNull(runResults.reason);
+}
+
 function where(runId: number, filters: ResultFilters): SQL | undefined {
-  return and(eq(runResults.runId, runId), filters.reason ? eq(runResults.reason, filters.reason) : undefined, filters.region ? eq(runResults.region, filters.region) : undefined);
+  return and(
+    eq(runResults.runId, runId),
+    kindOf(filters),
+    filters.region ? eq(runResults.region, filters.region) : undefined,
+    filters.url ? ilike(runResults.url, containing(filters.url)) : undefined,
+  );
 }
 
 function toResult(row: typeof runResults.$inferSelect): RunResult {
@@ -38,7 +54,7 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
     cache_status: row.cacheStatus,
     pop: row.pop,
     response_time_ms: row.responseTimeMs,
-    reason: row.reason as NotCachedReason,
+    reason: row.reason as NotCachedReason | null,
     verified_cache_status: row.verifiedCacheStatus,
   };
 }
@@ -49,8 +65,9 @@ async function readPage(ctx: AccountContext, runId: number, filters: ResultFilte
 }
 
 /**
- * One page of the run's calls that did not end as a cache hit, in call order. `truncated`: the run
- * had more such calls than it keeps (`total` counts the stored rows that match).
+ * One page of the run's calls that match, in call order (by default those that did not end as a cache
+ * hit). `truncated`: the run made more calls than it keeps rows for (`total` counts the stored rows
+ * that match).
  */
 export async function listRunResults(ctx: AccountContext, runId: number, filters: ResultFilters, page: Page) {
   const run = await findRun(ctx, runId);
@@ -58,11 +75,14 @@ export async function listRunResults(ctx: AccountContext, runId: number, filters
   return { data, total: counted?.total ?? 0, ...page, truncated: await isTruncated(ctx, run) };
 }
 
-/** Whether the run had more calls that did not hit than it kept rows for. */
+/** Whether the run made more calls than it kept rows for. */
 async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): Promise<boolean> {
   if (run.resultsStored < (run.resultsMax ?? runResultsMax())) return false;
-  const notCached = (await countsPerRun(ctx.db, [run.id], "not_cached")).get(run.id) ?? {};
-  return Object.values(notCached).reduce((sum, n) => sum + n, 0) > run.resultsStored;
+  const [made] = await ctx.db
+    .select({ calls: sql<string>`coalesce(sum(${runBatches.totalCalls}), 0)` })
+    .from(runBatches)
+    .where(and(eq(runBatches.runId, run.id), eq(runBatches.purpose, "warm")));
+  return Number(made?.calls ?? 0) > run.resultsStored;
 }
 
 /** Columns added later come last, so that a reader of the first ones by position reads them still. */

@@ -95,8 +95,7 @@ export class BatchState {
   }
 }
 
-/** One batch's recorded progress and statistics, for the recording statement. */
-/** A call that did not end as a cache hit, as run_results stores it. */
+/** A call of the run as run_results stores it: `reason` null for a cache hit. */
 export type ResultRow = {
   batch_seq: number;
   call_index: number;
@@ -110,7 +109,7 @@ export type ResultRow = {
   cache_status: string | null;
   pop: string | null;
   response_time_ms: number;
-  reason: NotCachedReason;
+  reason: NotCachedReason | null;
 };
 /** A verification's answer, for the run_results row of the call it asked again. */
 export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
@@ -157,14 +156,14 @@ export type BatchDelta = {
   ms: number;
   hitMs: number;
   missMs: number;
-  /** The calls that did not hit, in call order. */
+  /** Every call, hits included, in call order: the run keeps the first ones (lib/runs/recording-decision.ts). */
   results: ResultRow[];
   /** In a verification batch: what each call asked again answered this time. */
   verifications: VerificationRow[];
   done: boolean;
   giveBack: boolean;
 };
-/** What the cache did with one call of the run: hit or reason, its PoP, and the row that lists it when it did not hit. */
+/** What the cache did with one call of the run: hit or reason, its PoP, and the row that lists it. */
 function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome: CallOutcome, ms: number): void {
   const { batch } = delta;
   const { reason } = outcome;
@@ -180,23 +179,24 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
     batch.notCached[reason] = (batch.notCached[reason] ?? 0) + 1;
     if (outcome.blockedBy) batch.blockedBy[outcome.blockedBy] = (batch.blockedBy[outcome.blockedBy] ?? 0) + 1;
     if (miss) delta.missMs += ms;
-    delta.results.push({
-      batch_seq: batch.seq,
-      call_index: index,
-      region: batch.region,
-      url: call.url,
-      user_agent: call.user_agent,
-      language: call.language,
-      cookie_set: call.cookie_set ?? null,
-      encoding: call.encoding ?? null,
-      status_code: outcome.status,
-      cache_status: outcome.cache?.verdict ?? null,
-      pop: outcome.cache?.pop ?? null,
-      response_time_ms: ms,
-      reason,
-    });
   }
-  if (outcome.cache?.verdict === "bypass" || outcome.cache?.verdict === "dynamic") delta.bypassed++;
+  delta.results.push({
+    batch_seq: batch.seq,
+    call_index: index,
+    region: batch.region,
+    url: call.url,
+    user_agent: call.user_agent,
+    language: call.language,
+    cookie_set: call.cookie_set ?? null,
+    encoding: call.encoding ?? null,
+    status_code: outcome.status,
+    cache_status: outcome.cache?.verdict ?? null,
+    pop: outcome.cache?.pop ?? null,
+    response_time_ms: ms,
+    reason,
+  });
+  // The figure is one line of the reasons: an error or a cookie answered BYPASS is counted under its own reason.
+  if (reason === "cdn_bypass") delta.bypassed++;
   const pop = outcome.cache?.pop;
   if (!pop) return;
   batch.pops[pop] = (batch.pops[pop] ?? 0) + 1;

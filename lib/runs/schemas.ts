@@ -41,20 +41,28 @@ const runResultSchema = z
     cache_status: z.string().nullable().meta({ description: "What the cache said: hit, miss, expired, stale, revalidated, bypass, dynamic or unknown (no cache header); null without an answer." }),
     pop: z.string().nullable().meta({ description: "Point of presence that answered, when the CDN names one." }),
     response_time_ms: z.number().int(),
-    reason: notCachedReasonSchema,
+    reason: notCachedReasonSchema.nullable().meta({ description: "Why the call did not end as a cache hit; null for a hit." }),
     verified_cache_status: z
       .string()
       .nullable()
       .meta({ description: "What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise." }),
   })
-  .meta({ id: "RunResult", description: "A call that did not end as a cache hit (first pass)." });
+  .meta({ id: "RunResult", description: "One call of the run (first pass): its answer, and why it did not end as a cache hit." });
 
 export type RunResult = z.infer<typeof runResultSchema>;
 
+const resultKindSchema = z.enum(["not_hit", "hit", "all"]);
+export type ResultKind = z.infer<typeof resultKindSchema>;
+
 export const runResultsQuery = z.object({
+  calls: resultKindSchema.optional().meta({ description: "`not_hit` (the default): the calls that did not end as a cache hit; `hit`: the cache hits; `all`: every call. Ignored with `reason`." }),
   reason: notCachedReasonSchema.optional().meta({ description: "Only the calls with this reason." }),
   region: regionCodeSchema.optional().meta({ description: "Only the calls made from this region." }),
-  format: z.enum(["json", "csv"]).optional().meta({ description: "`csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row." }),
+  url: z.string().trim().max(2_000).optional().meta({ description: "Only the calls whose URL contains this text (case-insensitive); empty: no filter." }),
+  format: z
+    .enum(["json", "csv"])
+    .optional()
+    .meta({ description: "`csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row; `reason` is empty for a hit." }),
 });
 
 export const runResultsPageSchema = z
@@ -63,7 +71,10 @@ export const runResultsPageSchema = z
     total: z.number().int().min(0).meta({ description: "Stored rows that match the filters." }),
     limit: z.number().int(),
     offset: z.number().int(),
-    truncated: z.boolean().meta({ description: "The run had more calls that did not hit than it keeps (PREHEAT_RUN_RESULTS_MAX, 100,000 by default): the first ones in call order are listed." }),
+    truncated: z.boolean().meta({
+      description:
+        "The run made more calls than it keeps rows for (PREHEAT_RUN_RESULTS_MAX, 100,000 by default, or the plan's bound): the rows are those of its first calls as they were recorded, and the summary still counts every call.",
+    }),
   })
   .meta({ id: "RunResultPage" });
 
@@ -77,10 +88,10 @@ export const runDetailSchema = z
     variations: variationsValueSchema.nullable(),
     request_profile: requestProfileValueSchema.nullable().meta({ description: "What every call sent beyond its variant, as the boost or warm had it when the run was created (never the password)." }),
     ...runFields,
-    bypassed_calls: z
-      .number()
-      .int()
-      .meta({ description: "Calls the CDN answered without caching (BYPASS, DYNAMIC, e.g. Vercel for crawler user agents): they warmed nothing. Counted apart from cache misses." }),
+    bypassed_calls: z.number().int().meta({
+      description:
+        "Calls whose reason is `cdn_bypass`: the CDN said it did not try to cache an otherwise cacheable answer (BYPASS, DYNAMIC, PASS, e.g. Vercel for crawler user agents), so they warmed nothing. The same figure as `summary.not_cached.cdn_bypass`; an error, a redirect, no-store or a cookie answered BYPASS is counted under its own reason.",
+    }),
     regions_breakdown: z.array(regionBreakdownSchema).meta({ description: "One entry per region of the run, in the run's order (zeros until its calls start)." }),
     failure_samples: z.array(failureSampleSchema).meta({ description: "The first failed calls of the run (a bounded sample, oldest first)." }),
     pops_breakdown: z.array(popBreakdownSchema).meta({ description: "One entry per point of presence that answered, most calls first: cold against warm, PoP by PoP." }),

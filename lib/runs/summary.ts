@@ -35,7 +35,7 @@ export const emptySummary = (): Summary => ({
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
 /** Per run, a jsonb map of counts summed over its own batches (verification batches are counted apart). */
-export async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by" | "answer_headers"): Promise<Map<number, Record<string, number>>> {
+async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by" | "answer_headers"): Promise<Map<number, Record<string, number>>> {
   const counts = new Map<number, Record<string, number>>();
   if (!runIds.length) return counts;
   const result = await db.execute(

@@ -65,9 +65,9 @@ export const listRunResults = defineOperation({
   method: "get",
   path: "/v1/runs/{runId}/results",
   tag: "Runs",
-  summary: "List the calls that did not end as a cache hit, with why",
+  summary: "List a run's calls, URL by URL, with why each did not end as a cache hit",
   description:
-    "The run's calls that did not end as a cache hit (first pass), in call order, each with its reason. Hits are counted in the summary, not listed. At most PREHEAT_RUN_RESULTS_MAX rows (100,000 by default) are kept per run: `truncated` says when the run had more. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.",
+    "The run's calls (first pass), in call order, each with its answer and its reason (null for a cache hit). By default only the calls that did not end as a cache hit; `calls=all` lists every call and `calls=hit` the hits; `url` finds the calls whose URL contains a text. A run keeps the rows of its first PREHEAT_RUN_RESULTS_MAX calls (100,000 by default, or its plan's bound): `truncated` says when it made more, and its summary counts them all. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.",
   scope: "runs:read",
   params: runParams,
   query: paginationQuery.extend(runResultsQuery.shape),

@@ -614,8 +614,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the calls that did not end as a cache hit, with why
-         * @description The run's calls that did not end as a cache hit (first pass), in call order, each with its reason. Hits are counted in the summary, not listed. At most PREHEAT_RUN_RESULTS_MAX rows (100,000 by default) are kept per run: `truncated` says when the run had more. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.
+         * List a run's calls, URL by URL, with why each did not end as a cache hit
+         * @description The run's calls (first pass), in call order, each with its answer and its reason (null for a cache hit). By default only the calls that did not end as a cache hit; `calls=all` lists every call and `calls=hit` the hits; `url` finds the calls whose URL contains a text. A run keeps the rows of its first PREHEAT_RUN_RESULTS_MAX calls (100,000 by default, or its plan's bound): `truncated` says when it made more, and its summary counts them all. `format=csv` answers every stored row that matches the filters as `text/csv` (a download, header row first) instead of one JSON page.
          *
          *     Scope: `runs:read`.
          *
@@ -859,7 +859,7 @@ export interface components {
             max_site_concurrency: number;
             /** @description The regions boosts and warms may use; null: every region. */
             regions: components["schemas"]["RegionCode"][] | null;
-            /** @description Rows of a run's results (its calls that did not hit) kept per run. */
+            /** @description Rows of a run's results (its calls, hits included, the first ones) kept per run. */
             run_results_max: number;
             /** @description Whether runs may verify (`verify`: true or "visitors"). */
             verification: boolean;
@@ -2072,7 +2072,7 @@ export interface components {
              */
             created_at: string;
             triggered_by: components["schemas"]["RunTrigger"];
-            /** @description Calls the CDN answered without caching (BYPASS, DYNAMIC, e.g. Vercel for crawler user agents): they warmed nothing. Counted apart from cache misses. */
+            /** @description Calls whose reason is `cdn_bypass`: the CDN said it did not try to cache an otherwise cacheable answer (BYPASS, DYNAMIC, PASS, e.g. Vercel for crawler user agents), so they warmed nothing. The same figure as `summary.not_cached.cdn_bypass`; an error, a redirect, no-store or a cookie answered BYPASS is counted under its own reason. */
             bypassed_calls: number;
             /** @description One entry per region of the run, in the run's order (zeros until its calls start). */
             regions_breakdown: components["schemas"]["RegionBreakdown"][];
@@ -2092,7 +2092,7 @@ export interface components {
             successful_calls: number;
             failed_calls: number;
             cache_hits: number;
-            /** @description Answers the CDN did not cache at all (BYPASS, DYNAMIC): these calls warmed nothing. */
+            /** @description Calls whose reason is `cdn_bypass` (BYPASS, DYNAMIC, PASS on an otherwise cacheable answer): these calls warmed nothing. */
             bypassed_calls: number;
             average_response_time_ms: number;
             /**
@@ -2175,10 +2175,10 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
-            /** @description The run had more calls that did not hit than it keeps (PREHEAT_RUN_RESULTS_MAX, 100,000 by default): the first ones in call order are listed. */
+            /** @description The run made more calls than it keeps rows for (PREHEAT_RUN_RESULTS_MAX, 100,000 by default, or the plan's bound): the rows are those of its first calls as they were recorded, and the summary still counts every call. */
             truncated: boolean;
         };
-        /** @description A call that did not end as a cache hit (first pass). */
+        /** @description One call of the run (first pass): its answer, and why it did not end as a cache hit. */
         RunResult: {
             url: string;
             /** @description A user-agent class, or a custom User-Agent string of the request profile. */
@@ -2197,15 +2197,14 @@ export interface components {
             /** @description Point of presence that answered, when the CDN names one. */
             pop: string | null;
             response_time_ms: number;
-            reason: components["schemas"]["NotCachedReason"];
+            /**
+             * @description Why the call did not end as a cache hit; null for a hit.
+             * @enum {string|null}
+             */
+            reason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
             /** @description What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise. */
             verified_cache_status: string | null;
         };
-        /**
-         * @description Why a call did not end as a cache hit: the first that applies, in this order. `blocked`: A bot protection (Cloudflare, Akamai, Imperva, DataDome, Sucuri, AWS WAF, Vercel, HUMAN…) answered with a challenge or a block page instead of the page, so nothing was warmed for this user agent: let Preheat through (see /docs/allow-listing). `http_error`: The page answered 400 or more, or did not answer at all: caches keep errors briefly if ever, so fix the page or take it out of the sitemap. `redirect`: The final answer was a redirect (more than 5 hops, or one without a target): list the page's final address in the sitemap instead. `no_store`: Cache-Control says no-store or private, which forbids shared caches to keep the page: send public with an s-maxage for pages that are the same for every visitor. `set_cookie`: The answer sets a cookie, and CDNs do not cache such answers by default: stop setting cookies on anonymous page views, or have the CDN strip them. `no_cache`: Cache-Control says no-cache, max-age=0 or s-maxage=0, so every request goes back to the origin: give the page a shared-cache lifetime (s-maxage). `vary`: Vary names *, Cookie or User-Agent, so each visitor gets a cache key of their own and warming one warms nobody else: vary on a normalised device class instead. `cdn_bypass`: The CDN said it did not try to cache this answer (BYPASS, DYNAMIC, PASS): check its cache rules for this path, user agent or content type. `no_cache_detected`: The answer carried no cache or CDN status header at all: the page may not be behind a CDN, or the CDN does not say what it did. `miss`: The cache did not have the page and will keep it: this call warmed it, and the next visitor should get a hit.
-         * @enum {string}
-         */
-        NotCachedReason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
             /** @description Items in all pages. */
@@ -7955,11 +7954,15 @@ export interface operations {
                 limit?: number;
                 /** @description Number of items to skip; 0 when omitted. */
                 offset?: number;
+                /** @description `not_hit` (the default): the calls that did not end as a cache hit; `hit`: the cache hits; `all`: every call. Ignored with `reason`. */
+                calls?: "not_hit" | "hit" | "all";
                 /** @description Only the calls with this reason. */
                 reason?: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
                 /** @description Only the calls made from this region. */
                 region?: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk";
-                /** @description `csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row. */
+                /** @description Only the calls whose URL contains this text (case-insensitive); empty: no filter. */
+                url?: string;
+                /** @description `csv`: every stored row that matches the filters (not one page) as a CSV download, with a header row; `reason` is empty for a hit. */
                 format?: "json" | "csv";
             };
             header?: never;

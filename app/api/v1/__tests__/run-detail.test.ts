@@ -115,7 +115,7 @@ describe("regions that are not what they say", () => {
 });
 
 describe("GET /v1/runs/{runId}/results", () => {
-  it("lists the calls that stayed cold with their reasons, as JSON pages and as CSV, and refuses bad filters", async () => {
+  it("lists the calls that were not a hit with their reasons, every call on request, as JSON pages and as CSV, and refuses bad filters", async () => {
     const site = await createValidatedSite(key);
     await serveSite(site.domain, {
       routes: {
@@ -145,7 +145,19 @@ describe("GET /v1/runs/{runId}/results", () => {
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((line) => line.startsWith(`http://${site.domain}/cold,`))).toBe(true);
 
-    for (const query of ["reason=cold", "region=mars", "format=xml", "limit=101"]) {
+    // Every call, hits included (reason null), and a search by URL text.
+    const every = await api("GET", `/v1/runs/${run.id}/results?calls=all&limit=100`, { key });
+    expect(every.body).toMatchObject({ total: 6, truncated: false });
+    expect(every.body.data.filter((r: { reason: string | null }) => r.reason === null)).toHaveLength(2);
+    const hits = await api("GET", `/v1/runs/${run.id}/results?calls=hit&url=%2FHIT`, { key });
+    expect(hits.body.data.map((r: { url: string; region: string }) => [r.url, r.region]).sort()).toEqual([
+      [`http://${site.domain}/hit`, "de"],
+      [`http://${site.domain}/hit`, "fr"],
+    ]);
+    const everyCsv = await api("GET", `/v1/runs/${run.id}/results?format=csv&calls=all`, { key });
+    expect(String(everyCsv.body).trim().split("\r\n")).toHaveLength(7);
+
+    for (const query of ["reason=cold", "region=mars", "format=xml", "limit=101", "calls=cold", `url=${"x".repeat(2_001)}`]) {
       const refused = await api("GET", `/v1/runs/${run.id}/results?${query}`, { key });
       expect(refused.status, query).toBe(422);
     }

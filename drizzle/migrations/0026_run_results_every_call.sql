@@ -1,0 +1,1 @@
+ALTER TABLE "run_results" ALTER COLUMN "reason" DROP NOT NULL;
