@@ -97,6 +97,10 @@ for (const viewport of VIEWPORTS) {
 
     test("adding a site: a refused domain clears once changed; a pasted address keeps its host and says so", async ({ request }) => {
       await serveSite(request, domain);
+      // A new organization's home lists its first steps, none taken yet.
+      const steps = page.getByTestId("first-steps");
+      await expect(page.getByRole("heading", { name: "Getting started: 0 of 6 done" })).toBeVisible();
+      await expect(steps.getByRole("link", { name: "Add a site" })).toBeVisible();
       const field = page.getByLabel("Domain");
       await field.fill("exa_mple.test");
       await page.getByRole("button", { name: "Add site" }).click();
@@ -121,6 +125,17 @@ for (const viewport of VIEWPORTS) {
       await serveSite(request, domain, { [`/${token}.html`]: { body: token } });
       await page.getByRole("button", { name: "Validate now" }).click();
       await expect(page.getByText("with the token file")).toBeVisible();
+
+      // Two steps taken; the next one leads to the site, and the list can be hidden for good in this browser.
+      await page.goto("/sites");
+      await expect(page.getByRole("heading", { name: "Getting started: 2 of 6 done" })).toBeVisible();
+      await expect(steps.locator('[data-step="ownership_proved"]')).toHaveAttribute("data-done", "true");
+      await expect(steps.getByRole("link", { name: "Add a sitemap" })).toHaveAttribute("href", siteUrl);
+      await page.getByRole("button", { name: "Hide" }).click();
+      await expect(steps).toHaveCount(0);
+      await page.reload();
+      await expect(page.getByRole("heading", { name: "Your sites" })).toBeVisible();
+      await expect(steps).toHaveCount(0);
     });
 
     test("a refused sitemap address goes once Find sitemaps finds the site's sitemap", async () => {
@@ -186,7 +201,10 @@ for (const viewport of VIEWPORTS) {
           mimeType: "text/plain",
           buffer: Buffer.from(Array.from({ length: count }, (_, i) => `http://${domain}/products/${i}`).join("\n")),
         });
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: domain })).toHaveAttribute("href", siteUrl);
+      await expect(page.getByRole("link", { name: `Back to ${domain}` })).toHaveAttribute("href", siteUrl);
       await upload(6000);
+      await expect(page.getByText("6,000 URLs added from urls.txt.")).toBeVisible();
       await expectError(urls, "6,000 URLs: at most 5,000 per warm.");
       await expect(page.getByRole("button", { name: "Warm 6,000 calls" })).toBeDisabled();
       await fitsTheWidth(page);

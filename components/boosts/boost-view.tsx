@@ -15,6 +15,7 @@ import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { BOOST_STATUS_MEANINGS } from "@/lib/core/boost-status";
 import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
 import { BoostHooks } from "./boost-hooks";
@@ -114,7 +115,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
         title={boost.name}
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={boost.status} />
+            <StatusBadge status={boost.status} meaning={BOOST_STATUS_MEANINGS[boost.status]} />
             <span>{boost.schedule ? (describeSchedule(boost.schedule) ?? boost.schedule) : "No schedule"}</span>
           </span>
         }

@@ -10,6 +10,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { BOOST_STATUS_MEANINGS } from "@/lib/core/boost-status";
 import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { describeSchedule } from "./cron";
 import { Can } from "@/components/dashboard/role";
@@ -71,7 +72,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                         </p>
                       </td>
                       <td className={td}>
-                        <StatusBadge status={boost.status} />
+                        <StatusBadge status={boost.status} meaning={BOOST_STATUS_MEANINGS[boost.status]} />
                       </td>
                       <td className={`${td} whitespace-normal`}>
                         {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-400">No schedule</span>}

@@ -14,6 +14,7 @@ import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/u
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { FirstStepsCard } from "./first-steps-card";
 import { Can } from "@/components/dashboard/role";
 
 const sitesKey = ["sites"] as const;
@@ -88,6 +89,7 @@ export function SitesList() {
   return (
     <div className="space-y-6">
       <PageHeader title="Sites" subtitle="Register a domain, prove you own it, then warm it from sitemaps, feeds or a CSV file." />
+      <FirstStepsCard />
       <Can atLeast="admin">
         <Card title="Add a site">
           <AddSiteForm />

@@ -19,6 +19,12 @@ const tones: Record<string, string> = {
   error: "bg-red-100 text-red-800",
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${tones[status] ?? "bg-slate-100 text-slate-700"}`}>{status}</span>;
+/** `meaning`: what the word means here, shown on hover and read by screen readers. */
+export function StatusBadge({ status, meaning }: { status: string; meaning?: string }) {
+  return (
+    <span title={meaning} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${tones[status] ?? "bg-slate-100 text-slate-700"}`}>
+      {status}
+      {meaning ? <span className="sr-only">: {meaning}</span> : null}
+    </span>
+  );
 }

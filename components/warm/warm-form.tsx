@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { countCalls } from "@/lib/runs/calls";
@@ -33,6 +34,7 @@ const n = (count: number) => count.toLocaleString("en");
 export function WarmForm({ site }: { site: Site }) {
   const router = useRouter();
   const [text, setText] = useState("");
+  const [fileNote, setFileNote] = useState<string | null>(null);
   const [regions, setRegions] = useState<string[]>(["fr"]);
   const [userAgents, setUserAgents] = useState<string[]>([]);
   const [languages, setLanguages] = useState("");
@@ -59,6 +61,12 @@ export function WarmForm({ site }: { site: Site }) {
 
   return (
     <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href={`/sites/${site.id}`} className="hover:underline">
+          {site.domain}
+        </Link>
+        {" / Warm now"}
+      </nav>
       <PageHeader title={`Warm ${site.domain} now`} subtitle="Up to 5,000 URLs of this site, warmed once per region, user agent, language, cookie set and encoding." />
       {site.validated ? null : <ErrorNote error="This site is not validated yet: prove you own it on the site page before warming it on demand." />}
       <form
@@ -85,18 +93,19 @@ export function WarmForm({ site }: { site: Site }) {
             )}
           </Field>
           <div className="mt-3">
-            <Field label="Or upload a file" hint="A text or CSV file: every http(s) URL in it is added.">
+            <Field label="Or upload a file" hint={fileNote ?? "A text or CSV file: every http(s) URL in it is added."}>
               {(a) => (
                 <input
                   {...a}
                   type="file"
                   accept=".txt,.csv,text/plain,text/csv"
-                  className="block text-sm"
+                  className="block w-full text-sm text-slate-600 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-800 file:shadow-sm hover:file:bg-slate-50"
                   onChange={async (event) => {
                     const file = event.target.files?.[0];
                     if (!file) return;
-                    const added = extractUrls(await file.text()).join("\n");
-                    setText((current) => `${current}${current && !current.endsWith("\n") ? "\n" : ""}${added}`);
+                    const found = extractUrls(await file.text());
+                    setText((current) => `${current}${current && !current.endsWith("\n") ? "\n" : ""}${found.join("\n")}`);
+                    setFileNote(found.length ? `${n(found.length)} ${found.length === 1 ? "URL" : "URLs"} added from ${file.name}.` : `No http(s) URL found in ${file.name}.`);
                   }}
                 />
               )}
@@ -130,6 +139,9 @@ export function WarmForm({ site }: { site: Site }) {
           <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length || tooMany !== undefined || Object.keys(unreadable).length > 0}>
             Warm {n(calls)} {calls === 1 ? "call" : "calls"}
           </Button>
+          <Link href={`/sites/${site.id}`} className="text-sm font-medium text-slate-700 hover:underline">
+            Back to {site.domain}
+          </Link>
           {errors.summary ? (
             <p role="alert" className="text-sm font-medium text-red-600">
               {errors.summary}

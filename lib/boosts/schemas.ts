@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SOURCE_TYPES } from "@/lib/core/boost-requests";
+import { BOOST_STATUS_MEANINGS, BOOST_STATUSES } from "@/lib/core/boost-status";
 import { timestamp } from "@/lib/core/primitives";
 import { regionCodeOutput } from "@/lib/core/regions";
 import { URL_ORDERS } from "@/lib/core/url-orders";
@@ -11,16 +12,13 @@ import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
  * lib/core/boost-requests.ts, where the dashboard's form can take it too.
  */
 
-const BOOST_STATUSES = ["pending", "running", "active", "paused"] as const;
-
 export const boostSchema = z
   .object({
     id: z.number().int(),
     site_id: z.number().int(),
     name: z.string(),
     status: z.enum(BOOST_STATUSES).meta({
-      description:
-        "`pending`: created or resumed, no run finished since; `running`: a run is pending or running; `active`: the last run ended (done or failed); `paused`: auto-paused after a high error rate, its schedule does not fire. A trigger or an update of a paused boost resumes it.",
+      description: `${BOOST_STATUSES.map((status) => `\`${status}\`: ${BOOST_STATUS_MEANINGS[status]}`).join(" ")} A trigger or an update of a paused boost resumes it. The dashboard shows the same word with the same meaning.`,
     }),
     source_type: z.enum(SOURCE_TYPES),
     region: z.array(regionCodeOutput),
