@@ -187,7 +187,10 @@ test("the run page shows the figures, why calls were not cached, and cold vs war
   await expect(calls).not.toContainText(`http://${domain}/products/1`);
   const every = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download every call (CSV)" }).click();
-  expect((await readFile((await (await every).path())!, "utf8")).trim().split("\r\n")).toHaveLength(9);
+  // Every call of the run, the hits too: each page × 2 user agents × 2 regions, and the header row.
+  const everyCall = (await readFile((await (await every).path())!, "utf8")).trim().split("\r\n");
+  expect(everyCall).toHaveLength(PAGES * 4 + 1);
+  expect(everyCall.filter((line) => line.includes(",hit,CDG,"))).toHaveLength((PAGES - 2) * 4);
   await page.getByLabel("URL contains").fill("");
   await page.getByLabel("Show").selectOption("not_hit");
   await expect(page.getByRole("heading", { name: "Calls per region" })).toBeVisible();

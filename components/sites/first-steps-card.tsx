@@ -10,9 +10,9 @@ import { FIRST_STEPS, type FirstStep, type FirstSteps } from "@/lib/core/first-s
 
 const HIDDEN_KEY = "preheat.first-steps.hidden";
 
-/** Each step in words, and where to take it (the site and boost it is about, when there is one). */
-function stepOf(step: FirstStep, steps: FirstSteps): { title: string; hint: string; href: string } {
-  const site = steps.site_id === null ? "/sites" : `/sites/${steps.site_id}`;
+/** Each step in words, and where to take it (the site and boost it is about); no link for a step that needs a site before there is one. */
+function stepOf(step: FirstStep, steps: FirstSteps): { title: string; hint: string; href: string | null } {
+  const site = steps.site_id === null ? null : `/sites/${steps.site_id}`;
   switch (step) {
     case "site_added":
       return { title: "Add a site", hint: "Its domain, in the form below.", href: "/sites" };
@@ -21,7 +21,7 @@ function stepOf(step: FirstStep, steps: FirstSteps): { title: string; hint: stri
     case "sitemap_added":
       return { title: "Add a sitemap", hint: "Or find the ones your robots.txt lists.", href: site };
     case "boost_created":
-      return { title: "Create a boost", hint: "What to warm, from where, as whom, and when.", href: steps.site_id === null ? "/sites" : `${site}/boosts/new` };
+      return { title: "Create a boost", hint: "What to warm, from where, as whom, and when.", href: site && `${site}/boosts/new` };
     case "first_run":
       return { title: "Make a first run", hint: "Run a boost now, or warm a list of URLs.", href: steps.boost_id === null ? site : `/boosts/${steps.boost_id}` };
     case "colleague_invited":
@@ -70,8 +70,8 @@ export function FirstStepsCard() {
                 {done ? "✓" : index + 1}
               </span>
               <span className="min-w-0">
-                {done ? (
-                  <span className="font-medium text-slate-600 line-through">{title}</span>
+                {done || href === null ? (
+                  <span className={`font-medium text-slate-600 ${done ? "line-through" : ""}`}>{title}</span>
                 ) : (
                   <Link href={href} className="font-medium text-brand-700 hover:underline">
                     {title}
