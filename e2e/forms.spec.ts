@@ -244,5 +244,44 @@ for (const viewport of VIEWPORTS) {
       const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "Change your password" }) });
       await expect(card.getByRole("alert")).toHaveCount(0);
     });
+
+    test("the pace, webhook, key, invitation and deploy-hook forms say a wrong field once and drop it once fixed", async () => {
+      const summary = page.getByRole("alert").filter({ hasText: "Please correct the fields marked above." });
+      await page.goto(siteUrl);
+      const concurrency = page.getByLabel("Calls at once");
+      await concurrency.fill("0");
+      await page.getByRole("button", { name: "Save pace" }).click();
+      await expectError(concurrency, "Enter a whole number of calls from 1 to");
+      await expect(summary).toBeVisible();
+      await concurrency.fill("2");
+      await expectNoError(concurrency);
+      await expect(summary).toHaveCount(0);
+
+      await page.goto("/webhooks");
+      const endpoint = page.getByLabel("Endpoint URL");
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      await expect(endpoint).toHaveAttribute("aria-invalid", "true");
+      await expect(summary).toBeVisible();
+      await endpoint.fill("https://hooks.example.org/preheat");
+      await expectNoError(endpoint);
+      await expect(summary).toHaveCount(0);
+
+      await page.goto("/keys");
+      const keyName = page.getByLabel("Key name");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await expectError(keyName, "Give the key a name.");
+      await keyName.fill("CI");
+      await expectNoError(keyName);
+      await expect(summary).toHaveCount(0);
+
+      await page.goto("/team");
+      const invitee = page.getByLabel("E-mail address");
+      await page.getByRole("button", { name: "Send invitation" }).click();
+      await expectError(invitee, "Give an e-mail address.");
+      await invitee.fill("colleague@example.com");
+      await expectNoError(invitee);
+      await expect(summary).toHaveCount(0);
+      await fitsTheWidth(page);
+    });
   });
 }

@@ -2,7 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import { twoFactorCodeBody } from "@/lib/accounts/team-schemas";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
@@ -13,24 +16,31 @@ type Setup = { secret: string; uri: string; qr_svg: string };
 
 const stateKey = ["two-factor"] as const;
 
-function CodeForm({ label, busy, error, onSubmit }: { label: string; busy: boolean; error: unknown; onSubmit: (code: string) => void }) {
+const CODE_FIELDS = ["code"];
+
+/** A code from the authenticator app and a button; `submit` sends it, and what the server refuses is said under the field until it changes. */
+function CodeForm({ label, busy, submit }: { label: string; busy: boolean; submit: (code: string) => Promise<unknown> }) {
   const [code, setCode] = useState("");
-  const fieldError = error instanceof ApiError ? error.field("code") : undefined;
+  const body = { code };
+  const errors = useFormErrors(body, CODE_FIELDS, checkWith(twoFactorCodeBody, body, CODE_FIELDS));
   return (
     <form
       className="flex flex-wrap items-end gap-3"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(code);
+        if (errors.attempt()) submit(code).catch((error: unknown) => errors.refused(body, error));
       }}
     >
-      <Field label="Code from the app" error={fieldError}>
+      <Field label="Code from the app" error={errors.error("code")}>
         {(a) => <TextInput {...a} name="totp-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />}
       </Field>
       <Button type="submit" busy={busy}>
         {label}
       </Button>
-      {error && !fieldError ? <ErrorNote error={error} /> : null}
+      <div className="w-full">
+        <FormProblems errors={errors} />
+      </div>
     </form>
   );
 }
@@ -88,7 +98,7 @@ export function TwoFactorCard() {
               <p>
                 Key: <code className="break-all">{setup.secret}</code>
               </p>
-              <CodeForm label="Turn on" busy={enable.isPending} error={enable.error} onSubmit={(code) => enable.mutate(code)} />
+              <CodeForm label="Turn on" busy={enable.isPending} submit={(code) => enable.mutateAsync(code)} />
             </>
           ) : (
             <Button busy={begin.isPending} onClick={() => begin.mutate()}>
@@ -101,11 +111,11 @@ export function TwoFactorCard() {
       {state.data?.enabled ? (
         <div className="space-y-4 text-sm text-slate-700">
           <p>{`On. ${state.data.recovery_codes_left} recovery codes left.`}</p>
-          <CodeForm label="New recovery codes" busy={renew.isPending} error={renew.error} onSubmit={(code) => renew.mutate(code)} />
+          <CodeForm label="New recovery codes" busy={renew.isPending} submit={(code) => renew.mutateAsync(code)} />
           {state.data.required_by ? (
             <p className="text-slate-500">{`${state.data.required_by} requires it: it stays on while you belong to it.`}</p>
           ) : (
-            <CodeForm label="Turn off" busy={disable.isPending} error={disable.error} onSubmit={(code) => disable.mutate(code)} />
+            <CodeForm label="Turn off" busy={disable.isPending} submit={(code) => disable.mutateAsync(code)} />
           )}
         </div>
       ) : null}

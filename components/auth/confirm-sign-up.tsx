@@ -4,10 +4,14 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import type { Problems } from "@/lib/core/field-errors";
 import { Button } from "@/components/ui/button";
-import { ErrorNote } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
+
+const PASSWORD_FIELDS = ["password"];
 
 /**
  * The sign-up link opens this page and the button confirms: mail scanners that open links on their
@@ -18,13 +22,14 @@ export function ConfirmSignUp({ token, email, minPasswordLength }: { token: stri
   const router = useRouter();
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | Error | null>(null);
   const [done, setDone] = useState<{ email: string; created: boolean } | null>(null);
+  const body = { password };
+  const errors = useFormErrors(body, PASSWORD_FIELDS, (): Problems => (password.length >= minPasswordLength ? {} : { password: `Use at least ${minPasswordLength} characters.` }));
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
+    if (!errors.attempt()) return;
     setBusy(true);
-    setError(null);
     try {
       const confirmed = await api<{ email: string; created: boolean }>("/api/dashboard/signup/confirm", { method: "POST", body: { token, password } });
       // The account is new and its password was just typed: sign in with it at once.
@@ -36,7 +41,7 @@ export function ConfirmSignUp({ token, email, minPasswordLength }: { token: stri
       }
       setDone(confirmed);
     } catch (caught) {
-      setError(caught as Error);
+      errors.refused(body, caught);
     }
     setBusy(false);
   }
@@ -51,18 +56,17 @@ export function ConfirmSignUp({ token, email, minPasswordLength }: { token: stri
       </div>
     );
   }
-  const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
   return (
     <form onSubmit={confirm} className="space-y-4" noValidate>
       <p className="text-sm text-slate-600">
         Choose the password of <strong>{email}</strong> to create your account. The link works once, so it is spent only when you press the button.
       </p>
-      <Field label="Password" hint={`At least ${minPasswordLength} characters.`} error={fieldError("password")}>
+      <Field label="Password" hint={`At least ${minPasswordLength} characters.`} error={errors.error("password")}>
         {(a) => <TextInput {...a} type="password" name="password" autoComplete="new-password" required minLength={minPasswordLength} value={password} onChange={(e) => setPassword(e.target.value)} />}
       </Field>
       {/* Password managers file the new password under this address. */}
       <input type="hidden" name="email" autoComplete="username" value={email} />
-      {error ? <ErrorNote error={error} /> : null}
+      <FormProblems errors={errors} />
       <Button type="submit" busy={busy} className="w-full">
         Create my account
       </Button>

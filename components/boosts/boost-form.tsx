@@ -6,11 +6,12 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import type { Boost } from "@/components/dashboard/types";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Card, ErrorNote } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/core/url-orders";
@@ -306,12 +307,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
       </Card>
 
       <div className="space-y-3">
-        {errors.summary ? (
-          <p role="alert" className="text-sm font-medium text-red-600">
-            {errors.summary}
-          </p>
-        ) : null}
-        <ErrorNote error={errors.notice} />
+        <FormProblems errors={errors} />
         {nothingChanged ? (
           <p role="status" className="text-sm text-slate-600">
             Nothing changed: there is nothing to save.

@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { z } from "zod";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import type { Page } from "@/components/dashboard/types";
 import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { Button } from "@/components/ui/button";
@@ -12,10 +14,11 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
-import type { boostHookSchema, createdBoostHookSchema } from "@/lib/boosts/hook-schemas";
+import { type boostHookSchema, type createdBoostHookSchema, createHookBody } from "@/lib/boosts/hook-schemas";
 import { Can } from "@/components/dashboard/role";
 
 type BoostHook = z.output<typeof boostHookSchema>;
+const HOOK_FIELDS = ["name"];
 /** The dashboard sends no Idempotency-Key: its answer is never a replay, so it always holds the URL. */
 type CreatedBoostHook = z.output<typeof createdBoostHookSchema> & { url: string };
 
@@ -77,15 +80,18 @@ export function BoostHooks({ boostId }: { boostId: number }) {
     queryKey: hooksQueryKey(boostId),
     queryFn: () => api<Page<BoostHook>>(`/boosts/${boostId}/hooks?limit=${LIMIT}`),
   });
+  const body = { name: name.trim() || null };
+  const errors = useFormErrors(body, HOOK_FIELDS, checkWith(createHookBody, body, HOOK_FIELDS));
   const create = useMutation({
-    mutationFn: () => api<CreatedBoostHook>(`/boosts/${boostId}/hooks`, { method: "POST", body: { name: name.trim() || null } }),
+    mutationFn: (sent: typeof body) => api<CreatedBoostHook>(`/boosts/${boostId}/hooks`, { method: "POST", body: sent }),
     onSuccess: (created) => {
       setName("");
+      errors.clear();
       setCreatedUrl(created.url);
       void queryClient.invalidateQueries({ queryKey: hooksQueryKey(boostId) });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const nameError = create.error instanceof ApiError ? create.error.field("name") : undefined;
   return (
     <Card title="Deploy hooks">
       <p className="mb-4 text-sm text-slate-600">
@@ -97,11 +103,11 @@ export function BoostHooks({ boostId }: { boostId: number }) {
         className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate();
+          if (errors.attempt()) create.mutate(body);
         }}
       >
         <div className="flex-1">
-          <Field label="Hook name (optional)" hint="What calls it, e.g. Production deploy." error={nameError}>
+          <Field label="Hook name (optional)" hint="What calls it, e.g. Production deploy." error={errors.error("name")}>
             {(a) => <TextInput {...a} name="hook-name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
         </div>
@@ -111,7 +117,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
           </Button>
         </Can>
       </form>
-      <ErrorNote error={create.error && !nameError ? create.error : null} />
+      <FormProblems errors={errors} />
       {hooks.isPending ? (
         <Loading label="Loading deploy hooks…" />
       ) : hooks.isError ? (

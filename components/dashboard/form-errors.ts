@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { fieldSentence, isWithin, type Problems, pathKeys, valueAt } from "@/lib/core/field-errors";
+import type { z } from "zod";
+import { fieldProblems, fieldSentence, isWithin, type Problems, pathKeys, valueAt } from "@/lib/core/field-errors";
 import { ApiError } from "./api";
 
 /** The sentence every form shows under its buttons while a field is marked. */
@@ -10,6 +11,14 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** Of the fields on screen, the deepest one holding `path`; undefined when none does. */
 function fieldOf(path: string, fields: readonly string[]): string | undefined {
   return fields.filter((field) => isWithin(path, field)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** A form's own check of `body` by the API's schema of it, each problem worded for the field on screen that holds it. */
+export function checkWith(schema: z.ZodType, body: unknown, fields: readonly string[]): () => Problems {
+  return () => {
+    const parsed = schema.safeParse(body);
+    return parsed.error ? fieldProblems(parsed.error, body, fields) : {};
+  };
 }
 
 /**

@@ -2,7 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import { createApiKeyBody } from "@/lib/auth/create-key-body";
 import { Can } from "@/components/dashboard/role";
 import type { ApiKeyView, Page, Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
@@ -64,6 +67,8 @@ function SiteChoices({ limited, onLimited, chosen, onChosen, error }: { limited:
   );
 }
 
+const KEY_FIELDS = ["name", "scopes", "expires_at", "site_ids"];
+
 function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
@@ -71,28 +76,29 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
   const [expires, setExpires] = useState("");
   const [limited, setLimited] = useState(false);
   const [siteIds, setSiteIds] = useState<number[]>([]);
+  // A date picked in the form means the end of that day, in the viewer's time zone.
+  const body = { name, scopes, expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null, site_ids: limited ? siteIds : null };
+  const errors = useFormErrors(body, KEY_FIELDS, checkWith(createApiKeyBody, body, KEY_FIELDS));
   const create = useMutation({
-    mutationFn: () =>
-      api<{ key: string; api_key: ApiKeyView }>("/api/dashboard/keys", {
-        method: "POST",
-        // A date picked in the form means the end of that day, in the viewer's time zone.
-        body: { name, scopes, expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null, site_ids: limited ? siteIds : null },
-      }),
+    mutationFn: (sent: typeof body) => api<{ key: string; api_key: ApiKeyView }>("/api/dashboard/keys", { method: "POST", body: sent }),
     onSuccess: ({ key }) => {
       setName("");
       setSiteIds([]);
       setLimited(false);
+      errors.clear();
       onCreated(key);
       queryClient.invalidateQueries({ queryKey: keysKey });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (field: string) => (create.error instanceof ApiError ? create.error.field(field) : undefined);
+  const fieldError = errors.error;
   return (
     <form
       className="space-y-4"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        create.mutate();
+        if (errors.attempt()) create.mutate(body);
       }}
     >
       <div className="grid gap-4 sm:grid-cols-2">
@@ -113,7 +119,7 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
         <Button type="submit" busy={create.isPending}>
           Create key
         </Button>
-        <ErrorNote error={create.error && !fieldError("name") && !fieldError("scopes") && !fieldError("expires_at") && !fieldError("site_ids") ? create.error : null} />
+        <FormProblems errors={errors} />
       </div>
     </form>
   );

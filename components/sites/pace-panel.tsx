@@ -2,27 +2,40 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import type { Problems } from "@/lib/core/field-errors";
 import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
-import { Card, ErrorNote } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
 import { Can } from "@/components/dashboard/role";
+
+const PACE_FIELDS = ["max_concurrency", "max_requests_per_second"];
+
+/** The form's own check, in the words the owner reads beside the fields. */
+function paceProblems(body: { max_concurrency: number; max_requests_per_second: number | null }, maxConcurrency: number): Problems {
+  const problems: Problems = {};
+  if (!Number.isInteger(body.max_concurrency) || body.max_concurrency < 1 || body.max_concurrency > maxConcurrency)
+    problems.max_concurrency = `Enter a whole number of calls from 1 to ${maxConcurrency}.`;
+  if (body.max_requests_per_second !== null && !(body.max_requests_per_second > 0)) problems.max_requests_per_second = "Enter a number of calls per second above 0, or leave it empty for no cap.";
+  return problems;
+}
 
 /** How hard Preheat may warm the site: its owner's limits, held by the whole service. */
 export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency: number }) {
   const queryClient = useQueryClient();
   const [concurrency, setConcurrency] = useState(String(site.max_concurrency));
   const [rate, setRate] = useState(site.max_requests_per_second === null ? "" : String(site.max_requests_per_second));
+  const body = { max_concurrency: concurrency.trim() === "" ? Number.NaN : Number(concurrency), max_requests_per_second: rate.trim() === "" ? null : Number(rate) };
+  const errors = useFormErrors(body, PACE_FIELDS, () => paceProblems(body, maxConcurrency));
   const save = useMutation({
-    mutationFn: () =>
-      api<Site>(`/sites/${site.id}`, {
-        method: "PATCH",
-        body: { max_concurrency: Number(concurrency), max_requests_per_second: rate.trim() === "" ? null : Number(rate) },
-      }),
+    mutationFn: (sent: typeof body) => api<Site>(`/sites/${site.id}`, { method: "PATCH", body: sent }),
     onSuccess: (updated) => queryClient.setQueryData(["sites", site.id], updated),
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (name: string) => (save.error instanceof ApiError ? save.error.field(name) : undefined);
+  const fieldError = errors.error;
 
   return (
     <Card title="Pace">
@@ -34,15 +47,41 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
         className="grid gap-4 sm:grid-cols-2"
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate();
+          if (errors.attempt()) save.mutate(body);
         }}
         noValidate
       >
         <Field label="Calls at once" hint={`1 to ${maxConcurrency}.`} error={fieldError("max_concurrency")}>
-          {(a) => <TextInput {...a} type="number" min={1} max={maxConcurrency} step={1} required value={concurrency} onChange={(e) => setConcurrency(e.target.value)} />}
+          {(a) => (
+            <TextInput
+              {...a}
+              type="number"
+              min={1}
+              max={maxConcurrency}
+              step={1}
+              required
+              value={concurrency}
+              onChange={(e) => {
+                setConcurrency(e.target.value);
+                save.reset();
+              }}
+            />
+          )}
         </Field>
         <Field label="Calls per second (optional)" hint="Empty: no rate cap. 0.5 is one call every 2 seconds." error={fieldError("max_requests_per_second")}>
-          {(a) => <TextInput {...a} type="number" min={0} step="any" value={rate} onChange={(e) => setRate(e.target.value)} />}
+          {(a) => (
+            <TextInput
+              {...a}
+              type="number"
+              min={0}
+              step="any"
+              value={rate}
+              onChange={(e) => {
+                setRate(e.target.value);
+                save.reset();
+              }}
+            />
+          )}
         </Field>
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
           <Can atLeast="admin">
@@ -56,7 +95,9 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
             </p>
           ) : null}
         </div>
-        {save.error && !fieldError("max_concurrency") && !fieldError("max_requests_per_second") ? <ErrorNote error={save.error} /> : null}
+        <div className="sm:col-span-2">
+          <FormProblems errors={errors} />
+        </div>
       </form>
     </Card>
   );

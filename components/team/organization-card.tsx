@@ -2,7 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import { organizationBody } from "@/lib/accounts/team-schemas";
 import { Can } from "@/components/dashboard/role";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
@@ -12,13 +15,20 @@ import { Field, TextInput } from "@/components/ui/field";
 type Organization = { id: number; name: string; role: string; require_two_factor: boolean };
 const organizationKey = ["organization"] as const;
 
+const NAME_FIELDS = ["name"];
+
 function Settings({ organization }: { organization: Organization }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(organization.name);
   const [confirm, setConfirm] = useState("");
+  const renaming = { name };
+  const errors = useFormErrors(renaming, NAME_FIELDS, checkWith(organizationBody, renaming, NAME_FIELDS));
   const save = useMutation({
     mutationFn: (changes: { name?: string; require_two_factor?: boolean }) => api<Organization>("/api/dashboard/organization", { method: "PATCH", body: changes }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKey }),
+    onError: (error, changes) => {
+      if (changes.name !== undefined) errors.refused({ name: changes.name }, error);
+    },
   });
   const remove = useMutation({
     mutationFn: () => api("/api/dashboard/organization", { method: "DELETE", body: { confirm_name: confirm } }),
@@ -26,17 +36,17 @@ function Settings({ organization }: { organization: Organization }) {
       window.location.href = "/sites";
     },
   });
-  const nameError = save.error instanceof ApiError ? save.error.field("name") : undefined;
   return (
     <div className="space-y-6">
       <form
         className="flex flex-wrap items-end gap-3"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate({ name });
+          if (errors.attempt()) save.mutate(renaming);
         }}
       >
-        <Field label="Organization name" error={nameError}>
+        <Field label="Organization name" error={errors.error("name")}>
           {(a) => <TextInput {...a} name="organization-name" value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
         <Button type="submit" variant="secondary" busy={save.isPending}>
@@ -49,7 +59,8 @@ function Settings({ organization }: { organization: Organization }) {
         disabled={save.isPending}
         onChange={(on) => save.mutate({ require_two_factor: on })}
       />
-      {save.error && !nameError ? <ErrorNote error={save.error} /> : null}
+      <FormProblems errors={errors} />
+      {save.error && save.variables?.name === undefined ? <ErrorNote error={save.error} /> : null}
       <div className="border-t border-slate-100 pt-4">
         <p className="mb-3 text-sm text-slate-600">Deleting the organization deletes its sites, boosts, runs, webhooks and keys, at once and for good. Its members keep their users.</p>
         <div className="flex flex-wrap items-end gap-3">
@@ -66,26 +77,33 @@ function Settings({ organization }: { organization: Organization }) {
 
 function NewOrganization() {
   const [name, setName] = useState("");
+  const body = { name };
+  const errors = useFormErrors(body, NAME_FIELDS, checkWith(organizationBody, body, NAME_FIELDS));
   const create = useMutation({
-    mutationFn: () => api("/api/dashboard/organizations", { method: "POST", body: { name } }),
+    mutationFn: (sent: typeof body) => api("/api/dashboard/organizations", { method: "POST", body: sent }),
     onSuccess: () => {
       window.location.href = "/sites";
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
   return (
     <form
       className="flex flex-wrap items-end gap-3"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        create.mutate();
+        if (errors.attempt()) create.mutate(body);
       }}
     >
-      <Field label="New organization" hint="You own it; this session switches to it." error={create.error instanceof ApiError ? create.error.field("name") : undefined}>
+      <Field label="New organization" hint="You own it; this session switches to it." error={errors.error("name")}>
         {(a) => <TextInput {...a} name="new-organization" value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
       <Button type="submit" variant="secondary" busy={create.isPending}>
         Create
       </Button>
+      <div className="w-full">
+        <FormProblems errors={errors} />
+      </div>
     </form>
   );
 }

@@ -2,7 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
+import { inviteBody } from "@/lib/accounts/team-schemas";
 import { Can, useCan } from "@/components/dashboard/role";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -76,36 +79,56 @@ function MemberRow({ member, me }: { member: Member; me: string }) {
   );
 }
 
+const INVITE_FIELDS = ["email", "role"];
+
 function InviteForm() {
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  const body = { email, role };
+  const errors = useFormErrors(body, INVITE_FIELDS, checkWith(inviteBody, body, INVITE_FIELDS));
   const invite = useMutation({
-    mutationFn: () => api<Invitation>("/api/dashboard/invitations", { method: "POST", body: { email, role } }),
+    mutationFn: (sent: typeof body) => api<Invitation>("/api/dashboard/invitations", { method: "POST", body: sent }),
     onSuccess: () => {
       setEmail("");
+      errors.clear();
       queryClient.invalidateQueries({ queryKey: invitationsKey });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (field: string) => (invite.error instanceof ApiError ? invite.error.field(field) : undefined);
   return (
     <form
       className="flex flex-wrap items-end gap-3"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        invite.mutate();
+        if (errors.attempt()) invite.mutate(body);
       }}
     >
       <div className="min-w-64 flex-1">
-        <Field label="E-mail address" error={fieldError("email")}>
-          {(a) => <TextInput {...a} type="email" name="invite-email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        <Field label="E-mail address" error={errors.error("email")}>
+          {(a) => (
+            <TextInput
+              {...a}
+              type="email"
+              name="invite-email"
+              required
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                invite.reset();
+              }}
+            />
+          )}
         </Field>
       </div>
       <RoleSelect label="Role" value={role} onChange={setRole} />
       <Button type="submit" busy={invite.isPending}>
         Send invitation
       </Button>
-      {invite.error && !fieldError("email") ? <ErrorNote error={invite.error} /> : null}
+      <div className="w-full">
+        <FormProblems errors={errors} />
+      </div>
       {invite.isSuccess ? <p className="w-full text-sm text-green-700">Invitation sent: the link in the e-mail works for 7 days.</p> : null}
     </form>
   );

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { countCalls } from "@/lib/runs/calls";
 import { api } from "@/components/dashboard/api";
 import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
@@ -142,12 +143,7 @@ export function WarmForm({ site }: { site: Site }) {
           <Link href={`/sites/${site.id}`} className="text-sm font-medium text-slate-700 hover:underline">
             Back to {site.domain}
           </Link>
-          {errors.summary ? (
-            <p role="alert" className="text-sm font-medium text-red-600">
-              {errors.summary}
-            </p>
-          ) : null}
-          <ErrorNote error={errors.notice} />
+          <FormProblems errors={errors} />
         </div>
       </form>
     </div>

@@ -2,40 +2,41 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { ErrorNote } from "@/components/ui/card";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import { type CreatedWebhook, webhooksQueryKey } from "./types";
-import { bodyOf, emptyDraft, WebhookFields } from "./webhook-fields";
-
-const FIELDS = ["url", "events", "format", "description"];
+import { bodyOf, emptyDraft, useWebhookErrors, WebhookFields } from "./webhook-fields";
 
 export function NewWebhookForm({ onCreated }: { onCreated: (webhook: CreatedWebhook) => void }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(emptyDraft);
+  const errors = useWebhookErrors(draft);
   const create = useMutation({
-    mutationFn: () => api<CreatedWebhook>("/webhooks", { method: "POST", body: bodyOf(draft) }),
+    mutationFn: (sent: ReturnType<typeof bodyOf>) => api<CreatedWebhook>("/webhooks", { method: "POST", body: sent }),
     onSuccess: (created) => {
       setDraft(emptyDraft);
+      errors.clear();
       onCreated(created);
       void queryClient.invalidateQueries({ queryKey: webhooksQueryKey });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (field: string) => (create.error instanceof ApiError ? create.error.field(field) : undefined);
   return (
     <form
       className="space-y-4"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        create.mutate();
+        if (errors.attempt()) create.mutate(bodyOf(draft));
       }}
     >
-      <WebhookFields draft={draft} onChange={setDraft} fieldError={fieldError} />
+      <WebhookFields draft={draft} onChange={setDraft} fieldError={errors.error} />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={create.isPending}>
           Add webhook
         </Button>
-        <ErrorNote error={create.error && !FIELDS.some(fieldError) ? create.error : null} />
+        <FormProblems errors={errors} />
       </div>
     </form>
   );

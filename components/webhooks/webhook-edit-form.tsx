@@ -2,41 +2,42 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { Card, ErrorNote } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import { type Webhook, webhookQueryKey, webhooksQueryKey } from "./types";
-import { bodyOf, draftOf, WebhookFields } from "./webhook-fields";
-
-const FIELDS = ["url", "events", "format", "description"];
+import { bodyOf, draftOf, useWebhookErrors, WebhookFields } from "./webhook-fields";
 
 export function WebhookEditForm({ webhook }: { webhook: Webhook }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(webhook));
+  const errors = useWebhookErrors(draft);
   const save = useMutation({
-    mutationFn: () => api<Webhook>(`/webhooks/${webhook.id}`, { method: "PATCH", body: bodyOf(draft) }),
+    mutationFn: (sent: ReturnType<typeof bodyOf>) => api<Webhook>(`/webhooks/${webhook.id}`, { method: "PATCH", body: sent }),
     onSuccess: (updated) => {
       queryClient.setQueryData(webhookQueryKey(webhook.id), updated);
       void queryClient.invalidateQueries({ queryKey: webhooksQueryKey });
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.field(field) : undefined);
   return (
     <Card title="Settings">
       <form
         className="space-y-4"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate();
+          if (errors.attempt()) save.mutate(bodyOf(draft));
         }}
       >
         <WebhookFields
           draft={draft}
           onChange={(next) => {
             setDraft(next);
-            save.reset();
+            if (save.isSuccess) save.reset();
           }}
-          fieldError={fieldError}
+          fieldError={errors.error}
         />
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" busy={save.isPending}>
@@ -47,7 +48,7 @@ export function WebhookEditForm({ webhook }: { webhook: Webhook }) {
               Saved: the next event is sent with these settings.
             </p>
           ) : null}
-          <ErrorNote error={save.error && !FIELDS.some(fieldError) ? save.error : null} />
+          <FormProblems errors={errors} />
         </div>
       </form>
     </Card>

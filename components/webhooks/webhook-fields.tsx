@@ -2,7 +2,8 @@
 
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
-import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookEvent } from "@/lib/webhooks/schemas";
+import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
+import { createWebhookBody, WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookEvent } from "@/lib/webhooks/schemas";
 import type { Webhook } from "./types";
 
 export type WebhookDraft = { url: string; events: WebhookEvent[]; format: Webhook["format"]; description: string };
@@ -26,6 +27,14 @@ const FORMAT_LABELS: Record<Webhook["format"], string> = {
   standard: "Standard Webhooks (signed JSON)",
   slack: "Slack (incoming-webhook URL)",
 };
+
+const WEBHOOK_FIELDS = ["url", "events", "format", "description"];
+
+/** A webhook form's errors: the API's own check of the draft once a submit was tried, and what the server refused, each gone once its field changes. */
+export function useWebhookErrors(draft: WebhookDraft) {
+  const body = bodyOf(draft);
+  return useFormErrors(body, WEBHOOK_FIELDS, checkWith(createWebhookBody, body, WEBHOOK_FIELDS));
+}
 
 /** The fields a webhook is made of, shared by the form that adds one and the one that edits it. */
 export function WebhookFields({ draft, onChange, fieldError }: { draft: WebhookDraft; onChange: (draft: WebhookDraft) => void; fieldError: (field: string) => string | undefined }) {

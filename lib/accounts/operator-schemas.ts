@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createApiKeyBody } from "@/lib/auth/api-key-schemas";
+import { createApiKeyBody } from "@/lib/auth/create-key-body";
 import { paginationQuery } from "@/lib/core/pagination";
 import { idNumber, idString } from "@/lib/core/primitives";
 

@@ -1,4 +1,5 @@
-import { createApiKeyBody, toApiKeyView } from "@/lib/auth/api-key-schemas";
+import { toApiKeyView } from "@/lib/auth/api-key-schemas";
+import { createApiKeyBody } from "@/lib/auth/create-key-body";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { otherMethods } from "@/lib/api/methods";
 import { json } from "@/lib/api/responses";
