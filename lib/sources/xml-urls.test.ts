@@ -114,6 +114,24 @@ describe("a document cut off before its closing tags", () => {
     });
   });
 
+  it.each([
+    ["inside its first entry", `<urlset><url><loc>http://shop.test/x</loc></url`, "URLs"],
+    ["inside the first entry's <loc>", `<?xml version="1.0"?><urlset><url><loc>http://shop.te`, "URLs"],
+    ["right after its root element", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`, "URLs"],
+    ["in an index, inside its first child", `<sitemapindex><sitemap><loc>http://shop.test/a.xml</loc>`, "child sitemaps"],
+    ["in an RSS feed, inside its first item", `<rss><channel><item><link>http://shop.test/p/1</link>`, "URLs"],
+    ["in an Atom feed, inside its first entry", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://shop.test/p/1"/>`, "URLs"],
+  ])("refuses a document cut off %s: nothing read before the cut is nothing kept", async (_label, cut, what) => {
+    const reading = readXmlUrls(Readable.from([Buffer.from(cut)]), 100);
+    await expect(reading).rejects.toBeInstanceOf(SourceFormatError);
+    await expect(reading).rejects.toThrow(`cut off after 0 ${what}, before its first complete entry`);
+  });
+
+  it("keeps a document cut off after its first complete entry", async () => {
+    const source = await readXmlUrls(Readable.from([Buffer.from(`<urlset><url><loc>http://shop.test/x</loc></url><url><loc>http://shop.test/y`)]), 100);
+    expect(source).toMatchObject({ truncated: true, count: 1, entries: [{ loc: "http://shop.test/x" }] });
+  });
+
   it("a complete document is not cut off", async () => {
     const whole = `<urlset><url><loc>https://a.test/1</loc></url></urlset>`;
     expect((await readXmlUrls(Readable.from([Buffer.from(whole)]), 100)).truncated).toBeUndefined();

@@ -10,7 +10,7 @@ export type UrlEntry = { loc: string; lastmod: Date | null; priority?: number };
  * `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines
  * (children, as an index's). `count`: the entries read, those handed to `onEntries` included (then not in
  * `entries`). `truncated`: the document ended before its closing tags (served whole, but cut off): its complete
- * entries are kept.
+ * entries are kept. A document cut off before its first complete entry is refused instead.
  */
 export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; count: number; truncated?: boolean };
 
@@ -169,7 +169,13 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   // Every complete entry read is handed over, also when the document then fails: its reader says how many.
   if (entries.length && handingOver()) await handOverRead();
   if (failure) throw failure;
+  // Nothing read before the cut is nothing to keep: as unreadable as any broken document.
+  if (truncated && !count) throw cutBeforeFirstEntry(kind);
   return truncated ? { kind, entries, count, truncated } : { kind, entries, count };
+}
+
+function cutBeforeFirstEntry(kind: XmlSourceKind): SourceFormatError {
+  return new SourceFormatError(`cut off after 0 ${kind === "sitemapindex" ? "child sitemaps" : "URLs"}, before its first complete entry`);
 }
 
 const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;
