@@ -199,6 +199,17 @@ describe("processSitemap", () => {
     expect((await processed("atom.test", "/atom.xml")).urls).toEqual(["http://atom.test/post"]);
   });
 
+  it("resolves a feed's relative links against its Content-Location, else the URL that answered it (after redirects)", async () => {
+    const feed = (links: string[]) => `<rss version="2.0"><channel>${links.map((link) => `<item><link>${link}</link></item>`).join("")}</channel></rss>`;
+    serve("rel.test/feeds/rss.xml", feed(["/p/1", "p/2"]));
+    expect((await processed("rel.test", "/feeds/rss.xml")).urls).toEqual(["http://rel.test/feeds/p/2", "http://rel.test/p/1"]);
+    serve("relcl.test/feed", feed(["p/3"]), { "content-type": "application/rss+xml", "content-location": "/archive/feed.xml" });
+    expect((await processed("relcl.test", "/feed")).urls).toEqual(["http://relcl.test/archive/p/3"]);
+    routes.set("relmoved.test/old.xml", { body: "", status: 301, headers: { location: "/new/feed.xml" } });
+    serve("relmoved.test/new/feed.xml", feed(["p/4"]));
+    expect((await processed("relmoved.test", "/old.xml")).urls).toEqual(["http://relmoved.test/new/p/4"]);
+  });
+
   it("ends in error with a readable message for broken XML and for a missing file", async () => {
     serve("broken.test/sitemap.xml", `<urlset><url><loc>http://broken.test/a</url></loc></urlset>`);
     const broken = await processed("broken.test", "/sitemap.xml");

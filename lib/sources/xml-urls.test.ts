@@ -137,3 +137,82 @@ describe("a document cut off before its closing tags", () => {
     expect((await readXmlUrls(Readable.from([Buffer.from(whole)]), 100)).truncated).toBeUndefined();
   });
 });
+
+describe("a feed's relative links", () => {
+  const FEED_URL = "https://shop.test/feeds/all.xml";
+  /** `baseUrl` null: read with no document address at all. */
+  const links = async (xml: string, baseUrl: string | null = FEED_URL) => (await readXmlUrls(Readable.from([Buffer.from(xml)]), 100, baseUrl === null ? {} : { baseUrl })).entries.map((e) => e.loc);
+  const rss = (items: string, rssAttributes = "", channelAttributes = "") => `<rss version="2.0"${rssAttributes}><channel${channelAttributes}><title>Shop</title>${items}</channel></rss>`;
+  const rdf = (items: string, rootAttributes = "") =>
+    `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"${rootAttributes}><channel rdf:about="https://shop.test/"><title>Shop</title></channel>${items}</rdf:RDF>`;
+  const atom = (entries: string, feedAttributes = "") => `<feed xmlns="http://www.w3.org/2005/Atom"${feedAttributes}><title>Shop</title>${entries}</feed>`;
+
+  describe("RSS 2.0", () => {
+    it.each([
+      ["a root-relative link resolves against the document's address", rss(`<item><link>/relative/uri</link></item>`), "https://shop.test/relative/uri"],
+      ["a path-relative link resolves against the document's directory", rss(`<item><link>p/1?x=1</link></item>`), "https://shop.test/feeds/p/1?x=1"],
+      ["a protocol-relative link takes the document's scheme", rss(`<item><link>//cdn.shop.test/p/2</link></item>`), "https://cdn.shop.test/p/2"],
+      ["xml:base on <rss>", rss(`<item><link>p/3</link></item>`, ` xml:base="https://shop.test/blog/"`), "https://shop.test/blog/p/3"],
+      ["xml:base on <channel>", rss(`<item><link>p/4</link></item>`, "", ` xml:base="https://shop.test/news/"`), "https://shop.test/news/p/4"],
+      ["xml:base on <item>", rss(`<item xml:base="https://shop.test/deals/"><link>p/5</link></item>`), "https://shop.test/deals/p/5"],
+      ["xml:base on <link> itself", rss(`<item><link xml:base="https://shop.test/sale/">p/6</link></item>`), "https://shop.test/sale/p/6"],
+      [
+        "a relative xml:base resolves against its parent's: channel, then item",
+        rss(`<item xml:base="2026/"><link>p/7</link></item>`, "", ` xml:base="/archive/"`),
+        "https://shop.test/archive/2026/p/7",
+      ],
+      ["an absolute link is kept as written", rss(`<item xml:base="https://elsewhere.test/"><link>https://shop.test/p/8</link></item>`), "https://shop.test/p/8"],
+    ])("%s", async (_label, xml, expected) => {
+      expect(await links(xml)).toEqual([expected]);
+    });
+
+    it("an xml:base closes with its element: the next item resolves against the document again", async () => {
+      expect(await links(rss(`<item xml:base="https://shop.test/one/"><link>a</link></item><item><link>b</link></item>`))).toEqual(["https://shop.test/one/a", "https://shop.test/feeds/b"]);
+    });
+
+    it("without any base, a relative link is kept as written (and counted invalid where it is stored)", async () => {
+      expect(await links(rss(`<item><link>/relative/uri</link></item>`), null)).toEqual(["/relative/uri"]);
+    });
+
+    it("an empty link is no link", async () => {
+      expect(await links(rss(`<item><link>  </link></item><item><link>/p/9</link></item>`))).toEqual(["https://shop.test/p/9"]);
+    });
+  });
+
+  describe("RSS 1.0 (RDF)", () => {
+    it.each([
+      ["a relative link resolves against the document's address", rdf(`<item rdf:about="https://shop.test/p/1"><link>/p/1</link></item>`), "https://shop.test/p/1"],
+      ["xml:base on <rdf:RDF>", rdf(`<item rdf:about="x"><link>p/2</link></item>`, ` xml:base="https://shop.test/catalog/"`), "https://shop.test/catalog/p/2"],
+      ["xml:base on <item>", rdf(`<item rdf:about="x" xml:base="/shoes/"><link>p/3</link></item>`), "https://shop.test/shoes/p/3"],
+      [
+        "a relative xml:base on <item> below one on the root",
+        rdf(`<item rdf:about="x" xml:base="red/"><link>p/4</link></item>`, ` xml:base="https://shop.test/shoes/"`),
+        "https://shop.test/shoes/red/p/4",
+      ],
+    ])("%s", async (_label, xml, expected) => {
+      expect(await links(xml)).toEqual([expected]);
+    });
+  });
+
+  describe("Atom", () => {
+    it.each([
+      ["a relative href resolves against the document's address", atom(`<entry><link href="/post/1"/></entry>`), "https://shop.test/post/1"],
+      ["xml:base on <feed>", atom(`<entry><link href="post/2"/></entry>`, ` xml:base="https://shop.test/blog/"`), "https://shop.test/blog/post/2"],
+      ["xml:base on <entry>", atom(`<entry xml:base="https://shop.test/news/"><link href="post/3"/></entry>`), "https://shop.test/news/post/3"],
+      ["xml:base on <link>, for its own href", atom(`<entry><link xml:base="https://shop.test/tips/" href="post/4"/></entry>`), "https://shop.test/tips/post/4"],
+      [
+        "relative xml:bases nest: feed, entry, then link",
+        atom(`<entry xml:base="2026/"><link xml:base="11/" href="post/5"/></entry>`, ` xml:base="https://shop.test/blog/"`),
+        "https://shop.test/blog/2026/11/post/5",
+      ],
+      ["a relative xml:base on the feed resolves against the document's address", atom(`<entry><link href="post/6"/></entry>`, ` xml:base="/journal/"`), "https://shop.test/journal/post/6"],
+      ["only the alternate link is the entry's", atom(`<entry><link rel="self" href="/feed/7"/><link rel="alternate" href="/post/7"/></entry>`), "https://shop.test/post/7"],
+    ])("%s", async (_label, xml, expected) => {
+      expect(await links(xml)).toEqual([expected]);
+    });
+  });
+
+  it("a sitemap's <loc> is not resolved: the protocol lists absolute URLs only", async () => {
+    expect(await links(`<urlset xml:base="https://shop.test/"><url><loc>/a</loc></url></urlset>`)).toEqual(["/a"]);
+  });
+});
