@@ -51,3 +51,8 @@ export function feedLink(value: string, base: string | undefined): string {
   if (!value || isAbsolute(value)) return value;
   return resolved(value, base) ?? value;
 }
+
+/** RSS 2.0: a guid is the item's permalink unless `isPermaLink="false"` (the default is true). */
+export function isPermaLink(attributes: Record<string, string>): boolean {
+  return attributes.isPermaLink?.trim().toLowerCase() !== "false";
+}

@@ -216,3 +216,26 @@ describe("a feed's relative links", () => {
     expect(await links(`<urlset xml:base="https://shop.test/"><url><loc>/a</loc></url></urlset>`)).toEqual(["/a"]);
   });
 });
+
+describe("RSS items identified by their guid", () => {
+  const items = async (body: string) =>
+    (await readXmlUrls(Readable.from([Buffer.from(`<rss version="2.0"><channel>${body}</channel></rss>`)]), 100, { baseUrl: "https://shop.test/rss.xml" })).entries.map((e) => e.loc);
+
+  it.each([
+    ["a guid without isPermaLink is a permalink (RSS 2.0's default)", `<item><guid>https://shop.test/p/1</guid></item>`, ["https://shop.test/p/1"]],
+    ['isPermaLink="true"', `<item><guid isPermaLink="true">https://shop.test/p/2</guid></item>`, ["https://shop.test/p/2"]],
+    ['isPermaLink="false" is not a URL to warm', `<item><guid isPermaLink="false">shop-item-3</guid></item>`, []],
+    ['isPermaLink="FALSE", in any case', `<item><guid isPermaLink=" FALSE ">https://shop.test/p/4</guid></item>`, []],
+    ["a relative permalink resolves like a link", `<item><guid>/p/5</guid></item>`, ["https://shop.test/p/5"]],
+    ["the link wins over the guid when both are there", `<item><guid>https://shop.test/guid/6</guid><link>https://shop.test/p/6</link></item>`, ["https://shop.test/p/6"]],
+    ["the link wins, whichever comes first", `<item><link>https://shop.test/p/7</link><guid>https://shop.test/guid/7</guid></item>`, ["https://shop.test/p/7"]],
+    ["a guid that is not a permalink leaves the link alone", `<item><guid isPermaLink="false">8</guid><link>https://shop.test/p/8</link></item>`, ["https://shop.test/p/8"]],
+  ])("%s", async (_label, body, expected) => {
+    expect(await items(body)).toEqual(expected);
+  });
+
+  it("an Atom entry's <id> is not a link", async () => {
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>https://shop.test/p/9</id></entry></feed>`;
+    expect((await readXmlUrls(Readable.from([Buffer.from(atom)]), 100)).entries).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { SaxesParser } from "saxes";
 import { decodedText } from "./encoding";
 import { SourceFormatError } from "./errors";
-import { feedLink, XmlBases } from "./feed-links";
+import { feedLink, isPermaLink, XmlBases } from "./feed-links";
 
 type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 /** `priority`: the sitemap's <priority> (0.0 to 1.0), only when the entry gives a valid one. */
@@ -59,8 +59,8 @@ function parsePriority(value: string): number | undefined {
 /**
  * Reads the URLs of a sitemap, sitemap index, RSS or Atom feed from a stream, without ever holding
  * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
- * passed over; entities and CDATA in values are decoded. A feed's relative links are resolved
- * (lib/sources/feed-links.ts).
+ * passed over; entities and CDATA in values are decoded. A feed's item is its link, else (RSS) its
+ * guid when that is a permalink; relative links are resolved (lib/sources/feed-links.ts).
  */
 export async function readXmlUrls(stream: Readable, maxEntries: number, options: ReadOptions = {}): Promise<XmlUrlSource> {
   const parser = new SaxesParser({ position: true });
@@ -69,8 +69,8 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   let entries: UrlEntry[] = [];
   let count = 0;
   let kind: XmlSourceKind | undefined;
-  let current: { loc: string | null; lastmod: string | null; priority: string | null } | undefined;
-  let field: "loc" | "lastmod" | "priority" | undefined;
+  let current: { loc: string | null; guid: string | null; lastmod: string | null; priority: string | null } | undefined;
+  let field: "loc" | "guid" | "lastmod" | "priority" | undefined;
   let text = "";
   let failure: Error | undefined;
   let closing = false;
@@ -96,13 +96,16 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     bases.enter(attributes);
     if (!kind) return;
     const shape = ENTRY_ELEMENT[kind];
-    if (name === shape.entry) current = { loc: null, lastmod: null, priority: null };
+    if (name === shape.entry) current = { loc: null, guid: null, lastmod: null, priority: null };
     if (!current || parent !== shape.entry) return;
     if (kind === "atom" && name === "link") {
       const rel = attributes.rel ?? "alternate";
       if (rel === "alternate" && !current.loc && attributes.href) current.loc = feedLink(attributes.href, bases.current());
     } else if (name === shape.url && !current.loc) {
       field = "loc";
+      text = "";
+    } else if (kind === "rss" && name === "guid" && !current.guid && isPermaLink(attributes)) {
+      field = "guid";
       text = "";
     } else if (name === "lastmod" || name === "updated") {
       field = "lastmod";
@@ -126,11 +129,12 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     bases.leave();
     if (field && current) {
       const value = text.trim();
-      current[field] = field === "loc" && isFeed(kind) ? feedLink(value, base) : value;
+      current[field] = (field === "loc" || field === "guid") && isFeed(kind) ? feedLink(value, base) : value;
       field = undefined;
     }
     if (kind && name === ENTRY_ELEMENT[kind].entry && current) {
-      const loc = current.loc;
+      // The link wins over the guid, whichever comes first.
+      const loc = current.loc || current.guid;
       if (loc) {
         if (count >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
         else {
