@@ -35,7 +35,10 @@ const sourceUrl = z
   .string()
   .url("must be an absolute http(s) URL")
   .refine((value) => /^https?:\/\//i.test(value), "must be an absolute http(s) URL")
-  .meta({ description: "URL of the CSV file (a `url`, `loc` or `link` column, or URLs in the first column)." });
+  .meta({
+    description:
+      "URL of the CSV file. Its URLs are read from the column its first 10 rows show: a `url`, `loc` or `link` column named by the first row; else the column in which most of those rows hold an http(s) URL (the leftmost on a tie), below the first row when that row holds no URL there. At least half of the rows below such a header must hold a URL, or the file is refused.",
+  });
 const schedule = z
   .string()
   .transform((value, ctx) => {

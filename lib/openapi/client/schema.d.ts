@@ -1527,7 +1527,7 @@ export interface components {
             sitemap_ids?: number[];
             /**
              * Format: uri
-             * @description URL of the CSV file (a `url`, `loc` or `link` column, or URLs in the first column).
+             * @description URL of the CSV file. Its URLs are read from the column its first 10 rows show: a `url`, `loc` or `link` column named by the first row; else the column in which most of those rows hold an http(s) URL (the leftmost on a tie), below the first row when that row holds no URL there. At least half of the rows below such a header must hold a URL, or the file is refused.
              */
             source_url?: string;
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
