@@ -49,7 +49,11 @@ const schedule = z
     }
     return checked.expression;
   })
-  .meta({ description: "5-field cron expression, interpreted in UTC; null for no schedule.", example: "0 3 * * *" });
+  .meta({
+    description:
+      'A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.',
+    example: "0 3 * * *",
+  });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
 const order = z.enum(URL_ORDERS).meta({
