@@ -51,7 +51,7 @@ const schedule = z
   })
   .meta({
     description:
-      'A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.',
+      'A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.',
     example: "0 3 * * *",
   });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });

@@ -37,6 +37,35 @@ describe("checkCron refuses a schedule that can never fire, saying why", () => {
   });
 });
 
+describe("checkCron spells a macro as the cron it stands for", () => {
+  it.each([
+    ["@hourly", "0 * * * *"],
+    ["@daily", "0 0 * * *"],
+    ["@midnight", "0 0 * * *"],
+    ["@weekly", "0 0 * * 0"],
+    ["@monthly", "0 0 1 * *"],
+    ["@yearly", "0 0 1 1 *"],
+    ["@annually", "0 0 1 1 *"],
+  ])("%s is %s", (macro, cron) => {
+    expect(checkCron(macro)).toEqual({ expression: cron });
+    expect(checkCron(` ${macro.toUpperCase()} `)).toEqual({ expression: cron });
+  });
+
+  it("fires when its cron fires", () => {
+    const after = new Date("2026-11-22T10:30:00Z"); // a Sunday
+    const next = (macro: string) => nextRunAt((checkCron(macro) as { expression: string }).expression, after)?.toISOString();
+    expect(next("@hourly")).toBe("2026-11-22T11:00:00.000Z");
+    expect(next("@daily")).toBe("2026-11-23T00:00:00.000Z");
+    expect(next("@weekly")).toBe("2026-11-29T00:00:00.000Z");
+    expect(next("@monthly")).toBe("2026-12-01T00:00:00.000Z");
+    expect(next("@yearly")).toBe("2027-01-01T00:00:00.000Z");
+  });
+
+  it.each(["@reboot", "@every 5m", "@", "@daily 3"])("refuses %j, naming the macros it knows", (macro) => {
+    expect(checkCron(macro)).toEqual({ problem: expect.stringContaining("@hourly, @daily, @midnight, @weekly, @monthly, @yearly, @annually") });
+  });
+});
+
 describe("next runs", () => {
   it("are computed in UTC", () => {
     const after = new Date("2026-11-22T10:00:00Z");

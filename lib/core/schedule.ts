@@ -1,12 +1,20 @@
 import type { Cron } from "croner";
 import { cronFor, whyNoDateMatches } from "./cron";
+import { CRON_MACROS, cronOfMacro } from "./cron-macros";
 
 /**
- * Collapses spacing; returns an error sentence instead when the expression is not a 5-field cron, or
- * when no date can ever match it.
+ * Collapses spacing and spells a macro as the cron it stands for, so that every reader (the stored
+ * schedule, its description, next_run_at) sees a 5-field cron; returns an error sentence instead when
+ * the expression is not one, or when no date can ever match it.
  */
 export function checkCron(expression: string): { expression: string } | { problem: string } {
-  const normalised = expression.trim().split(/\s+/).join(" ");
+  const trimmed = expression.trim();
+  if (trimmed.startsWith("@")) {
+    const cron = cronOfMacro(trimmed);
+    if (!cron) return { problem: `is not a schedule macro Preheat knows: use ${Object.keys(CRON_MACROS).join(", ")} or a 5-field cron expression` };
+    return { expression: cron };
+  }
+  const normalised = trimmed.split(/\s+/).join(" ");
   if (normalised.split(" ").length !== 5) {
     return { problem: `must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 3 * * *"` };
   }

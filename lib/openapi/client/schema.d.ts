@@ -1162,7 +1162,7 @@ export interface components {
             /** @description `true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request). */
             verify: boolean | "visitors";
             report_email_enabled: boolean;
-            /** @description The 5-field cron expression, in UTC; null without a schedule. */
+            /** @description The 5-field cron expression, in UTC (a macro sent is answered as the cron it stands for); null without a schedule. */
             schedule: string | null;
             /**
              * Format: date-time
@@ -1275,7 +1275,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1427,7 +1427,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1534,7 +1534,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1647,7 +1647,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1718,7 +1718,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC. An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { nextRunAt } from "@/lib/core/schedule";
 import { addSitemap, api, createSite, newKey, serveSite, uniqueEmail } from "./support/api";
 
 const CSV_URL = "https://files.example.org/urls.csv";
@@ -158,6 +159,21 @@ describe("creating a boost", () => {
     expect(boost.schedule).toBe("30 2 * * 1-5");
     expect(new Date(boost.next_run_at).toISOString()).toMatch(/T02:30:00\.000Z$/);
     expect([1, 2, 3, 4, 5]).toContain(new Date(boost.next_run_at).getUTCDay());
+  });
+
+  it.each([
+    ["@hourly", "0 * * * *"],
+    ["@daily", "0 0 * * *"],
+    ["@weekly", "0 0 * * 0"],
+    ["@monthly", "0 0 1 * *"],
+    ["@yearly", "0 0 1 1 *"],
+  ])("stores the macro %s as the cron it stands for, %s, and schedules it", async (macro, cron) => {
+    const before = new Date();
+    const boost = await createBoost(sitemapBoost({ schedule: macro }));
+    const after = new Date();
+    expect(boost.schedule).toBe(cron);
+    expect([nextRunAt(cron, before)?.toISOString(), nextRunAt(cron, after)?.toISOString()]).toContain(boost.next_run_at);
+    expect((await getBoost(boost.id)).schedule).toBe(cron);
   });
 
   it.each([
@@ -446,7 +462,7 @@ describe("updating a boost", () => {
   });
 
   it("refuses a schedule that can never fire with 422 and keeps the one it had", async () => {
-    const boost = await createBoost(sitemapBoost({ schedule: "0 0 * * *" }));
+    const boost = await createBoost(sitemapBoost({ schedule: "@daily" }));
     const response = await api("PUT", `/v1/boosts/${boost.id}`, { key, body: { schedule: "0 0 31 4 *" } });
     expect(response.status).toBe(422);
     expect(response.body.details).toContainEqual({ field: "schedule", message: "never fires (no date matches: April has 30 days)" });
