@@ -11,76 +11,12 @@
  *
  * docs/cache-detection.md documents the table; keep the two together.
  */
-export type CacheVerdict = "hit" | "miss" | "bypass" | "dynamic" | "expired" | "stale" | "revalidated" | "unknown";
+import { type CacheVerdict, type Detector, HeaderMap, lastEntry, lookup, positiveAge, type RawHeaders, splitOutsideQuotes, unquote } from "./cache-headers";
+export type { CacheVerdict };
 export type CacheReading = { cdn: string | null; verdict: CacheVerdict; pop: string | null; raw: string | null };
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-type Detection = { verdict: CacheVerdict; pop: string | null; raw: string | null; cdn?: string };
-type Detector = { cdn: string; detect: (headers: HeaderMap) => Detection | null };
 
 /** Send as `Pragma`: Akamai only reports x-cache when asked to. */
 export const PRAGMA_AKAMAI = "akamai-x-cache-on";
-
-class HeaderMap {
-  private readonly values = new Map<string, string>();
-
-  constructor(headers: RawHeaders) {
-    // Callers promise lower-case names, but a stray capital must not hide a CDN.
-    for (const [name, value] of Object.entries(headers ?? {})) {
-      if (value === undefined || value === null) continue;
-      const joined = Array.isArray(value) ? value.map(String).join(", ") : String(value);
-      const key = name.toLowerCase();
-      const previous = this.values.get(key);
-      this.values.set(key, previous === undefined ? joined : `${previous}, ${joined}`);
-    }
-  }
-
-  get(name: string): string | null {
-    return this.values.get(name) ?? null;
-  }
-
-  hasPrefix(prefix: string): boolean {
-    for (const name of this.values.keys()) if (name.startsWith(prefix)) return true;
-    return false;
-  }
-}
-
-/** Splits on `separator` outside double quotes, so that `"Netlify Edge"; detail="a, b"` stays whole. */
-function splitOutsideQuotes(value: string, separator: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const char = value[i]!;
-    if (quoted && char === "\\") {
-      current += char + (value[i + 1] ?? "");
-      i++;
-    } else if (char === '"') {
-      quoted = !quoted;
-      current += char;
-    } else if (char === separator && !quoted) {
-      parts.push(current.trim());
-      current = "";
-    } else {
-      current += char;
-    }
-  }
-  parts.push(current.trim());
-  // An unterminated quote would swallow the rest of the value: read it as if there were no quotes.
-  if (quoted)
-    return value
-      .split(separator)
-      .map((part) => part.trim())
-      .filter(Boolean);
-  return parts.filter(Boolean);
-}
-
-const lastEntry = (value: string): string => splitOutsideQuotes(value, ",").pop() ?? "";
-const unquote = (value: string): string => {
-  const trimmed = value.trim();
-  if (/^".*"$/.test(trimmed)) return trimmed.slice(1, -1).replace(/\\(.)/g, "$1");
-  return trimmed.replace(/^"|"$/g, "");
-};
 
 // The one-word vocabulary shared by cf-cache-status, x-vercel-cache, cdn-cache, x-cache-status and Fastly's x-cache.
 const WORDS: Record<string, CacheVerdict> = {
@@ -98,8 +34,6 @@ const WORDS: Record<string, CacheVerdict> = {
   // Vercel serves a prerendered page from its cache on the first request after a deploy.
   PRERENDER: "hit",
 };
-/** Own keys only: a header saying `constructor` must not find Object.prototype's. */
-const lookup = (table: Record<string, CacheVerdict>, key: string): CacheVerdict => (Object.hasOwn(table, key) ? table[key]! : "unknown");
 const word = (value: string): CacheVerdict => lookup(WORDS, lastEntry(value).toUpperCase());
 
 /** An IATA-style code at the start of a PoP name: `CDG50-P1`, `cdg1`, `CDG`. */
@@ -374,12 +308,6 @@ const DETECTORS: Detector[] = [
     },
   },
 ];
-
-/** Age is delta-seconds; anything else (negative, fractional, garbage) is no evidence at all. */
-function positiveAge(h: HeaderMap): boolean {
-  const age = h.get("age");
-  return age !== null && splitOutsideQuotes(age, ",").some((value) => /^\d+$/.test(value) && Number(value) > 0);
-}
 
 export function readCacheStatus(headers: RawHeaders): CacheReading {
   let h: HeaderMap;
