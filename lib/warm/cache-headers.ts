@@ -26,6 +26,11 @@ export class HeaderMap {
     return this.values.get(name) ?? null;
   }
 
+  /** Every header, by lower-case name: for a verdict in a header whose name the site chose. */
+  entries(): IterableIterator<[string, string]> {
+    return this.values.entries();
+  }
+
   hasPrefix(prefix: string): boolean {
     for (const name of this.values.keys()) if (name.startsWith(prefix)) return true;
     return false;

@@ -12,6 +12,7 @@
  * docs/cache-detection.md documents the table; keep the two together.
  */
 import { type CacheVerdict, type Detector, HeaderMap, lastEntry, lookup, positiveAge, type RawHeaders, splitOutsideQuotes, unquote } from "./cache-headers";
+import { alibaba, google, imperva, stackpath, tencent } from "./cache-vendors";
 export type { CacheVerdict };
 export type CacheReading = { cdn: string | null; verdict: CacheVerdict; pop: string | null; raw: string | null };
 
@@ -166,6 +167,8 @@ const DETECTORS: Detector[] = [
       return { verdict: lookup(CLOUDFLARE, lastEntry(raw).toUpperCase()), pop: cfRayPop(h.get("cf-ray")), raw };
     },
   },
+  // Imperva (Incapsula) is a site's outermost layer as Cloudflare is; its X-IInfo passes through nobody's cache but its own.
+  imperva,
   // x-cache is shared by CloudFront, Front Door, Akamai and Fastly: whoever wrote its last entry answered the client.
   {
     cdn: "cloudfront",
@@ -192,6 +195,10 @@ const DETECTORS: Detector[] = [
       return Object.hasOwn(AZURE, code) ? { verdict: AZURE[code]!, pop: null, raw } : null;
     },
   },
+  // Named by their own headers (EagleId, X-NWS-LOG-UUID), before the bare x-cache row that would read Alibaba's
+  // `HIT TCP_MEM_HIT` by its first word without naming it.
+  alibaba,
+  tencent,
   {
     cdn: "akamai",
     detect: (h) => {
@@ -253,6 +260,9 @@ const DETECTORS: Detector[] = [
       return { verdict: raw === null ? "unknown" : word(raw), pop, raw };
     },
   },
+  stackpath,
+  // Before the RFC 9211 and nginx rows: the header the site names for Cloud CDN's verdict may be Cache-Status or X-Cache-Status.
+  google,
   // Before nginx and Varnish: Cache-Status is built for chains, so its last entry is nearest the client
   // by definition, whereas x-cache-status and x-varnish are usually an origin's own cache.
   {
