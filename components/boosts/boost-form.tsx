@@ -173,7 +173,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
           {state.source_type === "sitemap" ? (
             <SitemapChoices siteId={siteId} chosen={state.sitemap_ids} onChange={(ids) => set("sitemap_ids", ids)} error={problem("sitemap_ids")} chooseTheOnlyOne={!boost} />
           ) : (
-            <Field label="CSV file URL" hint="A url, loc or link column, or URLs in the first column." error={problem("source_url")}>
+            <Field label="CSV file URL" hint="A url, loc or link column, or the column holding URLs in the first 10 rows." error={problem("source_url")}>
               {(props) => (
                 <TextInput
                   {...props}

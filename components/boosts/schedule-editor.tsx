@@ -70,7 +70,7 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
           className={`${inputClass} font-mono sm:max-w-xs`}
         />
         <p id={`${id}-hint`} className="text-xs text-slate-500">
-          Five fields: minute hour day-of-month month day-of-week, always in UTC. Empty: no schedule (runs only when started by hand or the API).
+          Five fields: minute hour day-of-month month day-of-week, always in UTC, or @hourly, @daily, @weekly, @monthly, @yearly. Empty: no schedule (runs only when started by hand or the API).
         </p>
         {shownError ? (
           <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-600">

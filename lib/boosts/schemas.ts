@@ -34,7 +34,7 @@ export const boostSchema = z
       .union([z.boolean(), z.literal("visitors")])
       .meta({ description: '`true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request).' }),
     report_email_enabled: z.boolean(),
-    schedule: z.string().nullable(),
+    schedule: z.string().nullable().meta({ description: "The 5-field cron expression, in UTC (a macro sent is answered as the cron it stands for); null without a schedule." }),
     next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),
     call_limit: z.number().int().nullable(),
     order: z.enum(URL_ORDERS).meta({ description: "The order runs warm the URLs in (see the create request)." }),

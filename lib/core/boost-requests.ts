@@ -35,7 +35,10 @@ const sourceUrl = z
   .string()
   .url("must be an absolute http(s) URL")
   .refine((value) => /^https?:\/\//i.test(value), "must be an absolute http(s) URL")
-  .meta({ description: "URL of the CSV file (a `url`, `loc` or `link` column, or URLs in the first column)." });
+  .meta({
+    description:
+      "URL of the CSV file. Its URLs are read from the column its first 10 rows show: a `url`, `loc` or `link` column named by the first row; else the column in which most of those rows hold an http(s) URL (the leftmost on a tie), below the first row when that row holds no URL there. At least half of the rows below such a header must hold a URL, or the file is refused.",
+  });
 const schedule = z
   .string()
   .transform((value, ctx) => {
@@ -46,7 +49,11 @@ const schedule = z
     }
     return checked.expression;
   })
-  .meta({ description: "5-field cron expression, interpreted in UTC; null for no schedule.", example: "0 3 * * *" });
+  .meta({
+    description:
+      'A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.',
+    example: "0 3 * * *",
+  });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
 const order = z.enum(URL_ORDERS).meta({

@@ -12,6 +12,60 @@ describe("checkCron", () => {
   });
 });
 
+describe("checkCron refuses a schedule that can never fire, saying why", () => {
+  it.each([
+    ["31 April", "0 0 31 4 *", "never fires (no date matches: April has 30 days)"],
+    ["30 February", "0 0 30 2 *", "never fires (no date matches: February has 29 days at most)"],
+    ["31 February", "15 6 31 2 *", "never fires (no date matches: February has 29 days at most)"],
+    ["the 30th or 31st of February", "0 0 30,31 2 *", "never fires (no date matches: February has 29 days at most)"],
+    ["31 June, by the month's name", "0 0 31 JUN *", "never fires (no date matches: June has 30 days)"],
+    ["the 31st of every 30-day month", "0 12 31 4,6,9,11 *", "never fires (no date matches: April, June, September and November have 30 days)"],
+    ["the 31st of a range stepping over 30-day months", "0 0 31 4-6/2 *", "never fires (no date matches: April and June have 30 days)"],
+    ["the 31st of February and April", "*/5 * 31 2,4 *", "never fires (no date matches: February has 29 days at most, and April has 30 days)"],
+  ])("%s (%s)", (_label, expression, problem) => {
+    expect(checkCron(expression)).toEqual({ problem });
+  });
+
+  it.each([
+    ["29 February, in leap years", "0 0 29 2 *"],
+    ["the 31st of every month that has one", "0 0 31 * *"],
+    ["30 February or any Monday (day-of-month OR day-of-week)", "0 0 30 2 1"],
+    ["the last day of February", "0 0 L 2 *"],
+  ])("accepts %s", (_label, expression) => {
+    expect(checkCron(expression)).toEqual({ expression });
+    expect(nextRunAt(expression)).toBeInstanceOf(Date);
+  });
+});
+
+describe("checkCron spells a macro as the cron it stands for", () => {
+  it.each([
+    ["@hourly", "0 * * * *"],
+    ["@daily", "0 0 * * *"],
+    ["@midnight", "0 0 * * *"],
+    ["@weekly", "0 0 * * 0"],
+    ["@monthly", "0 0 1 * *"],
+    ["@yearly", "0 0 1 1 *"],
+    ["@annually", "0 0 1 1 *"],
+  ])("%s is %s", (macro, cron) => {
+    expect(checkCron(macro)).toEqual({ expression: cron });
+    expect(checkCron(` ${macro.toUpperCase()} `)).toEqual({ expression: cron });
+  });
+
+  it("fires when its cron fires", () => {
+    const after = new Date("2026-11-22T10:30:00Z"); // a Sunday
+    const next = (macro: string) => nextRunAt((checkCron(macro) as { expression: string }).expression, after)?.toISOString();
+    expect(next("@hourly")).toBe("2026-11-22T11:00:00.000Z");
+    expect(next("@daily")).toBe("2026-11-23T00:00:00.000Z");
+    expect(next("@weekly")).toBe("2026-11-29T00:00:00.000Z");
+    expect(next("@monthly")).toBe("2026-12-01T00:00:00.000Z");
+    expect(next("@yearly")).toBe("2027-01-01T00:00:00.000Z");
+  });
+
+  it.each(["@reboot", "@every 5m", "@", "@daily 3"])("refuses %j, naming the macros it knows", (macro) => {
+    expect(checkCron(macro)).toEqual({ problem: expect.stringContaining("@hourly, @daily, @midnight, @weekly, @monthly, @yearly, @annually") });
+  });
+});
+
 describe("next runs", () => {
   it("are computed in UTC", () => {
     const after = new Date("2026-11-22T10:00:00Z");

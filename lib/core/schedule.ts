@@ -1,23 +1,31 @@
-import { Cron } from "croner";
+import type { Cron } from "croner";
+import { cronFor, whyNoDateMatches } from "./cron";
+import { CRON_MACROS, cronOfMacro } from "./cron-macros";
 
-function cronFor(expression: string): Cron {
-  // Classic (Vixie) cron semantics: day-of-month OR day-of-week; always UTC. UTC as a fixed offset,
-  // not a time zone: the same times, about ten times faster, since no date goes through Intl (a
-  // schedule of every minute fires 43,200 times in the 30 days a boost's monthly cost counts).
-  return new Cron(expression, { utcOffset: 0, mode: "5-part", domAndDow: false, paused: true });
-}
-
-/** Collapses spacing; returns an error sentence instead when the expression is not a 5-field cron. */
+/**
+ * Collapses spacing and spells a macro as the cron it stands for, so that every reader (the stored
+ * schedule, its description, next_run_at) sees a 5-field cron; returns an error sentence instead when
+ * the expression is not one, or when no date can ever match it.
+ */
 export function checkCron(expression: string): { expression: string } | { problem: string } {
-  const normalised = expression.trim().split(/\s+/).join(" ");
+  const trimmed = expression.trim();
+  if (trimmed.startsWith("@")) {
+    const cron = cronOfMacro(trimmed);
+    if (!cron) return { problem: `is not a schedule macro Preheat knows: use ${Object.keys(CRON_MACROS).join(", ")} or a 5-field cron expression` };
+    return { expression: cron };
+  }
+  const normalised = trimmed.split(/\s+/).join(" ");
   if (normalised.split(" ").length !== 5) {
     return { problem: `must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 3 * * *"` };
   }
+  let cron: Cron;
   try {
-    cronFor(normalised);
+    cron = cronFor(normalised);
   } catch (error) {
     return { problem: `is not a valid cron expression: ${(error as Error).message.replace(/^CronPattern: /, "")}` };
   }
+  // Without this a boost would be saved with next_run_at null and silently never run.
+  if (!cron.nextRun()) return { problem: `never fires (${whyNoDateMatches(normalised)})` };
   return { expression: normalised };
 }
 

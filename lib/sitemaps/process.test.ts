@@ -157,6 +157,25 @@ describe("processSitemap", () => {
     expect(row.statusMessage).toBe("2 URLs from 1 document; the document was cut off after 2 URLs: what came before the cut was kept.");
   });
 
+  it("ends in error when the document is cut off before its first complete entry: nothing was kept", async () => {
+    serve("cutfirst.test/sitemap.xml", `<urlset><url><loc>http://cutfirst.test/x</loc></url`);
+    const { outcome, row, urls } = await processed("cutfirst.test", "/sitemap.xml");
+    expect(outcome.status).toBe("error");
+    expect(row.status).toBe("error");
+    expect(row.statusMessage).toBe("The document is cut off after 0 URLs, before its first complete entry.");
+    expect(urls).toEqual([]);
+  });
+
+  it("skips a child cut off before its first complete entry, as any child that cannot be read", async () => {
+    serve("cutchild.test/index.xml", index(["http://cutchild.test/a.xml", "http://cutchild.test/cut.xml"]));
+    serve("cutchild.test/a.xml", urlset(["http://cutchild.test/1"]));
+    serve("cutchild.test/cut.xml", `<urlset><url><loc>http://cutchild.test/2`);
+    const { outcome, row, urls } = await processed("cutchild.test", "/index.xml");
+    expect(outcome.status).toBe("done");
+    expect(urls).toEqual(["http://cutchild.test/1"]);
+    expect(row.statusMessage).toContain("1 child sitemap could not be read and was skipped: http://cutchild.test/cut.xml (The document is cut off after 0 URLs, before its first complete entry)");
+  });
+
   it("fails when none of an index's children can be read, keeping nothing", async () => {
     serve("allbad.test/index.xml", index(["http://allbad.test/missing-1.xml", "http://allbad.test/missing-2.xml"]));
     const { outcome, row, urls } = await processed("allbad.test", "/index.xml");
@@ -178,6 +197,17 @@ describe("processSitemap", () => {
     expect((await processed("feed.test", "/rss.xml")).urls).toEqual(["http://feed.test/p/1", "http://feed.test/p/2"]);
     serve("atom.test/atom.xml", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://atom.test/post"/></entry></feed>`);
     expect((await processed("atom.test", "/atom.xml")).urls).toEqual(["http://atom.test/post"]);
+  });
+
+  it("resolves a feed's relative links against its Content-Location, else the URL that answered it (after redirects)", async () => {
+    const feed = (links: string[]) => `<rss version="2.0"><channel>${links.map((link) => `<item><link>${link}</link></item>`).join("")}</channel></rss>`;
+    serve("rel.test/feeds/rss.xml", feed(["/p/1", "p/2"]));
+    expect((await processed("rel.test", "/feeds/rss.xml")).urls).toEqual(["http://rel.test/feeds/p/2", "http://rel.test/p/1"]);
+    serve("relcl.test/feed", feed(["p/3"]), { "content-type": "application/rss+xml", "content-location": "/archive/feed.xml" });
+    expect((await processed("relcl.test", "/feed")).urls).toEqual(["http://relcl.test/archive/p/3"]);
+    routes.set("relmoved.test/old.xml", { body: "", status: 301, headers: { location: "/new/feed.xml" } });
+    serve("relmoved.test/new/feed.xml", feed(["p/4"]));
+    expect((await processed("relmoved.test", "/old.xml")).urls).toEqual(["http://relmoved.test/new/p/4"]);
   });
 
   it("ends in error with a readable message for broken XML and for a missing file", async () => {

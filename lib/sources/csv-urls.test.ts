@@ -82,6 +82,49 @@ describe("readCsvUrls: quoting, separators and chunks", () => {
   });
 });
 
+describe("readCsvUrls: the URL column is found from the first rows together", () => {
+  const urls = (n: number, prefix = "https://shop.test/p/") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it("reads a file whose first row starts with an empty cell and whose later rows hold URLs in the first column", async () => {
+    expect(await read(",b,c\nhttps://shop.test/1,x,y\nhttps://shop.test/2,x,y\n")).toEqual({ urls: ["https://shop.test/1", "https://shop.test/2"], rows: 2 });
+  });
+
+  it("reads such a file past its first rows: the rows held back while judging are read as any other", async () => {
+    const body = urls(25).map((url) => `${url};1`);
+    expect(await read(`;b\n${body.join("\n")}\n`)).toEqual({ urls: urls(25), rows: 25 });
+  });
+
+  it.each([
+    ["a header naming none of url, loc or link, over a column of URLs", "page,title\nhttps://shop.test/a,A\nhttps://shop.test/b,B\n", ["https://shop.test/a", "https://shop.test/b"], 2],
+    ["URLs in the second column below a header", "id,address\n1,https://shop.test/a\n2,https://shop.test/b\n", ["https://shop.test/a", "https://shop.test/b"], 2],
+    ["URLs in the second column without a header", "1,https://shop.test/a\n2,https://shop.test/b\n", ["https://shop.test/a", "https://shop.test/b"], 2],
+    ["two columns of URLs: the leftmost", "https://shop.test/a,https://cdn.test/a.jpg\nhttps://shop.test/b,https://cdn.test/b.jpg\n", ["https://shop.test/a", "https://shop.test/b"], 2],
+    [
+      "the column with the most URLs, not the first with one",
+      "https://shop.test/x,https://shop.test/a\n,https://shop.test/b\n,https://shop.test/c\n",
+      ["https://shop.test/a", "https://shop.test/b", "https://shop.test/c"],
+      3,
+    ],
+    ["a first row with a URL in that column is data, not a header", "https://shop.test/a,A\n,B\nhttps://shop.test/c,C\n", ["https://shop.test/a", "https://shop.test/c"], 3],
+    ["a named column wins over a column with more URLs", "link,other\n,https://shop.test/a\nhttps://shop.test/b,https://shop.test/c\n", ["https://shop.test/b"], 2],
+    ["half the rows below the header holding a URL is enough", "page\nhttps://shop.test/a\nnot a page\n", ["https://shop.test/a", "not a page"], 2],
+  ])("reads %s", async (_label, csv, expected, rows) => {
+    expect(await read(csv)).toEqual({ urls: expected, rows });
+  });
+
+  it.each([
+    ["fewer than half the rows below the header hold a URL", "name,notes\nshoe,https://shop.test/a\nhat,\nbag,\nbelt,\n"],
+    ["the first URL comes after the first 10 rows", `name\n${Array.from({ length: 10 }, (_, i) => `item ${i}`).join("\n")}\nhttps://shop.test/a\n`],
+    ["a single row without a URL", ",b,c\n"],
+  ])("refuses a file where %s", async (_label, csv) => {
+    await expect(read(csv)).rejects.toThrow("neither a url, loc or link column nor a column of URLs in its first 10 rows");
+  });
+
+  it("an empty file has no rows and no URLs", async () => {
+    expect(await read("")).toEqual({ urls: [], rows: 0 });
+  });
+});
+
 describe("readCsvUrls: limits and messages", () => {
   /** What the user is shown: describeSourceError puts "The document is " before the message. */
   const refusal = (promise: Promise<unknown>) =>
@@ -96,7 +139,7 @@ describe("readCsvUrls: limits and messages", () => {
   });
 
   it("refuses a file with neither a URL column nor URLs", async () => {
-    expect(await refusal(read("name,price\nshoe,10\n"))).toBe("The document is a CSV file with neither a url, loc or link column nor URLs in its first column.");
+    expect(await refusal(read("name,price\nshoe,10\n"))).toBe("The document is a CSV file with neither a url, loc or link column nor a column of URLs in its first 10 rows.");
   });
 
   it(`keeps a cell of ${MAX_CSV_CELL_CHARS} characters and refuses a longer one`, async () => {

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import Papa from "papaparse";
 import { SourceFormatError } from "@/lib/sources/errors";
+import { SAMPLE_ROWS, urlColumnOf } from "./csv-url-column";
 import { decodedText } from "./encoding";
 
 /** Longest cell read. URLs are at most 2,048 characters: this cap only bounds memory. */
@@ -8,7 +9,6 @@ export const MAX_CSV_CELL_CHARS = 8192;
 /** Longest row read, so that a row of many small cells is bounded too. */
 export const MAX_CSV_ROW_CHARS = 64 * 1024;
 
-const URL_COLUMNS = ["url", "loc", "link"];
 const DELIMITERS = [",", ";", "\t", "|"];
 /** Bytes decoded and scanned at a time: bounds the work done between two looks at the event loop. */
 const SLICE_BYTES = 64 * 1024;
@@ -27,13 +27,9 @@ type Dialect = { delimiter: string; newline: "\n" | "\r" | "\r\n" };
 /** 500000 → "500,000"; not toLocaleString, whose first call loads ICU data for some 10 ms. */
 const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 
-function looksLikeUrl(value: string | undefined): boolean {
-  return /^https?:\/\//i.test((value ?? "").trim());
-}
-
 /**
- * Reads URLs from a CSV file: the `url`, `loc` or `link` column of a header row, or the first column
- * when the file has no header. `,` `;` tab and `|` separators, quoted fields and a BOM are understood.
+ * Reads URLs from a CSV file: the column lib/sources/csv-url-column.ts finds from the first rows (a `url`,
+ * `loc` or `link` column of a header row, or the column of URLs), below a header row if there is one. `,` `;` tab and `|` separators, quoted fields and a BOM are understood.
  * The file is read a slice at a time and only the URLs are kept; an overlong cell or row ends the read
  * as soon as it is seen, and the event loop gets a turn at least every BUSY_MS.
  */
@@ -47,6 +43,7 @@ export async function readCsvUrls(stream: Readable, maxRows: number, options: { 
     await giveWayWhenBusy();
   }
   rows?.end();
+  urls.end();
   return { urls: urls.urls, rows: urls.rows };
 }
 
@@ -241,32 +238,40 @@ function isSpace(c: number): boolean {
   return c === 0x20 || /\s/.test(String.fromCharCode(c));
 }
 
-/** Counts the rows and keeps the URL of each, from the header's URL column or the first. */
+/** Counts the rows and keeps the URL of each, once the first rows have said which column holds them. */
 class UrlCollector {
   readonly urls: string[] = [];
   rows = 0;
-  private column: number | undefined;
+  private column = 0;
+  /** The first rows, held until the URL column is chosen from them; undefined once it is. */
+  private sample: string[][] | undefined = [];
 
   constructor(private readonly maxRows: number) {}
 
   add(cells: string[]): void {
-    if (this.column === undefined) {
-      this.column = headerColumn(cells);
-      if (this.column !== undefined) return;
-      if (!looksLikeUrl(cells[0])) {
-        throw new SourceFormatError("a CSV file with neither a url, loc or link column nor URLs in its first column");
-      }
-      this.column = 0;
-    }
+    if (!this.sample) this.take(cells);
+    else if (this.sample.push(cells) >= SAMPLE_ROWS) this.chooseColumn();
+  }
+
+  /** A file shorter than the sample is judged on the rows it has. */
+  end(): void {
+    if (this.sample?.length) this.chooseColumn();
+  }
+
+  private chooseColumn(): void {
+    const sample = this.sample!;
+    this.sample = undefined;
+    const found = urlColumnOf(sample);
+    if (!found) throw new SourceFormatError(`a CSV file with neither a url, loc or link column nor a column of URLs in its first ${SAMPLE_ROWS} rows`);
+    this.column = found.column;
+    for (const cells of found.header ? sample.slice(1) : sample) this.take(cells);
+  }
+
+  private take(cells: string[]): void {
     if (++this.rows > this.maxRows) throw new SourceFormatError(`a CSV file with more than ${count(this.maxRows)} rows (the limit)`);
     const value = cells[this.column]?.trim();
     if (value) this.urls.push(detach(value));
   }
-}
-
-function headerColumn(cells: string[]): number | undefined {
-  const column = cells.findIndex((cell) => URL_COLUMNS.includes(cell.trim().toLowerCase()));
-  return column < 0 ? undefined : column;
 }
 
 /** A copy of a substring: V8's substrings keep their whole parent (a parsed batch) in memory. */

@@ -42,7 +42,23 @@ export type Validators = { etag: string | null; lastModified: string | null };
 
 const header = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
 
-/** The document's body, decompressed, and its validators; `undefined` when `since` still holds (304). The caller must destroy the body: that releases the connection. */
+/**
+ * The address the document's relative links resolve against: its Content-Location (RFC 9110 §8.7,
+ * itself relative to the URL answered), else the URL that answered, after redirects, as feed readers take it.
+ */
+function documentBase(answeredUrl: string, contentLocation: string | null): string {
+  if (!contentLocation) return answeredUrl;
+  try {
+    return new URL(contentLocation.trim(), answeredUrl).href;
+  } catch {
+    return answeredUrl;
+  }
+}
+
+/**
+ * The document's body, decompressed, its validators and the address its relative links resolve against;
+ * `undefined` when `since` still holds (304). The caller must destroy the body: that releases the connection.
+ */
 async function openSource(url: string, limits: SourceLimits, since?: Validators) {
   const conditional: Record<string, string> = {};
   if (since?.etag) conditional["if-none-match"] = since.etag;
@@ -61,7 +77,12 @@ async function openSource(url: string, limits: SourceLimits, since?: Validators)
     throw new SourceHttpError(response.status, url);
   }
   const validators: Validators = { etag: header(response.headers.etag), lastModified: header(response.headers["last-modified"]) };
-  return { body: await gunzipIfCompressed(response.body, limits.maxBytes, url), validators, charset: charsetOf(header(response.headers["content-type"])) };
+  return {
+    body: await gunzipIfCompressed(response.body, limits.maxBytes, url),
+    validators,
+    charset: charsetOf(header(response.headers["content-type"])),
+    base: documentBase(response.url, header(response.headers["content-location"])),
+  };
 }
 
 /** Fetches and reads one XML document (sitemap, index or feed), gzip or not, streaming. */
@@ -80,7 +101,8 @@ export async function fetchXmlSourceIfChanged(
   const opened = await openSource(url, limits, since);
   if (!opened) return undefined;
   try {
-    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE, { ...options, charset: opened.charset }), validators: opened.validators };
+    const read = { ...options, charset: opened.charset, baseUrl: opened.base };
+    return { source: await readXmlUrls(opened.body, MAX_ENTRIES_PER_FILE, read), validators: opened.validators };
   } finally {
     opened.body.destroy();
   }

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { SaxesParser } from "saxes";
 import { decodedText } from "./encoding";
 import { SourceFormatError } from "./errors";
+import { feedLink, isPermaLink, XmlBases } from "./feed-links";
 
 type XmlSourceKind = "urlset" | "sitemapindex" | "rss" | "atom";
 /** `priority`: the sitemap's <priority> (0.0 to 1.0), only when the entry gives a valid one. */
@@ -10,7 +11,7 @@ export type UrlEntry = { loc: string; lastmod: Date | null; priority?: number };
  * `text`: a plain-text sitemap (one URL a line); `robots`: a robots.txt, whose entries are its `Sitemap:` lines
  * (children, as an index's). `count`: the entries read, those handed to `onEntries` included (then not in
  * `entries`). `truncated`: the document ended before its closing tags (served whole, but cut off): its complete
- * entries are kept.
+ * entries are kept. A document cut off before its first complete entry is refused instead.
  */
 export type XmlUrlSource = { kind: XmlSourceKind | "text" | "robots"; entries: UrlEntry[]; count: number; truncated?: boolean };
 
@@ -22,6 +23,11 @@ export type ReadOptions = {
    * children are returned in `entries` all the same.
    */
   onEntries?: (entries: UrlEntry[]) => Promise<void>;
+  /**
+   * The document's own address (its Content-Location, else the URL it was fetched from): a feed's
+   * relative links resolve against it where no xml:base says otherwise. Sitemaps list absolute URLs only.
+   */
+  baseUrl?: string;
 };
 
 const HANDED_OVER_EVERY = 1000;
@@ -37,6 +43,7 @@ const ENTRY_ELEMENT: Record<XmlSourceKind, { entry: string; url: string }> = {
 };
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
+const isFeed = (kind: XmlSourceKind | undefined) => kind === "rss" || kind === "atom";
 
 function parseLastmod(value: string): Date | null {
   const date = new Date(value.trim());
@@ -52,16 +59,18 @@ function parsePriority(value: string): number | undefined {
 /**
  * Reads the URLs of a sitemap, sitemap index, RSS or Atom feed from a stream, without ever holding
  * the document: only the entries are kept. Namespaced extensions (image:, news:, xhtml:link) are
- * passed over; entities and CDATA in values are decoded.
+ * passed over; entities and CDATA in values are decoded. A feed's item is its link, else (RSS) its
+ * guid when that is a permalink; relative links are resolved (lib/sources/feed-links.ts).
  */
 export async function readXmlUrls(stream: Readable, maxEntries: number, options: ReadOptions = {}): Promise<XmlUrlSource> {
   const parser = new SaxesParser({ position: true });
   const stack: string[] = [];
+  const bases = new XmlBases(options.baseUrl);
   let entries: UrlEntry[] = [];
   let count = 0;
   let kind: XmlSourceKind | undefined;
-  let current: { loc: string | null; lastmod: string | null; priority: string | null } | undefined;
-  let field: "loc" | "lastmod" | "priority" | undefined;
+  let current: { loc: string | null; guid: string | null; lastmod: string | null; priority: string | null } | undefined;
+  let field: "loc" | "guid" | "lastmod" | "priority" | undefined;
   let text = "";
   let failure: Error | undefined;
   let closing = false;
@@ -84,15 +93,19 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     }
     const parent = stack[stack.length - 1];
     stack.push(name);
+    bases.enter(attributes);
     if (!kind) return;
     const shape = ENTRY_ELEMENT[kind];
-    if (name === shape.entry) current = { loc: null, lastmod: null, priority: null };
+    if (name === shape.entry) current = { loc: null, guid: null, lastmod: null, priority: null };
     if (!current || parent !== shape.entry) return;
     if (kind === "atom" && name === "link") {
       const rel = attributes.rel ?? "alternate";
-      if (rel === "alternate" && !current.loc && attributes.href) current.loc = attributes.href;
+      if (rel === "alternate" && !current.loc && attributes.href) current.loc = feedLink(attributes.href, bases.current());
     } else if (name === shape.url && !current.loc) {
       field = "loc";
+      text = "";
+    } else if (kind === "rss" && name === "guid" && !current.guid && isPermaLink(attributes)) {
+      field = "guid";
       text = "";
     } else if (name === "lastmod" || name === "updated") {
       field = "lastmod";
@@ -111,18 +124,24 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
     // Closed by the parser at a cut, or after an error: the entry being read is incomplete.
     if (closing || failure) return;
     const name = stack.pop();
+    // A link's text resolves against the base of its own element, its xml:base included.
+    const base = bases.current();
+    bases.leave();
     if (field && current) {
-      current[field] = text.trim();
+      const value = text.trim();
+      current[field] = (field === "loc" || field === "guid") && isFeed(kind) ? feedLink(value, base) : value;
       field = undefined;
     }
     if (kind && name === ENTRY_ELEMENT[kind].entry && current) {
-      if (current.loc) {
+      // The link wins over the guid, whichever comes first.
+      const loc = current.loc || current.guid;
+      if (loc) {
         if (count >= maxEntries) failure ??= new SourceFormatError(`more than ${maxEntries} entries`);
         else {
           count++;
           const lastmod = current.lastmod ? parseLastmod(current.lastmod) : null;
           const priority = current.priority ? parsePriority(current.priority) : undefined;
-          entries.push(priority === undefined ? { loc: current.loc, lastmod } : { loc: current.loc, lastmod, priority });
+          entries.push(priority === undefined ? { loc, lastmod } : { loc, lastmod, priority });
         }
       }
       current = undefined;
@@ -169,7 +188,13 @@ export async function readXmlUrls(stream: Readable, maxEntries: number, options:
   // Every complete entry read is handed over, also when the document then fails: its reader says how many.
   if (entries.length && handingOver()) await handOverRead();
   if (failure) throw failure;
+  // Nothing read before the cut is nothing to keep: as unreadable as any broken document.
+  if (truncated && !count) throw cutBeforeFirstEntry(kind);
   return truncated ? { kind, entries, count, truncated } : { kind, entries, count };
+}
+
+function cutBeforeFirstEntry(kind: XmlSourceKind): SourceFormatError {
+  return new SourceFormatError(`cut off after 0 ${kind === "sitemapindex" ? "child sitemaps" : "URLs"}, before its first complete entry`);
 }
 
 const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;

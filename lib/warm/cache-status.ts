@@ -11,76 +11,13 @@
  *
  * docs/cache-detection.md documents the table; keep the two together.
  */
-export type CacheVerdict = "hit" | "miss" | "bypass" | "dynamic" | "expired" | "stale" | "revalidated" | "unknown";
+import { type CacheVerdict, type Detector, HeaderMap, lastEntry, lookup, positiveAge, type RawHeaders, splitOutsideQuotes, unquote } from "./cache-headers";
+import { alibaba, google, imperva, stackpath, tencent } from "./cache-vendors";
+export type { CacheVerdict };
 export type CacheReading = { cdn: string | null; verdict: CacheVerdict; pop: string | null; raw: string | null };
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-type Detection = { verdict: CacheVerdict; pop: string | null; raw: string | null; cdn?: string };
-type Detector = { cdn: string; detect: (headers: HeaderMap) => Detection | null };
 
 /** Send as `Pragma`: Akamai only reports x-cache when asked to. */
 export const PRAGMA_AKAMAI = "akamai-x-cache-on";
-
-class HeaderMap {
-  private readonly values = new Map<string, string>();
-
-  constructor(headers: RawHeaders) {
-    // Callers promise lower-case names, but a stray capital must not hide a CDN.
-    for (const [name, value] of Object.entries(headers ?? {})) {
-      if (value === undefined || value === null) continue;
-      const joined = Array.isArray(value) ? value.map(String).join(", ") : String(value);
-      const key = name.toLowerCase();
-      const previous = this.values.get(key);
-      this.values.set(key, previous === undefined ? joined : `${previous}, ${joined}`);
-    }
-  }
-
-  get(name: string): string | null {
-    return this.values.get(name) ?? null;
-  }
-
-  hasPrefix(prefix: string): boolean {
-    for (const name of this.values.keys()) if (name.startsWith(prefix)) return true;
-    return false;
-  }
-}
-
-/** Splits on `separator` outside double quotes, so that `"Netlify Edge"; detail="a, b"` stays whole. */
-function splitOutsideQuotes(value: string, separator: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const char = value[i]!;
-    if (quoted && char === "\\") {
-      current += char + (value[i + 1] ?? "");
-      i++;
-    } else if (char === '"') {
-      quoted = !quoted;
-      current += char;
-    } else if (char === separator && !quoted) {
-      parts.push(current.trim());
-      current = "";
-    } else {
-      current += char;
-    }
-  }
-  parts.push(current.trim());
-  // An unterminated quote would swallow the rest of the value: read it as if there were no quotes.
-  if (quoted)
-    return value
-      .split(separator)
-      .map((part) => part.trim())
-      .filter(Boolean);
-  return parts.filter(Boolean);
-}
-
-const lastEntry = (value: string): string => splitOutsideQuotes(value, ",").pop() ?? "";
-const unquote = (value: string): string => {
-  const trimmed = value.trim();
-  if (/^".*"$/.test(trimmed)) return trimmed.slice(1, -1).replace(/\\(.)/g, "$1");
-  return trimmed.replace(/^"|"$/g, "");
-};
 
 // The one-word vocabulary shared by cf-cache-status, x-vercel-cache, cdn-cache, x-cache-status and Fastly's x-cache.
 const WORDS: Record<string, CacheVerdict> = {
@@ -98,8 +35,6 @@ const WORDS: Record<string, CacheVerdict> = {
   // Vercel serves a prerendered page from its cache on the first request after a deploy.
   PRERENDER: "hit",
 };
-/** Own keys only: a header saying `constructor` must not find Object.prototype's. */
-const lookup = (table: Record<string, CacheVerdict>, key: string): CacheVerdict => (Object.hasOwn(table, key) ? table[key]! : "unknown");
 const word = (value: string): CacheVerdict => lookup(WORDS, lastEntry(value).toUpperCase());
 
 /** An IATA-style code at the start of a PoP name: `CDG50-P1`, `cdg1`, `CDG`. */
@@ -232,6 +167,8 @@ const DETECTORS: Detector[] = [
       return { verdict: lookup(CLOUDFLARE, lastEntry(raw).toUpperCase()), pop: cfRayPop(h.get("cf-ray")), raw };
     },
   },
+  // Imperva (Incapsula) is a site's outermost layer as Cloudflare is; its X-IInfo passes through nobody's cache but its own.
+  imperva,
   // x-cache is shared by CloudFront, Front Door, Akamai and Fastly: whoever wrote its last entry answered the client.
   {
     cdn: "cloudfront",
@@ -258,6 +195,10 @@ const DETECTORS: Detector[] = [
       return Object.hasOwn(AZURE, code) ? { verdict: AZURE[code]!, pop: null, raw } : null;
     },
   },
+  // Named by their own headers (EagleId, X-NWS-LOG-UUID), before the bare x-cache row that would read Alibaba's
+  // `HIT TCP_MEM_HIT` by its first word without naming it.
+  alibaba,
+  tencent,
   {
     cdn: "akamai",
     detect: (h) => {
@@ -319,6 +260,9 @@ const DETECTORS: Detector[] = [
       return { verdict: raw === null ? "unknown" : word(raw), pop, raw };
     },
   },
+  stackpath,
+  // Before the RFC 9211 and nginx rows: the header the site names for Cloud CDN's verdict may be Cache-Status or X-Cache-Status.
+  google,
   // Before nginx and Varnish: Cache-Status is built for chains, so its last entry is nearest the client
   // by definition, whereas x-cache-status and x-varnish are usually an origin's own cache.
   {
@@ -374,12 +318,6 @@ const DETECTORS: Detector[] = [
     },
   },
 ];
-
-/** Age is delta-seconds; anything else (negative, fractional, garbage) is no evidence at all. */
-function positiveAge(h: HeaderMap): boolean {
-  const age = h.get("age");
-  return age !== null && splitOutsideQuotes(age, ",").some((value) => /^\d+$/.test(value) && Number(value) > 0);
-}
 
 export function readCacheStatus(headers: RawHeaders): CacheReading {
   let h: HeaderMap;

@@ -3,8 +3,9 @@ import { REGIONS, type RegionCode } from "@/lib/core/regions";
 /**
  * Where a CDN's point of presence stands, from the code the CDN names it by: IATA airport (or
  * metro) codes for Cloudflare (cf-ray), CloudFront (x-amz-cf-pop), Fastly (x-served-by), Vercel
- * (x-vercel-id) and most others; Bunny's own region codes (`DE1`). Akamai names no PoP. The table
- * covers the cities these CDNs publish PoPs in; a code outside it is `unknown`, never guessed.
+ * (x-vercel-id) and most others; Bunny's own region codes (`DE1`). Akamai, Imperva, Alibaba,
+ * Tencent, Google and StackPath (whose own codes are not airports) name none. The table covers
+ * the cities these CDNs publish PoPs in; a code outside it is `unknown`, never guessed.
  * docs/cache-detection.md ("Where a PoP is") says the same.
  */
 type Continent = "EU" | "NA" | "SA" | "AS" | "AF" | "OC";

@@ -1162,6 +1162,7 @@ export interface components {
             /** @description `true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request). */
             verify: boolean | "visitors";
             report_email_enabled: boolean;
+            /** @description The 5-field cron expression, in UTC (a macro sent is answered as the cron it stands for); null without a schedule. */
             schedule: string | null;
             /**
              * Format: date-time
@@ -1274,7 +1275,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description 5-field cron expression, interpreted in UTC; null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1426,7 +1427,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description 5-field cron expression, interpreted in UTC; null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1527,13 +1528,13 @@ export interface components {
             sitemap_ids?: number[];
             /**
              * Format: uri
-             * @description URL of the CSV file (a `url`, `loc` or `link` column, or URLs in the first column).
+             * @description URL of the CSV file. Its URLs are read from the column its first 10 rows show: a `url`, `loc` or `link` column named by the first row; else the column in which most of those rows hold an http(s) URL (the leftmost on a tie), below the first row when that row holds no URL there. At least half of the rows below such a header must hold a URL, or the file is refused.
              */
             source_url?: string;
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description 5-field cron expression, interpreted in UTC; null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1646,7 +1647,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description 5-field cron expression, interpreted in UTC; null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;
@@ -1717,7 +1718,7 @@ export interface components {
             /** @description Resource classes to warm, recognised from the URL's extension: html, css, js, image, font, pdf, json, xml, video, audio, other (no extension counts as html). */
             content_types?: ("html" | "css" | "js" | "image" | "font" | "pdf" | "json" | "xml" | "video" | "audio" | "other")[] | null;
             /**
-             * @description 5-field cron expression, interpreted in UTC; null for no schedule.
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week), interpreted in UTC, or a macro: `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` (or `@annually`). A macro is stored and answered as the cron it stands for (`@daily` → `0 0 * * *`). An expression that can never fire is refused with 422 saying why (`0 0 31 4 *`: "never fires (no date matches: April has 30 days)"). null for no schedule.
              * @example 0 3 * * *
              */
             schedule?: string | null;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { nextRunAt } from "@/lib/core/schedule";
 import { addSitemap, api, createSite, newKey, serveSite, uniqueEmail } from "./support/api";
 
 const CSV_URL = "https://files.example.org/urls.csv";
@@ -158,6 +159,31 @@ describe("creating a boost", () => {
     expect(boost.schedule).toBe("30 2 * * 1-5");
     expect(new Date(boost.next_run_at).toISOString()).toMatch(/T02:30:00\.000Z$/);
     expect([1, 2, 3, 4, 5]).toContain(new Date(boost.next_run_at).getUTCDay());
+  });
+
+  it.each([
+    ["@hourly", "0 * * * *"],
+    ["@daily", "0 0 * * *"],
+    ["@weekly", "0 0 * * 0"],
+    ["@monthly", "0 0 1 * *"],
+    ["@yearly", "0 0 1 1 *"],
+  ])("stores the macro %s as the cron it stands for, %s, and schedules it", async (macro, cron) => {
+    const before = new Date();
+    const boost = await createBoost(sitemapBoost({ schedule: macro }));
+    const after = new Date();
+    expect(boost.schedule).toBe(cron);
+    expect([nextRunAt(cron, before)?.toISOString(), nextRunAt(cron, after)?.toISOString()]).toContain(boost.next_run_at);
+    expect((await getBoost(boost.id)).schedule).toBe(cron);
+  });
+
+  it.each([
+    ["0 0 31 4 *", "never fires (no date matches: April has 30 days)"],
+    ["0 0 30 2 *", "never fires (no date matches: February has 29 days at most)"],
+  ])("refuses %s, a schedule that can never fire, with 422 saying why", async (schedule, why) => {
+    const response = await api("POST", `/v1/sites/${site.id}/boosts`, { key, body: sitemapBoost({ schedule }) });
+    expect(response.status).toBe(422);
+    expect(response.body.details).toContainEqual({ field: "schedule", message: why });
+    expect(response.body.error).toContain(`schedule: ${why}`);
   });
 
   it("ignores sitemap_ids on a CSV boost and source_url on a sitemap boost", async () => {
@@ -433,6 +459,14 @@ describe("updating a boost", () => {
     expect(response.status).toBe(200);
     expect(response.body.schedule).toBe("15 22 * * *");
     expect([nextDailyUtc(22, 15, before), nextDailyUtc(22, 15, after)]).toContain(response.body.next_run_at);
+  });
+
+  it("refuses a schedule that can never fire with 422 and keeps the one it had", async () => {
+    const boost = await createBoost(sitemapBoost({ schedule: "@daily" }));
+    const response = await api("PUT", `/v1/boosts/${boost.id}`, { key, body: { schedule: "0 0 31 4 *" } });
+    expect(response.status).toBe(422);
+    expect(response.body.details).toContainEqual({ field: "schedule", message: "never fires (no date matches: April has 30 days)" });
+    expect(await getBoost(boost.id)).toMatchObject({ schedule: "0 0 * * *", next_run_at: boost.next_run_at });
   });
 
   it("schedule: null and call_limit: null clear them, and next_run_at becomes null", async () => {
