@@ -24,7 +24,7 @@ export function ConfirmSignUp({ token, email, minPasswordLength }: { token: stri
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<{ email: string; created: boolean } | null>(null);
   const body = { password };
-  const errors = useFormErrors(body, PASSWORD_FIELDS, (): Problems => (password.length >= minPasswordLength ? {} : { password: `Use at least ${minPasswordLength} characters.` }));
+  const errors = useFormErrors(body, PASSWORD_FIELDS, (): Problems => (password.length >= minPasswordLength ? {} : { password: `The password needs at least ${minPasswordLength} characters.` }));
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();

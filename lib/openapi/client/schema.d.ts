@@ -1144,7 +1144,7 @@ export interface components {
             site_id: number;
             name: string;
             /**
-             * @description `pending`: created or resumed, no run finished since; `running`: a run is pending or running; `active`: the last run ended (done or failed); `paused`: auto-paused after a high error rate, its schedule does not fire. A trigger or an update of a paused boost resumes it.
+             * @description `pending`: Not run yet: created or resumed, and no run has ended since. `running`: A run of it is queued or warming. `active`: Its last run ended (done or failed); its schedule, if any, starts the next one. `paused`: Auto-paused after a high error rate: its schedule does not fire until it is run or updated. A trigger or an update of a paused boost resumes it. The dashboard shows the same word with the same meaning.
              * @enum {string}
              */
             status: "pending" | "running" | "active" | "paused";
