@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import type { ApiKeyView } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -25,6 +27,8 @@ function siteIdsOf(text: string): number[] | null {
   return parts.length ? parts.map(Number) : null;
 }
 
+const OPERATOR_KEY_FIELDS = ["email", "name", "expires_at", "site_ids", "scopes"];
+
 function NewKeyForm({ email, onCreated }: { email: string; onCreated: (key: string, email: string) => void }) {
   const queryClient = useQueryClient();
   const [to, setTo] = useState(email);
@@ -32,33 +36,34 @@ function NewKeyForm({ email, onCreated }: { email: string; onCreated: (key: stri
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
   const [expires, setExpires] = useState("");
   const [sites, setSites] = useState("");
+  const body = {
+    email: to,
+    ...(name.trim() ? { name } : {}),
+    scopes,
+    // A date picked in the form means the end of that day, in the viewer's time zone.
+    expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+    site_ids: siteIdsOf(sites),
+  };
+  const errors = useFormErrors(body, OPERATOR_KEY_FIELDS);
   const create = useMutation({
-    mutationFn: () =>
-      api<{ key: string; organization_id: number; api_key: ApiKeyView }>("/api/operator/keys", {
-        method: "POST",
-        body: {
-          email: to,
-          ...(name.trim() ? { name } : {}),
-          scopes,
-          // A date picked in the form means the end of that day, in the viewer's time zone.
-          expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-          site_ids: siteIdsOf(sites),
-        },
-      }),
-    onSuccess: ({ key }) => {
+    mutationFn: (sent: typeof body) => api<{ key: string; organization_id: number; api_key: ApiKeyView }>("/api/operator/keys", { method: "POST", body: sent }),
+    onSuccess: ({ key }, sent) => {
       queryClient.invalidateQueries({ queryKey: ["operator", "keys"] });
-      onCreated(key, to);
+      onCreated(key, sent.email);
       setName("");
       setSites("");
+      errors.clear();
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const error = (field: string) => (create.error instanceof ApiError ? create.error.field(field) : undefined);
+  const error = errors.error;
   return (
     <form
       className="space-y-4"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        create.mutate();
+        if (errors.attempt()) create.mutate(body);
       }}
     >
       <div className="grid gap-4 sm:grid-cols-2">
@@ -84,7 +89,7 @@ function NewKeyForm({ email, onCreated }: { email: string; onCreated: (key: stri
         <Button type="submit" busy={create.isPending}>
           Create key
         </Button>
-        <ErrorNote error={create.error} />
+        <FormProblems errors={errors} />
       </div>
     </form>
   );

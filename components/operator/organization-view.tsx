@@ -4,6 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import { count } from "@/components/runs/format";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -69,22 +71,29 @@ function PlanCard({ organization }: { organization: OrganizationDetail }) {
           Now on {change.data.plan.name}.
         </p>
       ) : null}
-      <ErrorNote error={change.error} />
+      {/* Said once: under the field when it is the plan's, here otherwise. */}
+      <ErrorNote error={change.error instanceof ApiError && change.error.field("plan_id") ? null : change.error} />
     </Card>
   );
 }
+
+const REASON_FIELDS = ["reason"];
 
 function SuspensionCard({ organization }: { organization: OrganizationDetail }) {
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState("");
   const refresh = useRefresh(organization.id);
+  const body = { reason };
+  const errors = useFormErrors(body, REASON_FIELDS);
   const suspend = useMutation({
-    mutationFn: () => api<OrganizationDetail & { runs_stopped: number }>(`/api/operator/organizations/${organization.id}/suspend`, { method: "POST", body: { reason } }),
+    mutationFn: (sent: typeof body) => api<OrganizationDetail & { runs_stopped: number }>(`/api/operator/organizations/${organization.id}/suspend`, { method: "POST", body: sent }),
     onSuccess: (detail) => {
       setAsking(false);
       setReason("");
+      errors.clear();
       refresh(detail);
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
   const resume = useMutation({
     mutationFn: () => api<OrganizationDetail>(`/api/operator/organizations/${organization.id}/resume`, { method: "POST" }),
@@ -117,16 +126,13 @@ function SuspensionCard({ organization }: { organization: OrganizationDetail }) 
       {asking ? (
         <form
           className="mt-3 space-y-3"
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            suspend.mutate();
+            if (errors.attempt()) suspend.mutate(body);
           }}
         >
-          <Field
-            label="Reason shown to its members"
-            hint="One sentence they can act on, e.g. the invoice to pay or whom to contact."
-            error={suspend.error instanceof ApiError ? suspend.error.field("reason") : undefined}
-          >
+          <Field label="Reason shown to its members" hint="One sentence they can act on, e.g. the invoice to pay or whom to contact." error={errors.error("reason")}>
             {(a) => <textarea {...a} className={inputClass} rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
           </Field>
           <div className="flex flex-wrap items-center gap-2">
@@ -138,7 +144,7 @@ function SuspensionCard({ organization }: { organization: OrganizationDetail }) 
               Cancel
             </Button>
           </div>
-          <ErrorNote error={suspend.error instanceof ApiError && suspend.error.field("reason") ? null : suspend.error} />
+          <FormProblems errors={errors} />
         </form>
       ) : (
         <div className="mt-3">

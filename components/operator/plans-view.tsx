@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api } from "@/components/dashboard/api";
+import { api } from "@/components/dashboard/api";
+import { useFormErrors } from "@/components/dashboard/form-errors";
+import { FormProblems } from "@/components/dashboard/form-problems";
 import { count } from "@/components/runs/format";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
@@ -48,19 +50,25 @@ function bodyOf(draft: Draft) {
   };
 }
 
+const PLAN_FIELDS = ["name", "monthly_calls", "sites", "max_site_concurrency", "regions", "run_results_max", "verification", "run_retention_days"];
+
 function PlanForm({ plan, onDone }: { plan?: PlanRecord; onDone: () => void }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(plan ? draftOf(plan) : EMPTY);
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const body = bodyOf(draft);
+  const errors = useFormErrors(body, PLAN_FIELDS);
   const save = useMutation({
-    mutationFn: () => api<PlanRecord>(plan ? `/api/operator/plans/${plan.id}` : "/api/operator/plans", { method: plan ? "PATCH" : "POST", body: bodyOf(draft) }),
+    mutationFn: (sent: typeof body) => api<PlanRecord>(plan ? `/api/operator/plans/${plan.id}` : "/api/operator/plans", { method: plan ? "PATCH" : "POST", body: sent }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: plansKey });
       if (!plan) setDraft(EMPTY);
+      errors.clear();
       onDone();
     },
+    onError: (error, sent) => errors.refused(sent, error),
   });
-  const error = (field: string) => (save.error instanceof ApiError ? save.error.field(field) : undefined);
+  const error = errors.error;
   const number = (label: string, field: keyof Draft, hint: string) => (
     <Field label={label} hint={hint} error={error(field)}>
       {(a) => <TextInput {...a} inputMode="numeric" value={draft[field] as string} onChange={(e) => set({ [field]: e.target.value })} />}
@@ -69,9 +77,10 @@ function PlanForm({ plan, onDone }: { plan?: PlanRecord; onDone: () => void }) {
   return (
     <form
       className="space-y-4"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate();
+        if (errors.attempt()) save.mutate(body);
       }}
     >
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -106,7 +115,7 @@ function PlanForm({ plan, onDone }: { plan?: PlanRecord; onDone: () => void }) {
             Cancel
           </Button>
         ) : null}
-        <ErrorNote error={save.error} />
+        <FormProblems errors={errors} />
       </div>
     </form>
   );
