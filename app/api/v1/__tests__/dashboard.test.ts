@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, lastEmailTo, linkIn, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
-import { confirm, sessionOf, signIn, signUp, signUpAndConfirm } from "./support/sessions";
+import { confirm, sessionOf, signIn, signUp, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // The dashboard's way in: a session cookie plus the dashboard header on /v1, and session-only routes.
 
@@ -326,4 +326,34 @@ describe("password sign-in", () => {
     // Behind the trusted proxy, another client is another bucket.
     expect(await signIn(uniqueEmail("rotate"), "wrong again", TRUSTED_PROXY)).toBe("CredentialsSignin");
   }, 120_000);
+});
+
+describe("GET /api/dashboard/first-steps", () => {
+  it("says which first steps the organization took, and which site and boost the next ones are about", async () => {
+    const email = uniqueEmail();
+    await signUpAndConfirm(email, "a long enough password", uniqueClient());
+    const headers = { ...dashboard, cookie: await sessionOf(email, "a long enough password") };
+    const none = await api("GET", "/api/dashboard/first-steps", { headers });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({
+      done: { site_added: false, ownership_proved: false, sitemap_added: false, boost_created: false, first_run: false, colleague_invited: false },
+      site_id: null,
+      boost_id: null,
+    });
+
+    const site = await api("POST", "/v1/sites", { headers, body: { domain: `steps-${Date.now().toString(36)}.test` } });
+    expect((await api("POST", "/api/dashboard/invitations", { headers, body: { email: uniqueEmail(), role: "viewer" } })).status).toBe(201);
+    const some = await api("GET", "/api/dashboard/first-steps", { headers });
+    expect(some.body).toEqual({
+      done: { site_added: true, ownership_proved: false, sitemap_added: false, boost_created: false, first_run: false, colleague_invited: true },
+      site_id: site.body.id,
+      boost_id: null,
+    });
+    // Another organization's steps are its own.
+    const other = uniqueEmail();
+    await signUpAndConfirm(other, "a long enough password", uniqueClient());
+    const theirs = await api("GET", "/api/dashboard/first-steps", { headers: { ...dashboard, cookie: await sessionOf(other, "a long enough password") } });
+    expect(theirs.body.done.site_added).toBe(false);
+    expect((await api("GET", "/api/dashboard/first-steps", { headers: dashboard })).status).toBe(401);
+  });
 });
