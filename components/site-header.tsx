@@ -48,7 +48,7 @@ export async function SiteHeader() {
               <Link href="/signin" className="text-slate-700 hover:text-slate-900">
                 Sign in
               </Link>
-              <Link href="/signup" className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">
+              <Link href="/signup" className="rounded-md bg-brand-700 px-3 py-1.5 font-medium text-white hover:bg-brand-800">
                 Sign up
               </Link>
             </span>

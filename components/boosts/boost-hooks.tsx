@@ -49,7 +49,7 @@ function HookRow({ boostId, hook }: { boostId: number; hook: BoostHook }) {
   return (
     <tr data-testid="boost-hook-row">
       <td className={`${td} whitespace-normal`}>
-        <p className="font-medium">{hook.name ?? <span className="text-slate-400">unnamed</span>}</p>
+        <p className="font-medium">{hook.name ?? <span className="text-slate-500">unnamed</span>}</p>
         <code className="text-xs text-slate-500">{hook.prefix}…</code>
       </td>
       <td className={td}>

@@ -74,7 +74,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                         <StatusBadge status={boost.status} />
                       </td>
                       <td className={`${td} whitespace-normal`}>
-                        {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-400">No schedule</span>}
+                        {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-500">No schedule</span>}
                       </td>
                       <td className={td}>{boost.status === "paused" && boost.schedule ? <span className="text-amber-700">paused</span> : <LocalTime value={boost.next_run_at} />}</td>
                       <td className={td}>
@@ -84,9 +84,9 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                             {isActive(last.status) ? null : <LocalTime value={last.finished_at ?? last.created_at} />}
                           </Link>
                         ) : lastRuns[index]?.isPending ? (
-                          <span className="text-slate-400">…</span>
+                          <span className="text-slate-500">…</span>
                         ) : (
-                          <span className="text-slate-400">never</span>
+                          <span className="text-slate-500">never</span>
                         )}
                       </td>
                     </tr>

@@ -49,7 +49,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: number }) {
                       <code className="text-xs">{delivery.event}</code>
                     </td>
                     <td className={tdNum}>{delivery.attempt}</td>
-                    <td className={tdNum}>{delivery.status_code ?? <span className="text-slate-400">no answer</span>}</td>
+                    <td className={tdNum}>{delivery.status_code ?? <span className="text-slate-500">no answer</span>}</td>
                     <td className={tdNum}>{delivery.duration_ms.toLocaleString("en")} ms</td>
                     <td className={`${td} min-w-[14rem] whitespace-normal`}>
                       {delivery.error ? <span className="text-red-700">{delivery.error}</span> : <span className="text-green-700">delivered</span>}
