@@ -14,6 +14,7 @@ import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import type { boostHookSchema, createdBoostHookSchema } from "@/lib/boosts/hook-schemas";
 import { Can } from "@/components/dashboard/role";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type BoostHook = z.output<typeof boostHookSchema>;
 /** The dashboard sends no Idempotency-Key: its answer is never a replay, so it always holds the URL. */
@@ -119,7 +120,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
       ) : hooks.data.total === 0 ? (
         <EmptyState title="No deploy hooks yet">Create one to start this boost from your deploy pipeline.</EmptyState>
       ) : (
-        <div className="relative -mx-4 table-scroll sm:mx-0">
+        <TableScroll label="Deploy hooks of this boost" className="-mx-4 sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">
             <caption className="sr-only">Deploy hooks of this boost</caption>
             <thead>
@@ -133,7 +134,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

@@ -13,6 +13,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { describeSchedule } from "./cron";
 import { Can } from "@/components/dashboard/role";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const LIMIT = 100;
 
@@ -49,7 +50,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
         <EmptyState title="No boost yet">A boost warms the URLs of sitemaps or a CSV file, on demand or on a schedule.</EmptyState>
       ) : (
         <>
-          <div className="relative -mx-4 table-scroll sm:mx-0">
+          <TableScroll label="Boosts of this site" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">Boosts of this site</caption>
               <thead>
@@ -94,7 +95,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           {boosts.data.total > LIMIT ? (
             <p className="mt-2 text-xs text-slate-500">
               The first {LIMIT} of {boosts.data.total} boosts.

@@ -9,6 +9,7 @@ import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
 import { inputClass } from "@/components/ui/field";
 import type { RunResult } from "@/lib/runs/schemas";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS, type NotCachedReason } from "@/lib/core/not-cached";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { isActive, milliseconds } from "./format";
 import { Pager } from "./pager";
 import { ColumnHeads, td, tdNum } from "./run-cells";
@@ -84,7 +85,7 @@ export function ColdCallsCard({ run }: { run: RunDetail }) {
         <EmptyState title={filters.reason || filters.region ? "No call matches" : "No call stayed cold"} />
       ) : (
         <>
-          <div className="-mx-4 table-scroll sm:mx-0">
+          <TableScroll label="Calls that stayed cold" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200" data-testid="cold-calls">
               <thead>
                 <tr>
@@ -107,7 +108,7 @@ export function ColdCallsCard({ run }: { run: RunDetail }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager offset={offset} limit={LIMIT} total={data.total} onChange={setOffset} noun="calls" labels={["Previous", "Next"]} />
         </>
       )}
