@@ -20,7 +20,7 @@ export default async function HomePage() {
           sitemaps, shopping feeds or a CSV file; run it on demand or on a schedule; read what your CDN answered.
         </p>
         <p className="flex gap-3 pt-2">
-          <Link href="/signup" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          <Link href="/signup" className="rounded-md bg-brand-700 px-4 py-2 text-sm font-medium text-white hover:bg-brand-800">
             Create an account
           </Link>
           <Link href="/signin" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">

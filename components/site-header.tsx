@@ -3,6 +3,7 @@ import { currentUser } from "@/lib/accounts/next-auth";
 import { NavLinks } from "./nav-links";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { SignOutButton } from "./sign-out-button";
+import { ThemeToggle } from "./theme/theme-toggle";
 
 const dashboardLinks = [
   { href: "/sites", label: "Sites" },
@@ -33,9 +34,11 @@ export async function SiteHeader() {
                 Operator console
               </Link>
             ) : null}
-            <span className="ml-auto flex items-center gap-3">
+            {/* On a phone, what does not fit goes to a line of its own rather than squeezing Sign out. */}
+            <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-2">
               <OrganizationSwitcher />
               <span className="hidden text-slate-500 sm:inline">{user.email}</span>
+              <ThemeToggle />
               <SignOutButton />
             </span>
           </>
@@ -45,10 +48,11 @@ export async function SiteHeader() {
               API reference
             </Link>
             <span className="ml-auto flex items-center gap-3">
+              <ThemeToggle />
               <Link href="/signin" className="text-slate-700 hover:text-slate-900">
                 Sign in
               </Link>
-              <Link href="/signup" className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">
+              <Link href="/signup" className="rounded-md bg-brand-700 px-3 py-1.5 font-medium text-white hover:bg-brand-800">
                 Sign up
               </Link>
             </span>

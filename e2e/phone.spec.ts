@@ -1,6 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signUpAndSignIn } from "./support/emails";
-import { originUrl } from "./support/ports";
+import { dashboardPaths, signUpWithData } from "./support/dashboard-data";
 
 /**
  * Every page of the dashboard, signed in with data in it, at a laptop's and a phone's width: no page
@@ -9,38 +8,12 @@ import { originUrl } from "./support/ports";
  */
 test.describe.configure({ mode: "serial" });
 
-const stamp = Date.now().toString(36);
-const owner = { email: `phone-${stamp}@example.com`, password: "correct horse battery" };
-const domain = `phone-${stamp}.test`;
-const dashboard = { "x-preheat-dashboard": "1" };
-
 let page: Page;
-const paths: string[] = ["/sites", "/usage", "/keys", "/webhooks", "/team", "/outbox", "/audit", "/account", "/docs/api", "/bot", "/"];
-
-async function post<T>(path: string, data: unknown, status = 201): Promise<T> {
-  const response = await page.request.post(`/api/v1${path}`, { headers: dashboard, data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBe(status);
-  return (await response.json()) as T;
-}
+let paths: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
-  await signUpAndSignIn(page, owner);
-  const site = await post<{ id: number; validation_token: string }>("/sites", { domain });
-  const urls = Array.from({ length: 6 }, (_, i) => `http://${domain}/a-rather-long-product-path/with-more-words/${i}?colour=blue&size=large`);
-  await page.request.put(`${originUrl}/__origin/hosts/${domain}`, {
-    data: {
-      routes: { [`/${site.validation_token}.html`]: { body: site.validation_token }, "/urls.csv": { body: `url\n${urls.join("\n")}\n`, headers: { "content-type": "text/csv" } } },
-      fallback: { status: 200, body: "<p>page</p>", headers: { "x-cache": "MISS", "set-cookie": "session=1" } },
-    },
-  });
-  await post(`/sites/${site.id}/validate`, {}, 200);
-  const boost = await post<{ id: number }>(`/sites/${site.id}/boosts`, { name: "Nightly", source_type: "csv", source_url: `http://${domain}/urls.csv`, region: ["fr", "de"], schedule: "0 3 * * *" });
-  const run = await post<{ run_id: number }>(`/boosts/${boost.id}/run`, {}, 202);
-  await expect.poll(async () => (await (await page.request.get(`/api/v1/runs/${run.run_id}`, { headers: dashboard })).json()).status, { timeout: 30_000 }).toBe("done");
-  const webhook = await post<{ id: number }>("/webhooks", { url: "https://hooks.example.org/a-long-receiver-path/for-preheat-events", events: ["run.completed", "run.failed"] });
-  await page.request.post("/api/dashboard/keys", { headers: dashboard, data: { name: "A key with a rather long name for CI", scopes: ["sites:read", "runs:read"] } });
-  paths.push(`/sites/${site.id}`, `/sites/${site.id}/warm`, `/sites/${site.id}/boosts/new`, `/boosts/${boost.id}`, `/runs/${run.run_id}`, `/webhooks/${webhook.id}`);
+  paths = dashboardPaths(await signUpWithData(page, "phone"));
 });
 
 test.afterAll(() => page.close());

@@ -44,7 +44,7 @@ export function Markdown({ text }: { text: string }) {
     if (line.startsWith("```")) {
       if (code) {
         blocks.push(
-          <pre key={blocks.length} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs leading-5 text-slate-100">
+          <pre key={blocks.length} className="my-3 overflow-x-auto rounded bg-code-block p-3 text-xs leading-5 text-code-block-text">
             {code.join("\n")}
           </pre>,
         );

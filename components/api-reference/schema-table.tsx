@@ -1,3 +1,5 @@
+import { TableScroll } from "@/components/ui/table-scroll";
+
 type JsonSchema = {
   $ref?: string;
   type?: string | string[];
@@ -49,12 +51,13 @@ function constraints(schema: JsonSchema): string {
   return notes.join(", ");
 }
 
-export function SchemaTable({ schema, components }: { schema: JsonSchema; components: Components }) {
+/** A schema's fields; `label` names the table for screen readers when it scrolls. */
+export function SchemaTable({ schema, components, label }: { schema: JsonSchema; components: Components; label: string }) {
   const resolved = schema.$ref ? components[refName(schema.$ref)] : schema;
   if (!resolved?.properties) return <p className="text-sm text-slate-600">{typeLabel(schema)}</p>;
   const required = new Set(resolved.required ?? []);
   return (
-    <div className="table-scroll">
+    <TableScroll label={label}>
       <table className="w-full text-left text-sm">
         <thead className="text-xs uppercase text-slate-500">
           <tr>
@@ -80,6 +83,6 @@ export function SchemaTable({ schema, components }: { schema: JsonSchema; compon
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

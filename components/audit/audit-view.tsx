@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const LIMIT = 50;
 const FILTERS = ["actor", "action", "target_type", "target_id"] as const;
@@ -87,7 +88,7 @@ export function AuditView({ retentionDays }: { retentionDays: number }) {
             <EmptyState title="No events">Nothing recorded matches these filters.</EmptyState>
           ) : (
             <>
-              <div className="relative -mx-4 table-scroll sm:mx-0">
+              <TableScroll label="Audit events" className="-mx-4 sm:mx-0">
                 <table className="min-w-full divide-y divide-slate-200">
                   <caption className="sr-only">Audit events, newest first</caption>
                   <thead>
@@ -119,7 +120,7 @@ export function AuditView({ retentionDays }: { retentionDays: number }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
               <Pager offset={offset} limit={LIMIT} total={events.data.total} onChange={setOffset} noun="events" />
             </>
           )}

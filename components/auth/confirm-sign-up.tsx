@@ -50,7 +50,7 @@ export function ConfirmSignUp({ token, email, minPasswordLength }: { token: stri
     return (
       <div role="status" className="space-y-3 text-sm text-slate-700">
         <p>{done.created ? `Your address ${done.email} is confirmed and your account is ready: sign in with the password you chose.` : `${done.email} has an account already: sign in to it.`}</p>
-        <Link href={`/signin?${new URLSearchParams({ email: done.email })}`} className="inline-block rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700">
+        <Link href={`/signin?${new URLSearchParams({ email: done.email })}`} className="inline-block rounded-md bg-brand-700 px-3 py-2 font-medium text-white hover:bg-brand-800">
           Sign in
         </Link>
       </div>

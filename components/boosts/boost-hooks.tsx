@@ -16,6 +16,7 @@ import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { type boostHookSchema, type createdBoostHookSchema, createHookBody } from "@/lib/boosts/hook-schemas";
 import { Can } from "@/components/dashboard/role";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type BoostHook = z.output<typeof boostHookSchema>;
 const HOOK_FIELDS = ["name"];
@@ -52,7 +53,7 @@ function HookRow({ boostId, hook }: { boostId: number; hook: BoostHook }) {
   return (
     <tr data-testid="boost-hook-row">
       <td className={`${td} whitespace-normal`}>
-        <p className="font-medium">{hook.name ?? <span className="text-slate-400">unnamed</span>}</p>
+        <p className="font-medium">{hook.name ?? <span className="text-slate-500">unnamed</span>}</p>
         <code className="text-xs text-slate-500">{hook.prefix}…</code>
       </td>
       <td className={td}>
@@ -125,7 +126,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
       ) : hooks.data.total === 0 ? (
         <EmptyState title="No deploy hooks yet">Create one to start this boost from your deploy pipeline.</EmptyState>
       ) : (
-        <div className="relative -mx-4 table-scroll sm:mx-0">
+        <TableScroll label="Deploy hooks of this boost" className="-mx-4 sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">
             <caption className="sr-only">Deploy hooks of this boost</caption>
             <thead>
@@ -139,7 +140,7 @@ export function BoostHooks({ boostId }: { boostId: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

@@ -34,7 +34,7 @@ function Detail({ label, children, wide }: { label: string; children: ReactNode;
   );
 }
 
-const none = (text: string) => <span className="text-slate-400">{text}</span>;
+const none = (text: string) => <span className="text-slate-500">{text}</span>;
 
 function runError(error: unknown): Error | null {
   if (!error) return null;

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from "react";
 import { checkCron, nextRunTimes } from "@/lib/core/schedule";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { describeSchedule, SCHEDULE_PRESETS } from "./cron";
 
 const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -83,7 +84,7 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
           {!trimmed ? "No schedule: the boost runs only when started." : problem ? <span className="text-amber-700">{problem}</span> : (words ?? expression)}
         </p>
         {expression ? (
-          <div className="relative mt-2 table-scroll">
+          <TableScroll label="Next five runs" className="mt-2">
             <table className="text-xs tabular-nums text-slate-700">
               <caption className="mb-1 text-left text-xs font-medium text-slate-600">Next five runs</caption>
               <thead>
@@ -105,7 +106,7 @@ export function ScheduleEditor({ value, onChange, error }: { value: string; onCh
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : null}
       </div>
     </div>

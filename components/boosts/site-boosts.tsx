@@ -14,6 +14,7 @@ import { BOOST_STATUS_MEANINGS } from "@/lib/core/boost-status";
 import { ColumnHeads, td } from "@/components/runs/run-cells";
 import { describeSchedule } from "./cron";
 import { Can } from "@/components/dashboard/role";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const LIMIT = 100;
 
@@ -50,7 +51,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
         <EmptyState title="No boost yet">A boost warms the URLs of sitemaps or a CSV file, on demand or on a schedule.</EmptyState>
       ) : (
         <>
-          <div className="relative -mx-4 table-scroll sm:mx-0">
+          <TableScroll label="Boosts of this site" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">Boosts of this site</caption>
               <thead>
@@ -75,7 +76,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                         <StatusBadge status={boost.status} meaning={BOOST_STATUS_MEANINGS[boost.status]} />
                       </td>
                       <td className={`${td} whitespace-normal`}>
-                        {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-400">No schedule</span>}
+                        {boost.schedule ? <span title={boost.schedule}>{describeSchedule(boost.schedule) ?? boost.schedule}</span> : <span className="text-slate-500">No schedule</span>}
                       </td>
                       <td className={td}>{boost.status === "paused" && boost.schedule ? <span className="text-amber-700">paused</span> : <LocalTime value={boost.next_run_at} />}</td>
                       <td className={td}>
@@ -85,9 +86,9 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                             {isActive(last.status) ? null : <LocalTime value={last.finished_at ?? last.created_at} />}
                           </Link>
                         ) : lastRuns[index]?.isPending ? (
-                          <span className="text-slate-400">…</span>
+                          <span className="text-slate-500">…</span>
                         ) : (
-                          <span className="text-slate-400">never</span>
+                          <span className="text-slate-500">never</span>
                         )}
                       </td>
                     </tr>
@@ -95,7 +96,7 @@ export function SiteBoosts({ siteId }: { siteId: number }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           {boosts.data.total > LIMIT ? (
             <p className="mt-2 text-xs text-slate-500">
               The first {LIMIT} of {boosts.data.total} boosts.

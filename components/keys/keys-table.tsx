@@ -8,6 +8,7 @@ import { ErrorNote } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** How a keys list differs between the dashboard (one's organization) and the operator console (any user's). */
 export type KeysTableOptions = {
@@ -64,7 +65,7 @@ function KeyRow({ apiKey, options }: { apiKey: ApiKeyView; options: KeysTableOpt
 /** A list of API keys with their scopes, sites, creator, state and dates, each revocable: one table for the dashboard and the operator console. */
 export function KeysTable({ keys, options }: { keys: ApiKeyView[]; options: KeysTableOptions }) {
   return (
-    <div className="relative table-scroll">
+    <TableScroll label="API keys">
       <table className="w-full min-w-[860px] text-left text-sm">
         <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
           <tr>
@@ -86,6 +87,6 @@ export function KeysTable({ keys, options }: { keys: ApiKeyView[]; options: Keys
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -13,6 +13,7 @@ import { Field, TextInput } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { SCOPES } from "@/lib/auth/scopes";
 import { KeysTable } from "@/components/keys/keys-table";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type UserKeys = { email: string; organization_id: number; data: ApiKeyView[] };
 
@@ -127,7 +128,7 @@ export function OperatorKeysView() {
           ) : keys.data.data.length === 0 ? (
             <EmptyState title={`No key in the organization of ${keys.data.email} (#${keys.data.organization_id})`} />
           ) : (
-            <div className="relative table-scroll">
+            <TableScroll label="API keys">
               <p className="mb-2 text-sm text-slate-600">
                 Organization #{keys.data.organization_id}, where {keys.data.email} works now.
               </p>
@@ -142,7 +143,7 @@ export function OperatorKeysView() {
                   rowTestId: "operator-key-row",
                 }}
               />
-            </div>
+            </TableScroll>
           )}
         </div>
       </Card>

@@ -11,6 +11,7 @@ import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/u
 import { TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { OrganizationRecord } from "./types";
 
 const LIMIT = 50;
@@ -64,7 +65,7 @@ export function OrganizationsView() {
         ) : organizations.data.data.length === 0 ? (
           <EmptyState title={query ? `No organization matches “${query}”` : "No organization yet"} />
         ) : (
-          <div className="relative table-scroll">
+          <TableScroll label="Organizations">
             <table className="w-full min-w-[860px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>
@@ -103,7 +104,7 @@ export function OrganizationsView() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         {organizations.data ? <Pager offset={offset} limit={LIMIT} total={organizations.data.total} onChange={setOffset} noun="organizations" /> : null}
       </Card>

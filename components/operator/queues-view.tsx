@@ -6,6 +6,7 @@ import { count, duration } from "@/components/runs/format";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { QueuesView as Queues } from "./types";
 
 const queuesKey = ["operator", "queues"] as const;
@@ -109,7 +110,7 @@ export function QueuesView() {
             {failed.length === 0 ? (
               <EmptyState title="No failed job" />
             ) : (
-              <div className="relative table-scroll">
+              <TableScroll label="Failed jobs">
                 <table className="w-full min-w-[760px] text-left text-sm">
                   <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                     <tr>
@@ -128,7 +129,7 @@ export function QueuesView() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </Card>
         </>

@@ -7,6 +7,7 @@ import { EGRESS_LABELS } from "@/components/runs/region-choices";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { RegionEgress, WorkerRow } from "./types";
 
 export function WorkersView() {
@@ -29,7 +30,7 @@ export function WorkersView() {
         ) : view.data.workers.length === 0 ? (
           <EmptyState title="No worker reported in">With the Inngest driver, or before the first worker starts, none is listed.</EmptyState>
         ) : (
-          <div className="relative table-scroll">
+          <TableScroll label="Workers">
             <table className="w-full min-w-[760px] text-left text-sm">
               <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                 <tr>
@@ -60,7 +61,7 @@ export function WorkersView() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Card>
       <Card title="Regions and their egress">

@@ -7,6 +7,7 @@ import type { RunDetail } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
 import { inputClass } from "@/components/ui/field";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { ResultKind, RunResult } from "@/lib/runs/schemas";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS, type NotCachedReason } from "@/lib/core/not-cached";
 import { count, isActive, milliseconds } from "./format";
@@ -151,7 +152,7 @@ export function CallsCard({ run }: { run: RunDetail }) {
         <EmptyState title={filtered ? "No call matches" : run.summary.total_calls ? "Every call was a cache hit" : "No call answered yet"} />
       ) : (
         <>
-          <div className="-mx-4 table-scroll sm:mx-0">
+          <TableScroll label="Calls, URL by URL" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200" data-testid="run-calls">
               <thead>
                 <tr>
@@ -174,7 +175,7 @@ export function CallsCard({ run }: { run: RunDetail }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager offset={offset} limit={LIMIT} total={data.total} onChange={setOffset} noun="calls" labels={["Previous", "Next"]} />
         </>
       )}

@@ -12,6 +12,19 @@ type Point = { run: string; when: string; success: number | null; hits: number |
 
 const CHART_HEIGHT = 180;
 
+/** Declared in app/globals.css, through the palette: the charts follow the theme as the classes do. */
+const chartColors = {
+  grid: "var(--color-chart-grid)",
+  axis: "var(--color-chart-axis)",
+  tick: "var(--color-chart-tick)",
+  surface: "var(--color-chart-surface)",
+  text: "var(--color-chart-text)",
+  success: "var(--color-chart-success)",
+  hits: "var(--color-chart-hits)",
+  time: "var(--color-chart-time)",
+};
+const axisTicks = { fontSize: 11, fill: chartColors.tick };
+
 function toPoints(runs: RunListItem[]): Point[] {
   return runs
     .filter((run) => !isActive(run.status) && run.summary.total_calls > 0)
@@ -63,12 +76,17 @@ function Chart({
       ) : (
         <div style={{ height: CHART_HEIGHT }} aria-hidden>
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-              <XAxis dataKey="run" tick={{ fontSize: 11 }} minTickGap={12} />
-              <YAxis tick={{ fontSize: 11 }} unit={unit} domain={domain ?? [0, "auto"]} width={56} />
-              <Tooltip formatter={(value) => [format(Number(value)), title]} labelFormatter={(label, payload) => `Run ${label}${payload?.[0]?.payload?.when ? ` · ${payload[0].payload.when}` : ""}`} />
-              <Line type="monotone" dataKey={dataKey} stroke={color} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+            {/* Hidden from screen readers (the latest figure is written above): without recharts' keyboard layer, nothing in it takes focus either. */}
+            <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
+              <CartesianGrid strokeDasharray="3 3" stroke={chartColors.grid} />
+              <XAxis dataKey="run" tick={axisTicks} stroke={chartColors.axis} minTickGap={12} />
+              <YAxis tick={axisTicks} stroke={chartColors.axis} unit={unit} domain={domain ?? [0, "auto"]} width={56} />
+              <Tooltip
+                contentStyle={{ background: chartColors.surface, borderColor: chartColors.grid, color: chartColors.text }}
+                formatter={(value) => [format(Number(value)), title]}
+                labelFormatter={(label, payload) => `Run ${label}${payload?.[0]?.payload?.when ? ` · ${payload[0].payload.when}` : ""}`}
+              />
+              <Line type="monotone" dataKey={dataKey} stroke={color} strokeWidth={2} dot={{ r: 3, fill: chartColors.surface }} isAnimationActive={false} connectNulls />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -90,9 +108,9 @@ export function RunCharts({ boostId }: { boostId: number }) {
     <Card title="Trends">
       <ErrorNote error={runs.error} />
       <div className="grid gap-6 md:grid-cols-3">
-        <Chart title="Success rate" state={state} points={points} dataKey="success" unit="%" color="#16a34a" format={(v) => `${v} %`} domain={[0, 100]} />
-        <Chart title="Cache-hit ratio" state={state} points={points} dataKey="hits" unit="%" color="#2563eb" format={(v) => `${v} %`} domain={[0, 100]} />
-        <Chart title="Response time" state={state} points={points} dataKey="ms" unit=" ms" color="#d97706" format={(v) => milliseconds(v)} />
+        <Chart title="Success rate" state={state} points={points} dataKey="success" unit="%" color={chartColors.success} format={(v) => `${v} %`} domain={[0, 100]} />
+        <Chart title="Cache-hit ratio" state={state} points={points} dataKey="hits" unit="%" color={chartColors.hits} format={(v) => `${v} %`} domain={[0, 100]} />
+        <Chart title="Response time" state={state} points={points} dataKey="ms" unit=" ms" color={chartColors.time} format={(v) => milliseconds(v)} />
       </div>
     </Card>
   );

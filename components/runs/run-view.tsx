@@ -11,6 +11,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { REGIONS } from "@/lib/core/regions";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { CallsCard } from "./calls-card";
 import { NotCachedCard } from "./not-cached-card";
 import { PopsCard } from "./pops-card";
@@ -152,7 +153,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
           {run.regions_breakdown.length === 0 ? (
             <EmptyState title="No region" />
           ) : (
-            <div className="relative -mx-4 table-scroll sm:mx-0">
+            <TableScroll label="Calls per region" className="-mx-4 sm:mx-0">
               <table className="min-w-full divide-y divide-slate-200">
                 <thead>
                   <tr>
@@ -181,7 +182,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
         </Card>
 

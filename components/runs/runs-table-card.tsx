@@ -5,6 +5,7 @@ import { type ReactNode, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import type { Page } from "@/components/dashboard/types";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { pollWhileActive } from "./format";
 import { Pager } from "./pager";
 
@@ -44,7 +45,7 @@ export function RunsTableCard<T extends { id: number; status: string }>({ title,
         empty
       ) : (
         <>
-          <div className="relative -mx-4 table-scroll sm:mx-0">
+          <TableScroll label={caption} className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="sr-only">{caption}</caption>
               <thead>
@@ -52,7 +53,7 @@ export function RunsTableCard<T extends { id: number; status: string }>({ title,
               </thead>
               <tbody className="divide-y divide-slate-100">{runs.data.data.map(row)}</tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager offset={offset} limit={limit} total={runs.data.total} onChange={setOffset} noun={noun} />
         </>
       )}

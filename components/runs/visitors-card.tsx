@@ -1,5 +1,6 @@
 import type { RunDetail } from "@/components/dashboard/types";
 import { Card, EmptyState } from "@/components/ui/card";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { count, percent, ratio } from "./format";
 import { ColumnHeads, td, tdNum } from "./run-cells";
 
@@ -17,7 +18,7 @@ export function VisitorsCard({ run }: { run: RunDetail }) {
       {!asked ? (
         <EmptyState title="Not checked yet">The check starts a few seconds after the run’s last call.</EmptyState>
       ) : (
-        <div className="-mx-4 table-scroll sm:mx-0">
+        <TableScroll label="Visitor check" className="-mx-4 sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200" data-testid="visitor-check">
             <thead>
               <tr>
@@ -37,7 +38,7 @@ export function VisitorsCard({ run }: { run: RunDetail }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

@@ -65,7 +65,7 @@ export function FirstStepsCard() {
             <li key={step} data-step={step} data-done={done} className="flex gap-3 rounded-md border border-slate-200 p-3 text-sm">
               <span
                 aria-hidden
-                className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${done ? "bg-green-600 text-white" : "border border-slate-300 text-slate-600"}`}
+                className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${done ? "bg-green-700 text-white" : "border border-slate-300 text-slate-600"}`}
               >
                 {done ? "✓" : index + 1}
               </span>

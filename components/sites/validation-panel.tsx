@@ -91,7 +91,7 @@ function ProofInstructions({ site }: { site: Site }) {
           <p className="mt-1 text-sm text-slate-600">
             Put this in the <code>&lt;head&gt;</code> of <code className="break-all">{`https://${site.domain}/`}</code>:
           </p>
-          <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{metaTag}</pre>
+          <pre className="mt-2 overflow-x-auto rounded bg-code-block p-2 text-xs text-code-block-text">{metaTag}</pre>
           <div className="mt-3">
             <CopyButton value={metaTag} label="Copy meta tag" />
           </div>

@@ -82,7 +82,7 @@ export function InvitationAnswer({ token, email, organization, signedInAs, hasUs
         <div className="flex gap-3">
           <Link
             href={`/signin?${new URLSearchParams({ email, callbackUrl: `/invitations/${token}` })}`}
-            className="inline-block rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700"
+            className="inline-block rounded-md bg-brand-700 px-3 py-2 font-medium text-white hover:bg-brand-800"
           >
             Sign in to accept
           </Link>

@@ -13,7 +13,7 @@ export function LocalTime({ value, empty = "—" }: { value: string | null | und
   useEffect(() => {
     if (value) setLocal(formatter({ dateStyle: "medium", timeStyle: "short" }).format(new Date(value)));
   }, [value]);
-  if (!value) return <span className="text-slate-400">{empty}</span>;
+  if (!value) return <span className="text-slate-500">{empty}</span>;
   const utc = `${new Date(value).toISOString().replace("T", " ").slice(0, 16)} UTC`;
   return (
     <time dateTime={value} title={utc} className="tabular-nums">

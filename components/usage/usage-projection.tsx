@@ -2,6 +2,7 @@ import Link from "next/link";
 import { describeSchedule } from "@/components/boosts/cron";
 import type { Usage } from "@/components/dashboard/types";
 import { Card } from "@/components/ui/card";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { quotaShare } from "./quota-share";
 
 const n = (value: number) => value.toLocaleString("en");
@@ -80,7 +81,7 @@ export function UsageProjection({ usage }: { usage: Usage }) {
             : ""}
         </p>
         {projection.boosts.length ? (
-          <div className="relative -mx-4 table-scroll sm:mx-0">
+          <TableScroll label="What the schedules will still spend this month" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200">
               <caption className="mb-1 text-left text-sm font-medium text-slate-800">What the schedules will still spend this month</caption>
               <thead>
@@ -111,7 +112,7 @@ export function UsageProjection({ usage }: { usage: Usage }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : (
           <p className="text-slate-500">No active schedule: nothing more is planned this month unless a run is started.</p>
         )}

@@ -8,6 +8,7 @@ import type { Usage } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { UsageChart } from "./usage-chart";
 import { UsageProjection } from "./usage-projection";
 
@@ -56,7 +57,7 @@ function GroupTable({ title, groups, total, by }: { title: string; groups: Group
       {groups.length === 0 ? (
         <p className="text-sm text-slate-500">No calls in this period.</p>
       ) : (
-        <div className="relative -mx-4 table-scroll sm:mx-0">
+        <TableScroll label={title} className="-mx-4 sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">
             <caption className="sr-only">{title}, most calls first</caption>
             <thead>
@@ -92,7 +93,7 @@ function GroupTable({ title, groups, total, by }: { title: string; groups: Group
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

@@ -8,6 +8,7 @@ import { ColumnHeads, td, tdNum } from "@/components/runs/run-cells";
 import { Pager } from "@/components/runs/pager";
 import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { deliveriesQueryKey, type WebhookDelivery } from "./types";
 
 const LIMIT = 20;
@@ -31,7 +32,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: number }) {
         <EmptyState title="No deliveries yet">Each attempt to deliver an event (and each test) is listed here.</EmptyState>
       ) : (
         <>
-          <div className="relative -mx-4 table-scroll sm:mx-0">
+          <TableScroll label="Delivery attempts" className="-mx-4 sm:mx-0">
             <table className="min-w-full divide-y divide-slate-200" data-testid="webhook-deliveries">
               <caption className="sr-only">Delivery attempts of this webhook, newest first</caption>
               <thead>
@@ -49,7 +50,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: number }) {
                       <code className="text-xs">{delivery.event}</code>
                     </td>
                     <td className={tdNum}>{delivery.attempt}</td>
-                    <td className={tdNum}>{delivery.status_code ?? <span className="text-slate-400">no answer</span>}</td>
+                    <td className={tdNum}>{delivery.status_code ?? <span className="text-slate-500">no answer</span>}</td>
                     <td className={tdNum}>{delivery.duration_ms.toLocaleString("en")} ms</td>
                     <td className={`${td} min-w-[14rem] whitespace-normal`}>
                       {delivery.error ? <span className="text-red-700">{delivery.error}</span> : <span className="text-green-700">delivered</span>}
@@ -58,7 +59,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager offset={offset} limit={LIMIT} total={deliveries.data.total} onChange={setOffset} noun="deliveries" />
         </>
       )}

@@ -44,7 +44,7 @@ export function WebhookView({ initialWebhook }: { initialWebhook: Webhook }) {
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href="/webhooks" className="text-brand-700 hover:underline">
+        <Link href="/webhooks" className="text-brand-700 underline underline-offset-2 hover:decoration-2">
           Webhooks
         </Link>
         {" / Webhook"}

@@ -14,6 +14,7 @@ import { SecretNotice } from "./secret-notice";
 import { type CreatedWebhook, type Webhook, webhooksQueryKey } from "./types";
 import { WebhookState } from "./webhook-state";
 import { Can } from "@/components/dashboard/role";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const LIMIT = 20;
 
@@ -81,7 +82,7 @@ export function WebhooksView({ limit }: { limit: number }) {
           <EmptyState title="No webhooks yet">Add one above to hear about runs and sitemaps as they happen.</EmptyState>
         ) : (
           <>
-            <div className="relative -mx-4 table-scroll sm:mx-0">
+            <TableScroll label="Webhooks" className="-mx-4 sm:mx-0">
               <table className="min-w-full divide-y divide-slate-200">
                 <caption className="sr-only">Webhooks of this account</caption>
                 <thead>
@@ -95,7 +96,7 @@ export function WebhooksView({ limit }: { limit: number }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager offset={offset} limit={LIMIT} total={webhooks.data.total} onChange={setOffset} noun="webhooks" />
           </>
         )}

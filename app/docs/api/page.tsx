@@ -102,7 +102,7 @@ export default function ApiReferencePage() {
                   {body ? (
                     <div className="mt-3">
                       <h4 className="text-xs font-semibold uppercase text-slate-500">Body</h4>
-                      <SchemaTable schema={body as never} components={components} />
+                      <SchemaTable schema={body as never} components={components} label={`The body of ${method.toUpperCase()} ${path}`} />
                     </div>
                   ) : null}
                   <div className="mt-3">
@@ -135,7 +135,7 @@ export default function ApiReferencePage() {
           <article key={name} id={`schema-${name}`} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-5">
             <h3 className="break-all font-mono text-sm font-semibold">{name}</h3>
             {schema.description ? <p className="mb-2 text-sm text-slate-600">{schema.description}</p> : null}
-            <SchemaTable schema={schema} components={components} />
+            <SchemaTable schema={schema} components={components} label={`The fields of ${name}`} />
           </article>
         ))}
       </section>
