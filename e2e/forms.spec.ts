@@ -251,7 +251,7 @@ for (const viewport of VIEWPORTS) {
       const concurrency = page.getByLabel("Calls at once");
       await concurrency.fill("0");
       await page.getByRole("button", { name: "Save pace" }).click();
-      await expectError(concurrency, "Enter a whole number of calls from 1 to");
+      await expectError(concurrency, "Enter a whole number of calls, 1 or more.");
       await expect(summary).toBeVisible();
       await concurrency.fill("2");
       await expectNoError(concurrency);

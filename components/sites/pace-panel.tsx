@@ -14,11 +14,10 @@ import { Can } from "@/components/dashboard/role";
 
 const PACE_FIELDS = ["max_concurrency", "max_requests_per_second"];
 
-/** The form's own check, in the words the owner reads beside the fields. */
-function paceProblems(body: { max_concurrency: number; max_requests_per_second: number | null }, maxConcurrency: number): Problems {
+/** The form's own check, in the words the owner reads beside the fields. Above the highest figure, the server's refusal says why (the operator's or the plan's limit). */
+function paceProblems(body: { max_concurrency: number; max_requests_per_second: number | null }): Problems {
   const problems: Problems = {};
-  if (!Number.isInteger(body.max_concurrency) || body.max_concurrency < 1 || body.max_concurrency > maxConcurrency)
-    problems.max_concurrency = `Enter a whole number of calls from 1 to ${maxConcurrency}.`;
+  if (!Number.isInteger(body.max_concurrency) || body.max_concurrency < 1) problems.max_concurrency = "Enter a whole number of calls, 1 or more.";
   if (body.max_requests_per_second !== null && !(body.max_requests_per_second > 0)) problems.max_requests_per_second = "Enter a number of calls per second above 0, or leave it empty for no cap.";
   return problems;
 }
@@ -29,7 +28,7 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
   const [concurrency, setConcurrency] = useState(String(site.max_concurrency));
   const [rate, setRate] = useState(site.max_requests_per_second === null ? "" : String(site.max_requests_per_second));
   const body = { max_concurrency: concurrency.trim() === "" ? Number.NaN : Number(concurrency), max_requests_per_second: rate.trim() === "" ? null : Number(rate) };
-  const errors = useFormErrors(body, PACE_FIELDS, () => paceProblems(body, maxConcurrency));
+  const errors = useFormErrors(body, PACE_FIELDS, () => paceProblems(body));
   const save = useMutation({
     mutationFn: (sent: typeof body) => api<Site>(`/sites/${site.id}`, { method: "PATCH", body: sent }),
     onSuccess: (updated) => queryClient.setQueryData(["sites", site.id], updated),
