@@ -1,8 +1,8 @@
 "use client";
 
 import { type QueryClient, type UseQueryResult, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { api } from "@/components/dashboard/api";
+import { useSettled } from "@/components/dashboard/use-settled";
 import { Card } from "@/components/ui/card";
 import { quotaShare } from "@/components/usage/quota-share";
 import type { BoostEstimate as Estimate } from "@/lib/boosts/schemas";
@@ -10,18 +10,6 @@ import type { estimateDraft } from "./boost-form-model";
 
 /** The draft as the estimate takes it: what decides the calls, and the schedule. */
 type Draft = ReturnType<typeof estimateDraft>;
-
-/** `value`, once it has stopped changing for `ms`. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  const key = JSON.stringify(value);
-  // Depends on the JSON key, not the object: a new object with the same fields is no change.
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [key, ms]);
-  return settled;
-}
 
 const n = (value: number) => value.toLocaleString("en");
 

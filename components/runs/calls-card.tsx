@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, DASHBOARD_HEADER } from "@/components/dashboard/api";
+import { useSettled } from "@/components/dashboard/use-settled";
 import type { RunDetail } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
@@ -53,21 +54,11 @@ function outcomeOf(row: RunResult): string {
   return NOT_CACHED_ADVICE[row.reason as NotCachedReason].title;
 }
 
-/** The text typed in the search, once the typing pauses: one request per search, not per key. */
-function useSettled(value: string, delayMs = 300): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
-
 /** The run's calls, URL by URL: by default those that were not a cache hit, or every call, by reason, region and URL, with CSV downloads. */
 export function CallsCard({ run }: { run: RunDetail }) {
   const [filters, setFilters] = useState(NO_FILTER);
   const [search, setSearch] = useState("");
-  const url = useSettled(search);
+  const url = useSettled(search, 300);
   const [offset, setOffset] = useState(0);
   const [downloadError, setDownloadError] = useState<unknown>(null);
   const shown = { ...filters, url };

@@ -5,6 +5,7 @@ import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
 import type { Database } from "@/lib/db";
+import { escapeLike } from "@/lib/db/like";
 import type { AuditActorType, AuditEventView, AuditLogFilters } from "./audit-schemas";
 
 const DAY_MS = 86_400_000;
@@ -58,7 +59,7 @@ function actionCondition(action: string) {
   const prefix = action.endsWith(".*") ? action.slice(0, -1) : action.endsWith(".") ? action : undefined;
   if (prefix === undefined) return eq(auditEvents.action, action);
   // Actions are lower-case words, digits, _ and dots (the query's schema): escape _ for LIKE.
-  return like(auditEvents.action, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return like(auditEvents.action, `${escapeLike(prefix)}%`);
 }
 
 /**

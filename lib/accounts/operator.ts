@@ -5,6 +5,7 @@ import { ConflictError, DomainError, NotFoundError } from "@/lib/core/errors";
 import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import type { Page } from "@/lib/core/pagination";
 import { type Database, isUniqueViolation } from "@/lib/db";
+import { escapeLike } from "@/lib/db/like";
 import { sendJob } from "@/lib/jobs";
 import { effectivePlan, type PlanRow } from "@/lib/plans/limits";
 import { type PlanInput, type PlanUpdate, toPlanView } from "@/lib/plans/schemas";
@@ -242,7 +243,7 @@ function selectOrganizations(db: Database, now = new Date()) {
 
 /** Organizations, newest first; `query` matches a name or a member's e-mail address. */
 export async function listOrganizations(db: Database, filters: { query?: string }, page: Page): Promise<{ data: OrganizationRecord[]; total: number }> {
-  const pattern = filters.query ? `%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = filters.query ? `%${escapeLike(filters.query)}%` : null;
   const where = pattern
     ? or(ilike(accounts.name, pattern), sql`exists (select 1 from ${memberships} m join ${users} u on u.id = m.user_id where m.account_id = ${accounts}.id and u.email ilike ${pattern})`)
     : undefined;

@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL, sql } from "dr
 import Papa from "papaparse";
 import { runBatches, runResults, type runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
+import { escapeLike } from "@/lib/db/like";
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
 import type { NotCachedReason } from "@/lib/core/not-cached";
@@ -21,11 +22,6 @@ export type ResultFilters = { calls?: ResultKind; reason?: NotCachedReason; regi
 
 const CSV_PAGE = 5_000;
 
-/** `text` as a LIKE pattern that matches it anywhere, its own % and _ taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function kindOf(filters: ResultFilters): SQL | undefined {
   if (filters.reason) return eq(runResults.reason, filters.reason);
   const calls = filters.calls ?? "not_hit";
@@ -38,7 +34,7 @@ function where(runId: number, filters: ResultFilters): SQL | undefined {
     eq(runResults.runId, runId),
     kindOf(filters),
     filters.region ? eq(runResults.region, filters.region) : undefined,
-    filters.url ? ilike(runResults.url, containing(filters.url)) : undefined,
+    filters.url ? ilike(runResults.url, `%${escapeLike(filters.url)}%`) : undefined,
   );
 }
 
