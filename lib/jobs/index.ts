@@ -79,6 +79,8 @@ export function jobKey<N extends JobName>(name: N, payload: JobPayload<N>): stri
 
 export interface JobDriver {
   send<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void>;
+  /** Jobs this process took without queueing them (the embedded database), by queue: no queue table lists them. */
+  heldInProcess?(): Record<string, number>;
 }
 
 /**
@@ -94,6 +96,11 @@ type Global = typeof globalThis & { __preheatJobDriver?: JobDriver };
 
 export function installJobDriver(driver: JobDriver | undefined): void {
   (globalThis as Global).__preheatJobDriver = driver;
+}
+
+/** Jobs held in this process that no queue table lists, by queue, for the queue figures. */
+export function jobsHeldInProcess(): Record<string, number> {
+  return (globalThis as Global).__preheatJobDriver?.heldInProcess?.() ?? {};
 }
 
 export async function sendJob<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {

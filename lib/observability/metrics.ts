@@ -42,7 +42,12 @@ export function metrics(): Metrics {
     }),
     callsInFlight: new Gauge({ name: "preheat_warming_calls_in_flight", help: "Warming calls this process is making now, by region.", labelNames: ["region"], registers }),
     jobs: new Counter({ name: "preheat_jobs_total", help: "Background jobs this process ran, by kind and outcome (done, retry, failed).", labelNames: ["job", "outcome"], registers }),
-    queueDepth: new Gauge({ name: "preheat_queue_depth", help: "Background jobs waiting or running, by kind (the whole service, read from the database).", labelNames: ["job"], registers }),
+    queueDepth: new Gauge({
+      name: "preheat_queue_depth",
+      help: "Background jobs waiting or running, by kind (the whole service, read from the database, plus the run jobs the embedded worker took in-process).",
+      labelNames: ["job"],
+      registers,
+    }),
     activeRuns: new Gauge({ name: "preheat_active_runs", help: "Runs pending or running, by type (the whole service, read from the database).", labelNames: ["type"], registers }),
   };
   return g.__preheatMetrics;

@@ -2,9 +2,8 @@ import { count, inArray, sql } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { jobDefinitions, type JobName } from "@/lib/jobs";
+import { inngestConfigured, jobDefinitions, type JobName, jobsHeldInProcess } from "@/lib/jobs";
 import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
-import { inngestConfigured } from "@/lib/jobs";
 import { metrics } from "./metrics";
 
 const READY_TIMEOUT_MS = 2_000;
@@ -61,8 +60,8 @@ export async function refreshServiceGauges(db: Database): Promise<void> {
   const queued = rowsOf<{ name: string; n: number | string }>(
     await db.execute(sql`select name, count(*) as n from pgboss.job where state in ('created', 'retry', 'active') group by name`).catch(() => []),
   );
-  for (const row of queued) {
-    const job = jobOfQueue(row.name);
-    if (job) queueDepth.inc({ job }, Number(row.n));
+  for (const { name, n } of [...queued, ...Object.entries(jobsHeldInProcess()).map(([name, n]) => ({ name, n }))]) {
+    const job = jobOfQueue(name);
+    if (job) queueDepth.inc({ job }, Number(n));
   }
 }

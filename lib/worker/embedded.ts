@@ -65,6 +65,11 @@ function runsPerFetch(): number {
   return setting("PREHEAT_RUNS_PER_FETCH");
 }
 
+/** Jobs the pumps took in-process and hold, by queue. */
+function heldInProcess(pumps: Map<string, RunJobPump>): Record<string, number> {
+  return Object.fromEntries([...pumps].map(([queue, pump]) => [queue, pump.inProcessCount]));
+}
+
 export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
 
 async function createQueues(boss: PgBoss) {
@@ -106,13 +111,21 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   // Jobs sent within a few milliseconds (a thousand runs planned at once) are inserted by one statement.
   const inserts = gathered(async (jobs: readonly PgBoss.JobInsert[]) => {
     await boss.insert([...jobs]);
-    for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.wake(); // a run planned here starts warming here at once
+    for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.queued(); // a run planned here starts warming here at once
     return jobs.map(() => undefined);
   }, 1000);
+  // On PGlite this is the one process, and a run's own rows say what is left of it: its jobs are
+  // handed to this process's pumps with no statement, and queued only when a pump has no room
+  // (ADR 0008). On a PostgreSQL server, other workers must see every job: all are queued.
+  const handOver = handle.kind === "embedded" && options.work;
   installJobDriver({
     async send<N extends JobName>(name: N, payload: JobPayload<N>) {
-      await inserts.load({ name: queueOf(name, payload), data: payload, singletonKey: jobKey(name, payload) });
+      const queue = queueOf(name, payload);
+      const key = jobKey(name, payload);
+      if (handOver && pumps.get(queue)?.offer(key, payload)) return;
+      await inserts.load({ name: queue, data: payload, singletonKey: key });
     },
+    heldInProcess: () => heldInProcess(pumps),
   });
   if (!options.work) {
     return {
@@ -129,6 +142,8 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   if (handle.kind === "embedded") await failOrphans(boss, db);
   const pollMs = setting("PREHEAT_JOBS_POLL_SECONDS") * 1000;
   const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
+  const pumped = (name: JobName) => (data: unknown, final: boolean) => runJob(name, data, { db, final });
+  const retryDelaySeconds = (name: JobName) => jobRetryPolicy(name).retryDelaySeconds;
   for (const name of handledJobs()) {
     if (name === "run.plan" || name === "run.batch") continue;
     // pg-boss 10 has no team size: each work() is one more fetch of this kind at a time.
@@ -147,11 +162,17 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   const mine = workerRegions();
   let taken = await regionsWithWorkers(db);
   const perFetch = runsPerFetch();
-  pumps.set(queueName("run.plan"), new RunJobPump(boss, queueName("run.plan"), work("run.plan"), { maxHeld: PLANS_AT_ONCE, perFetch: PLANS_AT_ONCE, pollMs, active: () => true }));
+  pumps.set(
+    queueName("run.plan"),
+    new RunJobPump(boss, queueName("run.plan"), pumped("run.plan"), { maxHeld: PLANS_AT_ONCE, perFetch: PLANS_AT_ONCE, pollMs, active: () => true, retryDelaySeconds: retryDelaySeconds("run.plan") }),
+  );
   for (const { code } of REGIONS) {
     if (mine.length && !mine.includes(code)) continue;
     const active = mine.length ? () => true : () => !taken.has(code);
-    pumps.set(regionQueue(code), new RunJobPump(boss, regionQueue(code), work("run.batch"), { maxHeld: workerMaxInFlight(), perFetch, pollMs, active }));
+    pumps.set(
+      regionQueue(code),
+      new RunJobPump(boss, regionQueue(code), pumped("run.batch"), { maxHeld: workerMaxInFlight(), perFetch, pollMs, active, retryDelaySeconds: retryDelaySeconds("run.batch") }),
+    );
   }
   for (const pump of pumps.values()) pump.start();
 
@@ -170,10 +191,11 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     boss,
     stop: async () => {
       clearInterval(presence);
-      // Runs hand over at once; their follow-up jobs are queued (the driver is still installed) for
-      // the other workers, or for this one's next start.
+      // The pumps take no more first; then runs hand over at once, and their follow-up jobs are
+      // queued (the driver is still installed) for the other workers, or for this one's next start.
+      const stopping = [...pumps.values()].map((pump) => pump.stop(15_000));
       handOverAllRuns(db);
-      await Promise.all([...pumps.values()].map((pump) => pump.stop(15_000)));
+      await Promise.all(stopping);
       installJobDriver(undefined);
       await signOff(db).catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 15_000, close: !embeddedDb });

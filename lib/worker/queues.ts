@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { inngestConfigured } from "@/lib/jobs";
+import { inngestConfigured, jobsHeldInProcess } from "@/lib/jobs";
 import type { QueuesView } from "@/lib/jobs/queue-view";
 
 /*
@@ -30,16 +30,22 @@ export async function queuesView(db: Database): Promise<QueuesView> {
       from pgboss.job where state = 'failed' order by completed_on desc nulls last limit ${FAILED_SHOWN}`),
   ]);
   const now = Date.now();
+  // Run jobs the embedded worker took without queueing them (ADR 0008) are active too.
+  const inProcess = jobsHeldInProcess();
+  const rows = rowsOf<{ name: string; waiting: number; active: number; failed: number; oldest: string | null }>(queues);
+  for (const [name, held] of Object.entries(inProcess)) if (held && !rows.some((row) => row.name === name)) rows.push({ name, waiting: 0, active: 0, failed: 0, oldest: null });
   return {
     driver: "pg-boss",
-    queues: rowsOf<{ name: string; waiting: number; active: number; failed: number; oldest: string | null }>(queues).map((row) => ({
-      name: row.name,
-      waiting: Number(row.waiting),
-      active: Number(row.active),
-      failed: Number(row.failed),
-      oldest_waiting_at: iso(row.oldest),
-      oldest_waiting_seconds: row.oldest ? Math.max(0, Math.round((now - new Date(row.oldest).getTime()) / 1000)) : null,
-    })),
+    queues: rows
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((row) => ({
+        name: row.name,
+        waiting: Number(row.waiting),
+        active: Number(row.active) + (inProcess[row.name] ?? 0),
+        failed: Number(row.failed),
+        oldest_waiting_at: iso(row.oldest),
+        oldest_waiting_seconds: row.oldest ? Math.max(0, Math.round((now - new Date(row.oldest).getTime()) / 1000)) : null,
+      })),
     failed: rowsOf<{ id: string; name: string; data: unknown; output: { message?: string } | null; retry_count: number; completed_on: string | null }>(failed).map((row) => ({
       id: row.id,
       queue: row.name,

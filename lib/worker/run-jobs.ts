@@ -1,20 +1,39 @@
+import { AsyncResource } from "node:async_hooks";
 import type PgBoss from "pg-boss";
 
 type Job = PgBoss.JobWithMetadata<unknown>;
+/** Runs a job's handler; `final`: its last attempt (a failure then ends what it is about). */
+export type PumpHandler = (data: unknown, final: boolean) => Promise<unknown>;
 
 /** Finished jobs are marked complete together, this soon after the first of them. */
 const COMPLETE_EVERY_MS = 50;
 /** A wake-up (a job sent here, a held job ending) fetches after this delay, so that a burst costs one fetch. */
 const WAKE_DELAY_MS = 5;
 
+type PumpOptions = {
+  maxHeld: number;
+  perFetch: number;
+  pollMs: number;
+  active: () => boolean;
+  /** A job taken in-process that fails is queued for a retry this much later. */
+  retryDelaySeconds: number;
+};
+
 /**
  * Keeps fetching one queue's run jobs while it holds fewer than `maxHeld`, each job completing on
  * its own. pg-boss's work() would wait for a whole fetch to end before fetching again: one long
  * run would hold back every run fetched with it, and the fetches in parallel would cap the runs a
  * worker warms at once. Here a job ending, or a job sent by this process, makes room at once.
+ *
+ * Jobs of one record (one key) never run at the same time here: a job whose key is held waits
+ * for it, as pg-boss's `stately` policy makes a queued job wait for the active one.
  */
 export class RunJobPump {
   private readonly held = new Set<Promise<void>>();
+  /** Per key held, the end of its last job: a job of the same key starts after it. */
+  private readonly keys = new Map<string, Promise<void>>();
+  /** Keys with a job handed over in-process waiting for the one under way (one at most, as `stately`). */
+  private readonly waiting = new Set<string>();
   private readonly finished: string[] = [];
   private completing: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -22,21 +41,37 @@ export class RunJobPump {
   private wakeQueued = false;
   /** A wake-up came while fetching: the loop fetches again instead of sleeping. */
   private wanted = false;
+  /**
+   * The queue may hold jobs: the last fetch filled its room, or a job was queued for want of room.
+   * Only then does a job ending fetch at once; jobs handed over in-process leave the queue empty.
+   */
+  private backlog = false;
   private loop: Promise<void> | undefined;
+  /**
+   * Starts work in the context the pump was made in (the process's start), not in the request's that
+   * handed a job over: the job's statements are background work, and its log lines are not the request's.
+   */
+  private readonly detached = AsyncResource.bind(<T>(start: () => T): T => start());
 
   constructor(
     private readonly boss: PgBoss,
     readonly queue: string,
-    private readonly handle: (job: Job) => Promise<unknown>,
-    private readonly options: { maxHeld: number; perFetch: number; pollMs: number; active: () => boolean },
+    private readonly handle: PumpHandler,
+    private readonly options: PumpOptions,
   ) {}
 
   start(): void {
     this.loop ??= this.run();
   }
 
-  /** Fetch soon: a job was sent to this queue or room was made. */
-  wake(): void {
+  /** A job was queued here: fetch it soon, or as soon as there is room. */
+  queued(): void {
+    this.backlog = true;
+    this.wake();
+  }
+
+  /** Fetch soon. */
+  private wake(): void {
     this.wanted = true;
     if (!this.sleeping || this.wakeQueued) return;
     this.wakeQueued = true;
@@ -44,6 +79,58 @@ export class RunJobPump {
       this.wakeQueued = false;
       this.sleeping?.wake();
     }, WAKE_DELAY_MS);
+  }
+
+  /** Jobs handed over in-process held now: pg-boss's table does not list them. */
+  private handedOverHeld = 0;
+
+  get inProcessCount(): number {
+    return this.handedOverHeld;
+  }
+
+  /**
+   * Takes a job in-process, with no statement for the queue, when it has room; false when the
+   * caller must queue it. Only for a database one process owns (PGlite), where the records (runs)
+   * say what is left: if the process dies, its start queues again every unfinished record
+   * (requeueRecords), so nothing accepted is lost. A failure is queued for a retry.
+   */
+  offer(key: string, data: unknown): boolean {
+    if (this.stopped || !this.options.active()) return false;
+    if (this.keys.has(key)) {
+      // One job of this key waits at most; a second is the same work (pg-boss refuses it too).
+      if (!this.waiting.has(key)) {
+        this.waiting.add(key);
+        this.detached(() => this.hold(key, () => this.handedOver(key, data, true)));
+      }
+      return true;
+    }
+    if (this.held.size >= this.options.maxHeld) {
+      this.backlog = true;
+      return false;
+    }
+    this.detached(() => this.hold(key, () => this.handedOver(key, data, false)));
+    return true;
+  }
+
+  private async handedOver(key: string, data: unknown, waited: boolean): Promise<void> {
+    if (waited) this.waiting.delete(key);
+    // Stopping meanwhile: the queue keeps it for the next worker (or this one's next start).
+    if (this.stopped) return this.requeue(key, data, 0);
+    this.handedOverHeld++;
+    try {
+      await this.handle(data, false);
+    } catch {
+      // runJob logged it; pg-boss retries it from here, with the queue's retry policy.
+      await this.requeue(key, data, this.options.retryDelaySeconds);
+    } finally {
+      this.handedOverHeld--;
+    }
+  }
+
+  private async requeue(key: string, data: unknown, delaySeconds: number): Promise<void> {
+    await this.boss
+      .send(this.queue, data as object, { singletonKey: key, startAfter: delaySeconds })
+      .catch((error) => console.error(`[jobs] queueing ${key} failed; the next start queues it again`, (error as Error).message));
   }
 
   private async run(): Promise<void> {
@@ -54,7 +141,8 @@ export class RunJobPump {
         try {
           const jobs = await this.boss.fetch<unknown>(this.queue, { batchSize: room, includeMetadata: true });
           fetched = jobs?.length ?? 0;
-          for (const job of jobs ?? []) this.hold(job);
+          this.backlog = fetched === room;
+          for (const job of jobs ?? []) this.hold(job.singletonKey ?? job.id, () => this.fetched(job));
         } catch (error) {
           console.error(`[jobs] fetching ${this.queue} failed`, (error as Error).message);
         }
@@ -62,6 +150,13 @@ export class RunJobPump {
       // A full fetch may have left more behind: fetch again at once.
       if (fetched === 0 || fetched < room) await this.sleep(this.wanted ? WAKE_DELAY_MS : this.options.pollMs);
     }
+  }
+
+  private fetched(job: Job): Promise<void> {
+    return this.handle(job.data, job.retryCount >= job.retryLimit).then(
+      () => this.complete(job.id),
+      (error) => this.boss.fail(this.queue, job.id, { message: (error as Error)?.message ?? String(error) }).catch((e) => console.error(`[jobs] failing ${job.id} failed`, e)),
+    );
   }
 
   private sleep(ms: number): Promise<void> {
@@ -76,15 +171,15 @@ export class RunJobPump {
     });
   }
 
-  private hold(job: Job): void {
-    const work = this.handle(job).then(
-      () => this.complete(job.id),
-      (error) => this.boss.fail(this.queue, job.id, { message: (error as Error)?.message ?? String(error) }).catch((e) => console.error(`[jobs] failing ${job.id} failed`, e)),
-    );
-    const settled = work.finally(() => {
+  /** Starts `work` once the key's job under way (if any) has ended. */
+  private hold(key: string, work: () => Promise<void>): void {
+    const before = this.keys.get(key);
+    const settled = (before ? before.then(work) : work()).finally(() => {
       this.held.delete(settled);
-      this.wake();
+      if (this.keys.get(key) === settled) this.keys.delete(key);
+      if (this.backlog) this.wake();
     });
+    this.keys.set(key, settled);
     this.held.add(settled);
   }
 
@@ -101,7 +196,7 @@ export class RunJobPump {
     await this.boss.complete(this.queue, ids).catch((error) => console.error(`[jobs] completing ${ids.length} jobs failed`, (error as Error).message));
   }
 
-  /** Fetches no more; waits for the jobs held (up to `timeoutMs`) and marks them complete. */
+  /** Fetches and takes no more; waits for the jobs held (up to `timeoutMs`) and marks them complete. */
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true;
     this.sleeping?.wake();
