@@ -67,7 +67,7 @@ export function QueuesView() {
     <div className="space-y-6">
       <PageHeader
         title="Queues"
-        subtitle="The background jobs (sitemap reads, run planning, batches, endings, the schedule tick, e-mails and webhooks), per kind: waiting to start (created or due for a retry), being worked, and failed after their last attempt."
+        subtitle="The background jobs (sitemap reads, run planning, batches, endings, the schedule tick, e-mails and webhooks), per kind: waiting to start (created or due for a retry), being worked, and failed after their last attempt. On the embedded database, being worked includes the run jobs the server took straight from the request, which have no queue row."
       />
       {driver === "inngest" ? (
         <Card>
