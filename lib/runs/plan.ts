@@ -17,6 +17,7 @@ import { unusableProfile } from "./request-profile";
 import type { UrlOrder } from "@/lib/core/url-orders";
 import { changedSince, type ListedUrl, orderUrls } from "./url-order";
 import { latestBaseline, storeSnapshot } from "./url-snapshots";
+import { reactivateBoostsOfEndedRuns } from "./lifecycle";
 
 /** Calls per stored batch: the unit of progress, statistics and retry. */
 export const BATCH_SIZE = 500;
@@ -98,11 +99,7 @@ async function end(db: Database, run: Run, status: "done" | "failed", message: s
     .update(runs)
     .set({ status, statusMessage: message, startedAt: run.startedAt ?? now, finishedAt: now })
     .where(eq(runs.id, run.id));
-  if (run.boostId)
-    await db
-      .update(boosts)
-      .set({ status: "active" })
-      .where(and(eq(boosts.id, run.boostId), eq(boosts.status, "running")));
+  if (run.boostId) await reactivateBoostsOfEndedRuns(db, [run.boostId]);
   return { status, calls: 0, message, regions: [] };
 }
 
