@@ -45,7 +45,7 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | undefined 
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined once it is gone. */
-function cpuSecondsOf(pid: number): number | undefined {
+export function cpuSecondsOf(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ, 100 on Linux)

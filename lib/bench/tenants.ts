@@ -7,7 +7,7 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
-import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
+import { cpuSecondsOf, createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
 import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
@@ -99,12 +99,15 @@ async function measure(c: Case) {
     const inFlight: number[] = [];
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
     const started = Date.now();
+    const cpuAtStart = cpuSecondsOf(server.pid) ?? 0;
     let probe: ReturnType<typeof probeLatency> | undefined;
     await inParallel(created, CLIENTS, async ({ id, key, host }) => {
       const warm = await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
       probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key, PROBE_EVERY_MS);
     });
     const intakeSeconds = (Date.now() - started) / 1000;
+    // The server's own CPU: what a warm costs it, whatever else the machine runs meanwhile.
+    const intakeCpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
     const total = c.sites * c.urls;
     let stats = await origin.stats();
     while (!INTAKE_ONLY && stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
@@ -114,7 +117,7 @@ async function measure(c: Case) {
     clearInterval(sampler);
     const latencies = (await probe?.stop()) ?? [];
     const probed = `  GET /v1/runs/{id} meanwhile (a fresh connection every ${PROBE_EVERY_MS} ms, ${latencies.length} requests): p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(percentile(latencies, 100))} ms`;
-    const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second)`;
+    const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second); server CPU meanwhile ${intakeCpu.toFixed(1)} s, ${((intakeCpu * 1000) / c.sites).toFixed(1)} ms a warm`;
     if (INTAKE_ONLY) {
       console.log(`${c.sites} sites × ${c.urls} URLs, the intake alone (no worker, no call)`);
       console.log(`${intake}\n${probed}`);
@@ -136,6 +139,8 @@ async function measure(c: Case) {
       `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
     );
     console.log(probed);
+    const cpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
+    console.log(`  server CPU from the first warm to the last call: ${cpu.toFixed(1)} s, ${((cpu * 1e6) / stats.served).toFixed(0)} µs a call (warm requests included)`);
     const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
     console.log(`  peak RSS: server ${peak(server.pid)}, origin ${peak(origin.pid)}${workers ? `; ${workers.rss()}` : ""}`);
   } finally {
