@@ -6,6 +6,7 @@ import { publicBaseUrl } from "@/lib/config/base-url";
 import { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/warm/blocked";
 import { agentsOf } from "./calls";
 import { idList } from "@/lib/db/recordset";
+import { warmCallsRecorded } from "./recorded-calls";
 
 /**
  * The early stop: when at least `blocked` of a run's first `firstCalls` recorded calls (every region
@@ -60,12 +61,7 @@ export type BlockedFigures = { calls: number; blocked: number; byVendor: Record<
 export async function blockedSoFar(db: Database, runIds: readonly number[]): Promise<Map<number, BlockedFigures>> {
   const found = new Map<number, BlockedFigures>();
   if (!runIds.length) return found;
-  const totals = await db
-    .select({ runId: runBatches.runId, calls: sql<string>`sum(${runBatches.totalCalls})` })
-    .from(runBatches)
-    .where(and(inArray(runBatches.runId, [...runIds]), eq(runBatches.purpose, "warm")))
-    .groupBy(runBatches.runId);
-  for (const row of totals) found.set(row.runId, { calls: Number(row.calls), blocked: 0, byVendor: {} });
+  for (const [runId, calls] of await warmCallsRecorded(db, runIds)) found.set(runId, { calls, blocked: 0, byVendor: {} });
   const vendors = await db.execute(
     sql`select b.run_id, c.key, sum(c.value::int) as n from ${runBatches} b, jsonb_each_text(b.blocked_by) c
         where b.run_id in ${idList(runIds)} and b.purpose = 'warm' group by b.run_id, c.key`,

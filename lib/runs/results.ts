@@ -1,12 +1,13 @@
-import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL } from "drizzle-orm";
 import Papa from "papaparse";
-import { runBatches, runResults, type runs } from "@/drizzle/schema";
+import { runResults, type runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { escapeLike } from "@/lib/db/like";
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import { findRun } from "./service";
+import { warmCallsRecorded } from "./recorded-calls";
 import type { ResultKind, RunResult } from "./schemas";
 
 /** Rows kept per run in run_results (PREHEAT_RUN_RESULTS_MAX, default 100,000; a plan may set fewer, kept on the run): the run's calls, hits included, in call order. */
@@ -74,11 +75,8 @@ export async function listRunResults(ctx: AccountContext, runId: number, filters
 /** Whether the run made more calls than it kept rows for. */
 async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): Promise<boolean> {
   if (run.resultsStored < (run.resultsMax ?? runResultsMax())) return false;
-  const [made] = await ctx.db
-    .select({ calls: sql<string>`coalesce(sum(${runBatches.totalCalls}), 0)` })
-    .from(runBatches)
-    .where(and(eq(runBatches.runId, run.id), eq(runBatches.purpose, "warm")));
-  return Number(made?.calls ?? 0) > run.resultsStored;
+  const made = (await warmCallsRecorded(ctx.db, [run.id])).get(run.id) ?? 0;
+  return made > run.resultsStored;
 }
 
 /** Columns added later come last, so that a reader of the first ones by position reads them still. */
