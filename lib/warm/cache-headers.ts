@@ -74,8 +74,8 @@ export const unquote = (value: string): string => {
   return trimmed.replace(/^"|"$/g, "");
 };
 
-/** Own keys only: a header saying `constructor` must not find Object.prototype's. */
-export const lookup = (table: Record<string, CacheVerdict>, key: string): CacheVerdict => (Object.hasOwn(table, key) ? table[key]! : "unknown");
+/** `key`'s verdict in `table`, else `otherwise`. Own keys only: a header saying `constructor` must not find Object.prototype's. */
+export const lookup = (table: Record<string, CacheVerdict>, key: string, otherwise: CacheVerdict = "unknown"): CacheVerdict => (Object.hasOwn(table, key) ? table[key]! : otherwise);
 
 /** Age is delta-seconds; anything else (negative, fractional, garbage) is no evidence at all. */
 export function positiveAge(h: HeaderMap): boolean {

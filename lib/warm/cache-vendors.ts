@@ -38,8 +38,7 @@ export const imperva: Detector = {
       .slice(1)
       .find((token) => /^[0-9A-Z]{4}$/i.test(token));
     if (!flags) return { verdict: "unknown", pop: null, raw };
-    const flag = flags[1]!.toUpperCase();
-    return { verdict: Object.hasOwn(IMPERVA_FLAG, flag) ? IMPERVA_FLAG[flag]! : "miss", pop: null, raw };
+    return { verdict: lookup(IMPERVA_FLAG, flags[1]!.toUpperCase(), "miss"), pop: null, raw };
   },
 };
 
@@ -107,7 +106,6 @@ export const tencent: Detector = {
     if (h.get("x-nws-log-uuid") === null) return null;
     const raw = h.get("x-cache-lookup");
     if (raw === null) return { verdict: "unknown", pop: null, raw };
-    const verdict = lookup(TENCENT_HITS, lastEntry(raw).toLowerCase());
-    return { verdict: verdict === "unknown" ? "miss" : verdict, pop: null, raw };
+    return { verdict: lookup(TENCENT_HITS, lastEntry(raw).toLowerCase(), "miss"), pop: null, raw };
   },
 };
