@@ -28,7 +28,8 @@ export class XmlBases {
   }
 }
 
-function resolved(reference: string, base: string | undefined): string | undefined {
+/** `reference` resolved against `base`; undefined when it cannot be. */
+export function resolved(reference: string, base: string | undefined): string | undefined {
   try {
     return new URL(reference.trim(), base).href;
   } catch {

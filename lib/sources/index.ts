@@ -3,6 +3,7 @@ import { readCsvUrls } from "./csv-urls";
 import { charsetOf } from "./encoding";
 import { gunzipIfCompressed } from "./gzip";
 import { emptyTally, tallyUrl, type UrlTally } from "./site-urls";
+import { resolved } from "./feed-links";
 import { type ReadOptions, readXmlUrls, type XmlUrlSource } from "@/lib/sources/xml-urls";
 import { SourceFormatError } from "@/lib/sources/errors";
 
@@ -47,12 +48,7 @@ const header = (value: string | string[] | undefined): string | null => (Array.i
  * itself relative to the URL answered), else the URL that answered, after redirects, as feed readers take it.
  */
 function documentBase(answeredUrl: string, contentLocation: string | null): string {
-  if (!contentLocation) return answeredUrl;
-  try {
-    return new URL(contentLocation.trim(), answeredUrl).href;
-  } catch {
-    return answeredUrl;
-  }
+  return (contentLocation && resolved(contentLocation, answeredUrl)) || answeredUrl;
 }
 
 /**
