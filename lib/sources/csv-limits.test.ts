@@ -64,13 +64,15 @@ async function watched<T>(work: () => Promise<T>) {
 
 /**
  * The event loop was free again and again while the file was read: no pause reached half of the
- * read (one that held the loop would pause for all of it), nor 250 ms on a read short enough for that
- * to be the bound. A busy machine lengthens both the read and the pauses it sees: with the other test
- * worker warming on an embedded database beside it, pauses of a third of the read were measured
- * (465 ms of 1.4 s, 600 ms of 1.8 s) on two cores.
+ * read (one that held the loop would pause for nearly all of it), nor 300 ms on a read short enough for
+ * that to be the bound. A busy machine lengthens both the read and the pauses it sees: with the other
+ * test worker warming on an embedded database beside it, pauses of a third of the read were measured
+ * (465 ms of 1.4 s, 600 ms of 1.8 s) on two cores, and CI once saw one of 259 ms in a read of 505 ms
+ * (a collection of the 200,000 URLs' heap, or the machine): so the bound is 60 % of the read, which a
+ * loop held for the read still exceeds.
  */
 function expectLoopFree(run: { elapsedMs: number; maxGapMs: number }): void {
-  expect(run.maxGapMs).toBeLessThan(Math.max(250, run.elapsedMs / 2));
+  expect(run.maxGapMs).toBeLessThan(Math.max(300, run.elapsedMs * 0.6));
 }
 
 describe("readCsvUrls under hostile and large files", () => {
