@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, boosts, emailOutbox, quotaNotices, runs } from "@/drizzle/schema";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
-import { addUsage, getQuota, noteQuotaSpent, reserveQuota } from "@/lib/runs/quota";
+import { addUsage, getQuota, noteQuotaSpent, reserveQuotaWith } from "@/lib/runs/quota";
 import { pruneExpiredRuns } from "@/lib/runs/retention";
 import { createSite, updateSite } from "@/lib/sites/service";
 import { createPlan, findPlan, listPlans, organizationDetail, resumeOrganization, setOrganizationPlan, suspendOrganization, updatePlan } from "./operator";
@@ -111,7 +111,7 @@ describe("quota lines", () => {
     await addUsage(handle.db, ctx.accountId, new Date(), 1);
     expect(await lines()).toEqual([80]);
     // A refused reservation counts nothing and records nothing...
-    await handle.db.transaction((tx) => reserveQuota(tx, ctx.accountId, 21)).catch(() => undefined);
+    await reserveQuotaWith(handle.db, ctx.accountId, 21, sql`select 1 as reserved from granted`).catch(() => undefined);
     expect(await lines()).toEqual([80]);
     expect(await sendQuotaNotices(handle.db)).toBe(1);
     expect(await sendQuotaNotices(handle.db)).toBe(0);

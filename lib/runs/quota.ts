@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { accounts, accountUsage, plans, quotaNotices } from "@/drizzle/schema";
 import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
 import { QuotaExceededError } from "@/lib/core/errors";
 
 /** Calls per account per calendar month (UTC) unless the account has its own figure or its plan one. */
@@ -54,7 +55,7 @@ export async function getQuota(db: Database, accountId: number, now = new Date()
 /** The lines of a month's quota its owners are told of when the count reaches them (the cron tick e-mails them). */
 const QUOTA_NOTICE_PERCENTS = [80, 100] as const;
 
-/** Records, once a month each, the quota lines reached: in the caller's transaction, so a refused count records none. */
+/** Records, once a month each, the quota lines reached. */
 async function noteQuotaLines(db: Database, accountId: number, periodStart: Date, percents: readonly number[]): Promise<void> {
   if (!percents.length) return;
   await db
@@ -63,36 +64,48 @@ async function noteQuotaLines(db: Database, accountId: number, periodStart: Date
     .onConflictDoNothing();
 }
 
-/** The lines between the count before and after: each is crossed by exactly one count, its row being locked meanwhile. */
-function linesCrossed(before: number, after: number, limit: number): number[] {
-  return QUOTA_NOTICE_PERCENTS.filter((percent) => {
-    const line = Math.ceil((limit * percent) / 100);
-    return before < line && after >= line;
-  });
-}
-
 /**
- * Counts `calls` more against the quota of the month `at` falls in (a run's creation): the month's
- * count after it and its limit (the account's own figure or its plan's, read in the same statement).
+ * The one count of calls against a month's quota, as one statement: the limit (the account's own
+ * figure, its plan's or the service default), the count before, the upsert of the month's row (CTE
+ * `granted`, returning the count after), the quota lines it crosses (each crossed by exactly one
+ * count: on a server the upsert locks the row) and `dependent`, a statement reading `granted`. When
+ * `checked`, calls that do not fit are not counted: `granted` is then empty, and so is all that reads it.
  */
-async function countUsage(db: Database, accountId: number, at: Date, calls: number): Promise<{ used: number; limit: number }> {
-  const periodStart = quotaPeriod(at).start;
-  const [row] = await db
-    .insert(accountUsage)
-    .values({ accountId, periodStart, plannedCalls: calls })
-    .onConflictDoUpdate({ target: [accountUsage.accountId, accountUsage.periodStart], set: { plannedCalls: sql`${accountUsage.plannedCalls} + excluded.planned_calls` } })
-    .returning({
-      used: accountUsage.plannedCalls,
-      ownLimit: ownMonthlyLimit(accountId),
-    });
-  const limit = row!.ownLimit ?? defaultMonthlyQuota();
-  await noteQuotaLines(db, accountId, periodStart, linesCrossed(row!.used - calls, row!.used, limit));
-  return { used: row!.used, limit };
+async function countUsage(db: Database, accountId: number, at: Date, calls: number, checked: boolean, dependent: SQL) {
+  // Through the column's encoder: the postgres driver sends raw parameters as they are, and a Date is not a string.
+  const periodStart = sql.param(quotaPeriod(at).start, accountUsage.periodStart);
+  const percents = JSON.stringify(QUOTA_NOTICE_PERCENTS);
+  const fits = (count: SQL) => (checked ? sql`where ${count} <= (select monthly from quota)` : sql``);
+  const result = await db.execute(sql`
+    with quota as (select coalesce(${ownMonthlyLimit(accountId)}, ${defaultMonthlyQuota()})::bigint as monthly),
+    before as (
+      select coalesce((select ${accountUsage.plannedCalls} from ${accountUsage} where ${accountUsage.accountId} = ${accountId} and ${accountUsage.periodStart} = ${periodStart}), 0) as used
+    ),
+    granted as (
+      insert into ${accountUsage} (account_id, period_start, planned_calls)
+      select ${accountId}, ${periodStart}, ${calls} ${fits(sql`${calls}`)}
+      on conflict (account_id, period_start) do update set planned_calls = ${accountUsage.plannedCalls} + excluded.planned_calls
+      ${fits(sql`${accountUsage.plannedCalls} + excluded.planned_calls`)}
+      returning planned_calls as used
+    ),
+    lines_crossed as (
+      insert into ${quotaNotices} (account_id, period_start, percent)
+      select ${accountId}, ${periodStart}, line.percent
+      from granted, quota, (select value::int as percent from jsonb_array_elements_text(${percents}::jsonb)) as line
+      where granted.used - ${calls} < ceil(quota.monthly * line.percent / 100.0) and granted.used >= ceil(quota.monthly * line.percent / 100.0)
+      on conflict do nothing
+    ),
+    dependent as (${dependent})
+    select dependent.*, before.used as used_before, quota.monthly, (select used from granted) as used_after
+    from quota cross join before left join dependent on true`);
+  const row = rowsOf<Record<string, unknown>>(result)[0]!;
+  const used = row.used_after === null ? null : Number(row.used_after);
+  return { row, usedBefore: Number(row.used_before), used, limit: Number(row.monthly) };
 }
 
-/** Counts `calls` more against the quota of the month `at` falls in (a run's creation). */
+/** Counts `calls` more against the quota of the month `at` falls in (a run's creation), whatever remains. */
 export async function addUsage(db: Database, accountId: number, at: Date, calls: number): Promise<number> {
-  return (await countUsage(db, accountId, at, calls)).used;
+  return (await countUsage(db, accountId, at, calls, false, sql`select 1`)).used!;
 }
 
 /**
@@ -104,15 +117,19 @@ export async function noteQuotaSpent(db: Database, accountId: number, now = new 
 }
 
 /**
- * Reserves `calls` of this month's quota inside the caller's transaction, or refuses them. The
- * count is added first and checked after: its row stays locked until the transaction ends, so two
- * warms of one account never both spend the same remainder, and a refusal rolls the count back.
+ * Reserves `calls` of this month's quota and writes `dependent` in the same statement, or does
+ * neither: `dependent` is a data-modifying statement reading the CTE `granted`, which yields a row
+ * only when the calls fit (lib/db/insert-select.ts). One statement, so no transaction is held across
+ * round trips, and a failure of `dependent` (a unique index) takes the count back with it. On a
+ * server, the upsert locks the month's row, so two reservations never both spend one remainder.
+ * Answers `dependent`'s returned row, or throws QuotaExceededError when the calls do not fit.
  */
-export async function reserveQuota(tx: Database, accountId: number, calls: number) {
+export async function reserveQuotaWith<Row extends Record<string, unknown>>(db: Database, accountId: number, calls: number, dependent: SQL): Promise<Row> {
   const now = new Date();
-  const { used, limit } = await countUsage(tx, accountId, now, calls);
-  if (used > limit) {
-    const remaining = Math.max(0, limit - (used - calls));
+  const { row, used, usedBefore, limit } = await countUsage(db, accountId, now, calls, true, dependent);
+  if (used === null) {
+    const remaining = Math.max(0, limit - usedBefore);
     throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${remaining} of ${limit} remain until ${quotaPeriod(now).end.toISOString()}.`);
   }
+  return row as Row;
 }

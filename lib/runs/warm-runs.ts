@@ -1,7 +1,8 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
-import { noteQuotaSpent, reserveQuota } from "@/lib/runs/quota";
+import { noteQuotaSpent, reserveQuotaWith } from "@/lib/runs/quota";
+import { insertSelecting } from "@/lib/db/insert-select";
 import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/lib/plans/limits";
 import { activeStanding } from "@/lib/plans/suspension";
 import { verifyColumns } from "@/lib/core/variations";
@@ -47,36 +48,33 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   assertPlanRegions(plan, regions);
   assertPlanVerification(plan, Boolean(input.verify));
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
-  // The unique index runs_one_active_warm_per_site refuses a second active warm: its insert fails
-  // before any quota is taken, and the transaction gives back nothing it did not take.
-  const run = await ctx.db
-    .transaction(async (tx) => {
-      const [created] = await tx
-        .insert(runs)
-        .values({
-          kind: "warm",
-          siteId: site.id,
-          accountId: ctx.accountId,
-          sourceUrls: urls,
-          regions,
-          variations,
-          requestProfile,
-          plannedCalls,
-          resultsMax: runResultsMaxOf(plan),
-          ...triggerColumns(ctx.trigger),
-          ...verifyColumns(input.verify ?? false),
-        })
-        .returning();
-      await reserveQuota(tx, ctx.accountId, plannedCalls);
-      return created!;
-    })
-    .catch(async (error) => {
-      if (isUniqueViolation(error)) throw conflict();
-      if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
-      throw error;
-    });
+  // The unique index runs_one_active_warm_per_site refuses a second active warm: the statement fails
+  // as a whole, and the quota it counted goes back with it.
+  const newRun = insertSelecting(
+    runs,
+    {
+      kind: "warm",
+      siteId: site.id,
+      accountId: ctx.accountId,
+      sourceUrls: urls,
+      regions,
+      variations,
+      requestProfile,
+      plannedCalls,
+      resultsMax: runResultsMaxOf(plan),
+      ...triggerColumns(ctx.trigger),
+      ...verifyColumns(input.verify ?? false),
+    },
+    sql`granted`,
+    sql`id`,
+  );
+  const run = await reserveQuotaWith<{ id: number }>(ctx.db, ctx.accountId, plannedCalls, newRun).catch(async (error) => {
+    if (isUniqueViolation(error)) throw conflict();
+    if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
+    throw error;
+  });
   await sendJob("run.plan", { runId: run.id, siteId: site.id });
-  return { run, urlCount: urls.length };
+  return { run: { id: run.id, plannedCalls }, urlCount: urls.length };
 }
 
 export async function listWarmRuns(ctx: AccountContext, siteId: number, page: Page) {
