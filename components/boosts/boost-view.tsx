@@ -2,7 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { SiteLink } from "@/components/sites/site-link";
+import { siteCrumb } from "@/components/sites/site-crumb";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
@@ -107,10 +108,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <SiteLink siteId={boost.site_id} />
-        {" / Boost"}
-      </nav>
+      <Breadcrumb trail={[siteCrumb(boost.site_id)]} current="Boost" />
       <PageHeader
         title={boost.name}
         subtitle={

@@ -2,8 +2,8 @@
 
 import { describeTrigger } from "@/lib/core/run-trigger";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { SiteLink } from "@/components/sites/site-link";
+import { siteCrumb } from "@/components/sites/site-crumb";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { api } from "@/components/dashboard/api";
 import type { RunDetail } from "@/components/dashboard/types";
 import { Card, EmptyState, ErrorNote, PageHeader } from "@/components/ui/card";
@@ -54,17 +54,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <SiteLink siteId={run.site_id} />
-        {run.boost_id ? (
-          <>
-            {" / "}
-            <Link href={`/boosts/${run.boost_id}`} className="hover:underline">
-              {run.boost_name ?? `Boost ${run.boost_id}`}
-            </Link>
-          </>
-        ) : null}
-      </nav>
+      <Breadcrumb trail={[siteCrumb(run.site_id), ...(run.boost_id ? [{ href: `/boosts/${run.boost_id}`, label: run.boost_name ?? `Boost ${run.boost_id}` }] : [])]} />
       <PageHeader
         title={`Run #${run.id}`}
         subtitle={

@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { countCalls } from "@/lib/runs/calls";
@@ -62,12 +63,7 @@ export function WarmForm({ site }: { site: Site }) {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href={`/sites/${site.id}`} className="hover:underline">
-          {site.domain}
-        </Link>
-        {" / Warm now"}
-      </nav>
+      <Breadcrumb trail={[{ href: `/sites/${site.id}`, label: site.domain }]} current="Warm now" />
       <PageHeader title={`Warm ${site.domain} now`} subtitle="Up to 5,000 URLs of this site, warmed once per region, user agent, language, cookie set and encoding." />
       {site.validated ? null : <ErrorNote error="This site is not validated yet: prove you own it on the site page before warming it on demand." />}
       <form

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { useRouter } from "next/navigation";
 import { api } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
@@ -43,12 +43,7 @@ export function WebhookView({ initialWebhook }: { initialWebhook: Webhook }) {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href="/webhooks" className="text-brand-700 underline underline-offset-2 hover:decoration-2">
-          Webhooks
-        </Link>
-        {" / Webhook"}
-      </nav>
+      <Breadcrumb trail={[{ href: "/webhooks", label: "Webhooks" }]} current="Webhook" />
       <PageHeader
         title={webhook.description || webhook.url}
         subtitle={

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { BoostForm } from "@/components/boosts/boost-form";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { PageHeader } from "@/components/ui/card";
 import { getSite, toSite } from "@/lib/sites/service";
 import { ownedOr404 } from "../../../../owned";
@@ -11,12 +11,7 @@ export default async function NewBoostPage({ params }: { params: Promise<{ siteI
   const site = toSite(await ownedOr404((await params).siteId, getSite));
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link href={`/sites/${site.id}`} className="hover:underline">
-          {site.domain}
-        </Link>
-        {" / New boost"}
-      </nav>
+      <Breadcrumb className="mb-2" trail={[{ href: `/sites/${site.id}`, label: site.domain }]} current="New boost" />
       <PageHeader
         title="New boost"
         subtitle={
