@@ -7,7 +7,7 @@ import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import type { SessionUser } from "@/lib/accounts/sessions";
 import { type Role, roleAllows } from "@/lib/core/roles";
-import { siteLimitedKey } from "@/lib/sites/site-limit";
+import { assertKeyReaches } from "@/lib/sites/site-limit";
 import { inForeground } from "@/lib/db/statement-turns";
 import { type Database, getDb } from "@/lib/db";
 import { type Caller, recordRequest } from "@/lib/observability/requests";
@@ -209,7 +209,7 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       if (spec.scope && !principal.scopes.includes(spec.scope)) {
         return errorResponse(403, "insufficient_scope", missingScopeMessage(spec.scope), { required_scope: spec.scope });
       }
-      if (spec.wholeOrganization && principal.siteIds) throw siteLimitedKey();
+      assertKeyReaches(spec, principal);
       const refusedRole = principal.user && (twoFactorRefusal(principal.user) ?? roleRefusal(principal.user.role, requiredRole(spec)));
       if (refusedRole) return refusedRole;
       const idempotencyKey = spec.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;

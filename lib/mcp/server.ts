@@ -8,7 +8,7 @@ import { parseBody, validationFailed } from "@/lib/api/input";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import type { AccountContext } from "@/lib/context";
 import { ForbiddenError } from "@/lib/core/errors";
-import { siteLimitedKey } from "@/lib/sites/site-limit";
+import { assertKeyReaches } from "@/lib/sites/site-limit";
 import { version } from "@/package.json";
 import { type McpTool, tools } from "./tools";
 
@@ -102,7 +102,7 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, caller: To
     if (refusal) return toolError(await sentenceOf(refusal));
     const { scope } = tool.operation;
     if (scope && !caller.principal.scopes.includes(scope)) throw new ForbiddenError(missingScopeMessage(scope));
-    if (tool.operation.wholeOrganization && caller.principal.siteIds) throw siteLimitedKey();
+    assertKeyReaches(tool.operation, caller.principal);
     const input = parseArguments(tool.operation, args);
     const text = JSON.stringify(await tool.answer(caller.ctx, input));
     await auditToolCall(tool, args, input.body, text, caller);

@@ -22,3 +22,8 @@ export const siteLimitedKey = () =>
     undefined,
     "site_limited_key",
   );
+
+/** An operation about the whole organization refuses a key limited to some sites: the API and the MCP server both ask here. */
+export function assertKeyReaches(operation: { wholeOrganization?: boolean }, key: { siteIds: readonly number[] | null }): void {
+  if (operation.wholeOrganization && key.siteIds) throw siteLimitedKey();
+}
