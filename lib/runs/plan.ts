@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { boostSitemaps, boosts, runBatches, runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
 import type { PlannedCall } from "@/lib/core/calls";
-import { addUsage, getQuota } from "@/lib/runs/quota";
+import { addUsage, getQuota, quotaExceededMessage } from "@/lib/runs/quota";
 import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/core/format";
@@ -298,7 +298,7 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
     // Warm runs reserved their calls when queued; a boost run learns its size only now.
     const quota = await getQuota(db, site.accountId);
     if (total > quota.remaining) {
-      return end(db, run, "failed", `Monthly call quota exceeded: this run needs ${total} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`);
+      return end(db, run, "failed", quotaExceededMessage("run", total, quota));
     }
   }
 

@@ -13,12 +13,9 @@ function defaultMonthlyQuota(): number {
   return setting("PREHEAT_MONTHLY_CALL_QUOTA");
 }
 
-/**
- * The account's own figure, else its plan's, else null (the service default): one expression for
- * every reader. Aliased: inside a RETURNING clause, drizzle names columns without their table.
- */
-const ownMonthlyLimit = (accountId: number) =>
-  sql<number | null>`(select coalesce(a.monthly_call_quota, p.monthly_calls) from ${accounts} a left join ${plans} p on p.id = a.plan_id where a.id = ${accountId})`;
+/** The account's own figure, else its plan's, else the service default: one expression for every reader. */
+const monthlyLimitOf = (accountId: number) =>
+  sql`coalesce((select coalesce(a.monthly_call_quota, p.monthly_calls) from ${accounts} a left join ${plans} p on p.id = a.plan_id where a.id = ${accountId}), ${defaultMonthlyQuota()})::bigint`;
 
 export function quotaPeriod(now = new Date()) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -28,11 +25,8 @@ export function quotaPeriod(now = new Date()) {
 
 /** The account's own monthly figure, its plan's, or the service default. */
 async function monthlyLimit(db: Database, accountId: number): Promise<number> {
-  const [row] = await db
-    .select({ quota: ownMonthlyLimit(accountId) })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  return row?.quota ?? defaultMonthlyQuota();
+  const [row] = rowsOf<{ quota: number | string }>(await db.execute(sql`select ${monthlyLimitOf(accountId)} as quota`));
+  return Number(row!.quota);
 }
 
 /**
@@ -52,17 +46,13 @@ export async function getQuota(db: Database, accountId: number, now = new Date()
   return { limit, used, remaining: Math.max(0, limit - used), periodStart: start, periodEnd: end };
 }
 
+/** Why `calls` more were refused: the one wording for a warm request and a boost run alike. */
+export function quotaExceededMessage(what: "request" | "run", calls: number, quota: { limit: number; remaining: number; periodEnd: Date }): string {
+  return `Monthly call quota exceeded: this ${what} needs ${calls} calls and ${quota.remaining} of ${quota.limit} remain until ${quota.periodEnd.toISOString()}.`;
+}
+
 /** The lines of a month's quota its owners are told of when the count reaches them (the cron tick e-mails them). */
 const QUOTA_NOTICE_PERCENTS = [80, 100] as const;
-
-/** Records, once a month each, the quota lines reached. */
-async function noteQuotaLines(db: Database, accountId: number, periodStart: Date, percents: readonly number[]): Promise<void> {
-  if (!percents.length) return;
-  await db
-    .insert(quotaNotices)
-    .values(percents.map((percent) => ({ accountId, periodStart, percent })))
-    .onConflictDoNothing();
-}
 
 /**
  * The one count of calls against a month's quota, as one statement: the limit (the account's own
@@ -77,7 +67,7 @@ async function countUsage(db: Database, accountId: number, at: Date, calls: numb
   const percents = JSON.stringify(QUOTA_NOTICE_PERCENTS);
   const fits = (count: SQL) => (checked ? sql`where ${count} <= (select monthly from quota)` : sql``);
   const result = await db.execute(sql`
-    with quota as (select coalesce(${ownMonthlyLimit(accountId)}, ${defaultMonthlyQuota()})::bigint as monthly),
+    with quota as (select ${monthlyLimitOf(accountId)} as monthly),
     before as (
       select coalesce((select ${accountUsage.plannedCalls} from ${accountUsage} where ${accountUsage.accountId} = ${accountId} and ${accountUsage.periodStart} = ${periodStart}), 0) as used
     ),
@@ -113,7 +103,10 @@ export async function addUsage(db: Database, accountId: number, at: Date, calls:
  * once this month, even when no count reached it exactly. Outside the refused transaction.
  */
 export async function noteQuotaSpent(db: Database, accountId: number, now = new Date()): Promise<void> {
-  await noteQuotaLines(db, accountId, quotaPeriod(now).start, [100]);
+  await db
+    .insert(quotaNotices)
+    .values({ accountId, periodStart: quotaPeriod(now).start, percent: 100 })
+    .onConflictDoNothing();
 }
 
 /**
@@ -128,8 +121,7 @@ export async function reserveQuotaWith<Row extends Record<string, unknown>>(db: 
   const now = new Date();
   const { row, used, usedBefore, limit } = await countUsage(db, accountId, now, calls, true, dependent);
   if (used === null) {
-    const remaining = Math.max(0, limit - usedBefore);
-    throw new QuotaExceededError(`Monthly call quota exceeded: this request needs ${calls} calls and ${remaining} of ${limit} remain until ${quotaPeriod(now).end.toISOString()}.`);
+    throw new QuotaExceededError(quotaExceededMessage("request", calls, { limit, remaining: Math.max(0, limit - usedBefore), periodEnd: quotaPeriod(now).end }));
   }
   return row as Row;
 }
