@@ -181,7 +181,7 @@ export async function answer(request: Request, route: { path: string; operationI
   };
   let response: Response;
   try {
-    response = await inForeground(() => work(meter));
+    response = await inForeground(() => work(meter), request.method === "GET" || request.method === "HEAD" ? "read" : "write");
   } catch (error) {
     response = toErrorResponse(error, meter.requestId);
   }

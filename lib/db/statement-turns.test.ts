@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inForeground, takeStatementTurns } from "./statement-turns";
+import { inForeground, type Lane, takeStatementTurns } from "./statement-turns";
 
 let pglite: PGlite;
 
@@ -14,16 +14,16 @@ afterAll(async () => {
 });
 
 /** Starts `count` statements of one kind at once; each pushes its label into `order` when it ends. */
-function start(count: number, label: string, order: string[], foreground = false): Promise<unknown>[] {
+function start(count: number, label: string, order: string[], lane: Lane = "background"): Promise<unknown>[] {
   const one = () => pglite.query("select pg_sleep(0.002)").then(() => void order.push(label));
-  return Array.from({ length: count }, () => (foreground ? inForeground(one) : one()));
+  return Array.from({ length: count }, () => (lane === "background" ? one() : inForeground(one, lane)));
 }
 
 describe("statement turns on the embedded database", () => {
   it("runs a request's statement before the background's queued ahead of it", async () => {
     const order: string[] = [];
     const background = start(40, "background", order);
-    const request = start(1, "request", order, true);
+    const request = start(1, "request", order, "write");
     await Promise.all([...background, ...request]);
     // At most the statement already running and a few the background got in turn go first.
     expect(order.indexOf("request")).toBeLessThan(3);
@@ -32,9 +32,22 @@ describe("statement turns on the embedded database", () => {
   it("never stops the background while requests keep coming: one turn in five is its own", async () => {
     const order: string[] = [];
     const background = start(10, "background", order);
-    const requests = start(40, "request", order, true);
+    const requests = start(40, "request", order, "write");
     await Promise.all([...background, ...requests]);
     const firstTwenty = order.slice(0, 20);
+    expect(firstTwenty.filter((label) => label === "background").length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("runs a request that reads before the writing requests queued ahead of it, and writes still get turns", async () => {
+    const order: string[] = [];
+    const writes = start(40, "write", order, "write");
+    const background = start(10, "background", order);
+    const read = start(1, "read", order, "read");
+    const reads = start(40, "reads", order, "read");
+    await Promise.all([...writes, ...background, ...read, ...reads]);
+    expect(order.indexOf("read")).toBeLessThan(3);
+    const firstTwenty = order.slice(0, 20);
+    expect(firstTwenty.filter((label) => label === "write").length).toBeGreaterThanOrEqual(3);
     expect(firstTwenty.filter((label) => label === "background").length).toBeGreaterThanOrEqual(3);
   });
 
@@ -47,7 +60,7 @@ describe("statement turns on the embedded database", () => {
       await tx.query("select 2");
       order.push("transaction: last");
     });
-    const others = [...start(3, "background", order), ...start(3, "request", order, true)];
+    const others = [...start(3, "background", order), ...start(3, "request", order, "write")];
     await Promise.all([transaction, ...others]);
     const first = order.indexOf("transaction: first");
     expect(order[first + 1]).toBe("transaction: last");

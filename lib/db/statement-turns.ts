@@ -1,13 +1,20 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite } from "@electric-sql/pglite";
 
-/** When both wait, the background gets one turn after this many requests' turns in a row: it is slowed, never stopped. */
-const FOREGROUND_TURNS_IN_A_ROW = 4;
+/** A lane that waits gets a turn once this many turns in a row went to lanes before it: it is slowed, never stopped. */
+const TURNS_PASSED_OVER = 4;
 
-type Global = typeof globalThis & { __preheatForeground?: AsyncLocalStorage<true> };
+/**
+ * Who waits for a statement, in the order they go: a request that only reads (a dashboard or a script
+ * polling a run), a request that writes (a warm, a site), then the background (planning, warming, jobs).
+ */
+export type Lane = "read" | "write" | "background";
+const LANES: readonly Lane[] = ["read", "write", "background"];
+
+type Global = typeof globalThis & { __preheatForeground?: AsyncLocalStorage<Lane> };
 
 /** On globalThis: Next.js bundles this module once per route, and every route must mark the same store. */
-function foreground(): AsyncLocalStorage<true> {
+function foreground(): AsyncLocalStorage<Lane> {
   const g = globalThis as Global;
   g.__preheatForeground ??= new AsyncLocalStorage();
   return g.__preheatForeground;
@@ -15,10 +22,11 @@ function foreground(): AsyncLocalStorage<true> {
 
 /**
  * Runs `work` as something a person or a client is waiting for (an API request, a dashboard call):
- * on the embedded database, its statements go before the background's (planning, warming, jobs).
+ * on the embedded database, its statements go before the background's (planning, warming, jobs), and
+ * a request that only reads goes before those that write.
  */
-export function inForeground<T>(work: () => Promise<T>): Promise<T> {
-  return foreground().run(true, work);
+export function inForeground<T>(work: () => Promise<T>, lane: Exclude<Lane, "background"> = "write"): Promise<T> {
+  return foreground().run(lane, work);
 }
 
 /**
@@ -30,20 +38,25 @@ export function inForeground<T>(work: () => Promise<T>): Promise<T> {
  *   to 226 requests/s, docs/benchmarks.md);
  * - statements of the foreground (`inForeground`) go first, so that a request is not queued behind
  *   the engine's statements: with 1,000 runs warming, GET /v1/runs/{id} p99 went from 454–1,231 ms
- *   to 325–327 ms (docs/benchmarks.md, issue 28; the thread's CPU, not this line, bounds the intake).
+ *   to 325–327 ms (docs/benchmarks.md, issue 28; the thread's CPU, not this line, bounds the intake);
+ *   and reads before writes, so that polling a run does not queue behind twenty warms arriving.
  * A transaction starts in its turn and holds PGlite's own lock to its end, as before.
  */
 export function takeStatementTurns(pglite: PGlite): void {
-  const waiting = { foreground: [] as (() => void)[], background: [] as (() => void)[] };
-  let foregroundInARow = 0;
+  const waiting: Record<Lane, (() => void)[]> = { read: [], write: [], background: [] };
+  const passedOver: Record<Lane, number> = { read: 0, write: 0, background: 0 };
 
-  /** Starts the statement whose turn it is: the foreground's first, but never more than FOREGROUND_TURNS_IN_A_ROW of them in a row. */
+  /**
+   * Starts the statement whose turn it is: the first lane's in LANES order that has one waiting,
+   * unless a later lane was passed over TURNS_PASSED_OVER times in a row (the longest passed over goes then).
+   */
   const next = () => {
-    const backgroundsTurn = waiting.background.length > 0 && (waiting.foreground.length === 0 || foregroundInARow >= FOREGROUND_TURNS_IN_A_ROW);
-    const start = backgroundsTurn ? waiting.background.shift() : waiting.foreground.shift();
-    if (!start) return;
-    foregroundInARow = backgroundsTurn ? 0 : foregroundInARow + 1;
-    start();
+    const ready = LANES.filter((lane) => waiting[lane].length > 0);
+    if (!ready.length) return;
+    const starved = ready.filter((lane) => passedOver[lane] >= TURNS_PASSED_OVER).sort((a, b) => passedOver[b] - passedOver[a]);
+    const lane = starved[0] ?? ready[0]!;
+    for (const other of ready) passedOver[other] = other === lane ? 0 : passedOver[other] + 1;
+    waiting[lane].shift()!();
   };
   // Every statement adds one turn of the event loop (a setImmediate); each turn starts whichever
   // statement waits first in line, not necessarily the one that asked for it. A statement runs to its
@@ -51,7 +64,7 @@ export function takeStatementTurns(pglite: PGlite): void {
   // other, with I/O between iterations.
   const turn = () =>
     new Promise<void>((resolve) => {
-      (foreground().getStore() ? waiting.foreground : waiting.background).push(resolve);
+      waiting[foreground().getStore() ?? "background"].push(resolve);
       setImmediate(next);
     });
   const inTurn =
