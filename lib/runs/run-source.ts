@@ -266,6 +266,8 @@ export class RunSource implements WarmSource {
     readonly adaptive: AdaptiveWindow,
     readonly deadline: number,
     private readonly onActivity: () => void,
+    /** It holds until the next recording decides (its first calls judged, or a pause or block to check), with nothing in flight. */
+    private readonly onRecordingAwaited: () => void,
     private readonly request: RunRequest = PLAIN_REQUEST,
   ) {
     this.accountId = accountId;
@@ -350,6 +352,7 @@ export class RunSource implements WarmSource {
     } else {
       this.noteChange(this.adaptive.observe(outcome.ms));
     }
+    if (this.inFlight === 0 && (this.pauseCheck || this.blockCheck || this.blockHold)) this.onRecordingAwaited();
     this.onActivity();
   }
 

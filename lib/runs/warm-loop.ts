@@ -22,6 +22,8 @@ import { renewSlots, slotTtlSeconds } from "@/lib/warm/site-slots";
  */
 const RECORD_EVERY_MS = 250;
 const RECORD_EVERY_MAX_MS = 2_000;
+/** How soon a recording comes when a run holds until it decides: runs reaching that point within it share one. */
+const RECORD_SOON_MS = 10;
 /** Reservations wanted within this long are written together. */
 const RESERVE_EVERY_MS = 5;
 /** Site slots are renewed (and shares rebalanced between workers) this often. */
@@ -77,6 +79,10 @@ class WarmLoop {
   private readonly held = new Map<string, Held>();
   private ticker: NodeJS.Timeout | undefined;
   private ticking = false;
+  /** performance.now() ms at which the next recording starts; Infinity while one is under way. */
+  private tickDueAt = Infinity;
+  /** A run began to hold until a recording decides while one was under way: the next comes soon. */
+  private recordingAwaited = false;
   private slotTicker: NodeJS.Timeout | undefined;
   /** Sites this worker holds slots of. */
   private readonly slotted = new Set<number>();
@@ -125,7 +131,17 @@ class WarmLoop {
     if (!adaptive) adaptiveWindows.set(key, (adaptive = new AdaptiveWindow(concurrency)));
     // Auto-pause belongs to boosts; an on-demand warm runs to its end.
     const canPause = Boolean(run.boostId && found.ignoreErrors === false);
-    const source = new RunSource(run, region, site.accountId, canPause, adaptive, performance.now() + jobBudgetMs(), () => this.soon(), runRequestOf(run, site, signer));
+    const source = new RunSource(
+      run,
+      region,
+      site.accountId,
+      canPause,
+      adaptive,
+      performance.now() + jobBudgetMs(),
+      () => this.soon(),
+      () => this.recordSoon(),
+      runRequestOf(run, site, signer),
+    );
     source.addBatches(rows, LOAD_BATCHES);
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {
@@ -263,16 +279,36 @@ class WarmLoop {
 
   private scheduleTick(delayMs: number): void {
     this.ticking = true;
+    this.tickDueAt = performance.now() + delayMs;
     const timer = setTimeout(() => {
       const started = performance.now();
+      this.tickDueAt = Infinity; // under way: a recording awaited meanwhile is asked of the next one
+      this.recordingAwaited = false;
       // Failures are logged by serial(); a new timer set meanwhile (the loop emptied, then a run came) carries on instead.
       void this.serial(() => this.tick())
         .catch(() => {})
         .then(() => {
-          if (this.ticking && this.ticker === timer) this.scheduleTick(Math.min(RECORD_EVERY_MAX_MS, Math.max(RECORD_EVERY_MS, 3 * (performance.now() - started))));
+          const backoff = Math.min(RECORD_EVERY_MAX_MS, Math.max(RECORD_EVERY_MS, 3 * (performance.now() - started)));
+          if (this.ticking && this.ticker === timer) this.scheduleTick(this.recordingAwaited ? RECORD_SOON_MS : backoff);
         });
     }, delayMs);
     this.ticker = timer;
+  }
+
+  /**
+   * A run holds until a recording decides (its first calls judged for bot protection, most often):
+   * the next recording comes within RECORD_SOON_MS instead of at its pace, or it would stall every run
+   * for up to RECORD_EVERY_MAX_MS.
+   */
+  private recordSoon(): void {
+    if (!this.ticking) return;
+    if (this.tickDueAt === Infinity) {
+      this.recordingAwaited = true;
+      return;
+    }
+    if (this.tickDueAt <= performance.now() + RECORD_SOON_MS) return;
+    clearTimeout(this.ticker);
+    this.scheduleTick(RECORD_SOON_MS);
   }
 
   /** Takes slots of sites new to this worker: the runs adopted meanwhile wait for one renewal together. */
