@@ -7,6 +7,10 @@ import type { AddressInfo } from "node:net";
  * It counts calls in flight, overall and per site (the Host header), and reports the peaks. A
  * site's ownership token file (`/<token>.html`, the tokens sent by the bench) answers at once and
  * is not counted; any other `/preheat-….html` is a 404, as on a real site.
+ *
+ * It also measures the turnaround: how long a site's slot, freed by an answer, stays empty until
+ * the site's next call arrives. The origin's delay is fixed, so every millisecond a run takes past
+ * its ideal is there (the warmer's latency, not the site's).
  */
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 200);
 const page = Buffer.from("<!doctype html><html><body>warm</body></html>");
@@ -19,6 +23,9 @@ let firstAt = 0;
 let lastAt = 0;
 /** By host: the ownership token its token file holds. */
 const tokens = new Map<string, string>();
+/** By host: when each answer not yet followed by a call was sent (performance.now() ms). */
+const freedAt = new Map<string, number[]>();
+const turnarounds: number[] = [];
 
 const server = http.createServer((req, res) => {
   const host = req.headers.host ?? "";
@@ -28,6 +35,8 @@ const server = http.createServer((req, res) => {
     return void res.writeHead(404).end();
   }
   firstAt ||= performance.now();
+  const freed = freedAt.get(host)?.shift();
+  if (freed !== undefined) turnarounds.push(performance.now() - freed);
   inFlight++;
   peak = Math.max(peak, inFlight);
   const open = (perSite.get(host) ?? 0) + 1;
@@ -38,6 +47,9 @@ const server = http.createServer((req, res) => {
     perSite.set(host, perSite.get(host)! - 1);
     served++;
     lastAt = performance.now();
+    const waiting = freedAt.get(host);
+    if (waiting) waiting.push(lastAt);
+    else freedAt.set(host, [lastAt]);
     res.writeHead(200, { "content-type": "text/html", "content-length": page.length, "cf-cache-status": "HIT", "cf-ray": "8f1b2c3d4e5f6a7b-CDG" }).end(page);
   }, delayMs);
 });
@@ -45,7 +57,15 @@ server.keepAliveTimeout = 60_000;
 server.maxConnections = 100_000;
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on("message", (message: { type: string; tokens?: Record<string, string> }) => {
-  if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt, inFlight, lastAt: performance.timeOrigin + lastAt });
+  if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt, inFlight, lastAt: performance.timeOrigin + lastAt, turnaround: turnaroundFigures() });
   if (message.type === "tokens") for (const [host, token] of Object.entries(message.tokens ?? {})) tokens.set(host, token);
 });
 process.on("disconnect", () => process.exit(0));
+
+/** The turnaround's mean and percentiles in ms (null before any). */
+function turnaroundFigures() {
+  if (!turnarounds.length) return null;
+  const sorted = [...turnarounds].sort((a, b) => a - b);
+  const at = (share: number) => Math.round(sorted[Math.floor(share * (sorted.length - 1))]!);
+  return { mean: Math.round(sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}

@@ -7,7 +7,7 @@ import { queueWarm } from "@/lib/runs/warm-runs";
 import { createSite } from "@/lib/sites/service";
 import { startEmbeddedJobs } from "@/lib/worker/embedded";
 import { createCaseDatabase, startWorkerProcesses } from "./postgres-workers";
-import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
+import { benchCases, type Case, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
 
 /**
  * Many tenants at once (issue 11): N sites × M URLs behind one local origin that answers after a
@@ -129,6 +129,7 @@ async function measure(c: Case) {
   console.log(
     `  peak calls in flight ${stats.peak} (ideal ${c.sites * c.concurrency}), peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
   );
+  console.log(turnaroundLine(stats));
   console.log(`  ${setup.rss()}`);
 }
 

@@ -12,7 +12,22 @@ export function benchCases(): Case[] {
   });
 }
 
-export type OriginStats = { served: number; peak: number; peakPerSite: number; spanMs: number; inFlight: number; lastAt: number };
+/** `turnaround`: how long a site's freed slot waited for its next call, in ms (delayed-origin.ts). */
+export type OriginStats = {
+  served: number;
+  peak: number;
+  peakPerSite: number;
+  spanMs: number;
+  inFlight: number;
+  lastAt: number;
+  turnaround: { mean: number; p50: number; p90: number; p99: number } | null;
+};
+
+/** The bench line of the turnaround: where a run loses time against the ideal, call after call. */
+export function turnaroundLine(stats: OriginStats): string {
+  const t = stats.turnaround;
+  return t ? `  a site's freed slot waited for its next call: mean ${t.mean} ms, p50 ${t.p50} ms, p90 ${t.p90} ms, p99 ${t.p99} ms` : "  no slot was freed and used again";
+}
 
 /** The delayed origin (delayed-origin.ts) in a process of its own: its port, its counts, and the sites' ownership tokens it serves. */
 export async function startDelayedOrigin(delayMs: number) {

@@ -10,7 +10,7 @@ import { startProductionServer } from "@/lib/testing/production-server";
 import { cpuSecondsOf, createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
-import { benchCases, type Case, startDelayedOrigin } from "./tenant-cases";
+import { benchCases, type Case, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
 
 /**
  * Many tenants at once, as people run Preheat (issue 28): the production server (`next start`, its
@@ -138,6 +138,7 @@ async function measure(c: Case) {
     console.log(
       `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
     );
+    console.log(turnaroundLine(stats));
     console.log(probed);
     const cpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
     console.log(`  server CPU from the first warm to the last call: ${cpu.toFixed(1)} s, ${((cpu * 1e6) / stats.served).toFixed(0)} µs a call (warm requests included)`);
