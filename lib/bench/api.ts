@@ -247,7 +247,7 @@ async function main() {
   const handle = await openDatabase({ dataDir });
   const seedStarted = performance.now();
   const seeded = await seed(handle.db);
-  // The statistics autovacuum (a PostgreSQL server) or keepStatistics (the embedded one) would have gathered by then.
+  // The statistics autovacuum (a PostgreSQL server) or maintainEmbedded (the embedded one) would have gathered by then.
   await handle.db.execute(sql`analyze`);
   await handle.close();
   const where = database ? `a PostgreSQL server at ${new URL(SERVER_URL!).host}` : "the embedded database (PGlite)";

@@ -12,7 +12,8 @@ const pageOf = async (table: string, id: number) => (await query<{ page: string 
 
 // A heap-only update stays on its row's page and writes no index entry: without room kept on each page,
 // every reservation and recording of a batch would move its row and add to both of its indexes, and an
-// embedded database, which never vacuums, would keep every old version.
+// embedded database, which vacuums a table only to freeze it (embedded-maintenance.ts), would keep the old
+// versions for months.
 it("keeps a batch's and a run's counter updates on their page when the table is full of rows", async () => {
   await query(`insert into accounts (name) values ('Tenant')`);
   await query(`insert into sites (account_id, domain, validation_token) values (1, 'shop.test', 'token')`);

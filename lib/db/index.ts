@@ -3,7 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { lockEmbeddedDatabase } from "./embedded-lock";
-import { keepStatistics } from "./embedded-statistics";
+import { maintainEmbedded } from "./embedded-maintenance";
 import { takeStatementTurns } from "./statement-turns";
 import { dataDirectory } from "./paths";
 
@@ -82,14 +82,14 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     // After the migrations: they run once, and change the tables that statements are prepared on.
     reuseStatements(pglite);
     takeStatementTurns(pglite);
-    const statistics = await keepStatistics(pglite);
+    const maintenance = await maintainEmbedded(pglite);
     ownedDatabases().add(db as unknown as Database);
     return {
       db: db as unknown as Database,
       kind: "embedded",
       pglite,
       close: async () => {
-        await statistics.stop();
+        await maintenance.stop();
         await pglite.close();
         unlock();
       },

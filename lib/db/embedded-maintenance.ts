@@ -25,12 +25,39 @@ export async function analyzeGrownTables(pglite: PGlite): Promise<string[]> {
   return grown.map((t) => `${t.schema}.${t.name}`);
 }
 
-/** Analyses the grown tables now, then every minute until `stop()` (which waits for a pass under way). */
-export async function keepStatistics(pglite: PGlite): Promise<{ stop: () => Promise<void> }> {
+/**
+ * Every write takes a transaction id, and PostgreSQL stops taking writes before its ids wrap around
+ * (about 2 billion of them) unless the tables' rows were frozen by a VACUUM. A server's autovacuum
+ * does that; PGlite has none, so an embedded database written 200 times a second would refuse every
+ * write after about four months. The tables older than `olderThan` transactions (PostgreSQL's own
+ * vacuum_freeze_table_age, 150 million, by default) are frozen: the first time the whole table is read,
+ * afterwards only the pages written since. Returns the tables frozen.
+ */
+export async function freezeAgingTables(pglite: PGlite, olderThan?: number): Promise<string[]> {
+  const { rows } = await pglite.query<{ schema: string; name: string }>(
+    `select n.nspname as schema, c.relname as name
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'm', 't')
+        and age(c.relfrozenxid) > coalesce($1::int, current_setting('vacuum_freeze_table_age')::int)
+      order by age(c.relfrozenxid) desc`,
+    [olderThan ?? null],
+  );
+  for (const table of rows) await pglite.exec(`vacuum (freeze) "${table.schema}"."${table.name}"`);
+  return rows.map((t) => `${t.schema}.${t.name}`);
+}
+
+/** What the embedded database needs in place of autovacuum: the grown tables analysed, the aging ones frozen. */
+async function maintain(pglite: PGlite): Promise<void> {
   await analyzeGrownTables(pglite);
+  await freezeAgingTables(pglite);
+}
+
+/** Maintains the embedded database now, then every minute until `stop()` (which waits for a pass under way). */
+export async function maintainEmbedded(pglite: PGlite): Promise<{ stop: () => Promise<void> }> {
+  await maintain(pglite);
   let pass: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    pass = analyzeGrownTables(pglite).catch(() => {
+    pass = maintain(pglite).catch(() => {
       // A closed or busy database: the next pass tries again.
     });
   }, CHECK_EVERY_MS);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "./index";
-import { analyzeGrownTables } from "./embedded-statistics";
+import { analyzeGrownTables, freezeAgingTables } from "./embedded-maintenance";
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -16,4 +16,16 @@ it("gives the planner the size of a table that grew, and leaves the others alone
   expect(await analyzeGrownTables(handle.pglite!)).toEqual(["public.accounts"]);
   expect(await estimatedRows("accounts")).toBe(3000);
   expect(await analyzeGrownTables(handle.pglite!)).toEqual([]);
+});
+
+const ageOf = async (table: string) => Number((await handle.pglite!.query<{ age: number }>(`select age(relfrozenxid) as age from pg_class where relname = '${table}'`)).rows[0]!.age);
+
+it("freezes the tables older than the limit, so that the database never reaches transaction-id wraparound, and leaves the younger ones", async () => {
+  for (let i = 0; i < 60; i++) await handle.db.execute(sql`insert into plans (name, monthly_calls) values (${`Plan ${i}`}, 1000)`);
+  const age = await ageOf("plans");
+  expect(age).toBeGreaterThan(50);
+  expect(await freezeAgingTables(handle.pglite!, age - 1)).toContain("public.plans");
+  expect(await ageOf("plans")).toBeLessThan(5);
+  // Every table is young now: none is read again.
+  expect(await freezeAgingTables(handle.pglite!, 20)).toEqual([]);
 });
