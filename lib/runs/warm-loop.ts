@@ -325,8 +325,17 @@ class WarmLoop {
 
   /** Renews this worker's share of each site it warms and gives back the others' (lib/warm/site-slots.ts). */
   private async renewSlots(): Promise<void> {
-    const held = [...new Set([...this.held.values()].map((h) => h.source.siteId))];
+    // A site stays held while calls to it are in flight, whether or not a run of it is still here.
+    const inFlight = [...this.slotted].filter((siteId) => this.engine.siteInFlight(siteId) > 0);
+    const held = [...new Set([...[...this.held.values()].map((h) => h.source.siteId), ...inFlight])];
     const released = [...this.slotted].filter((siteId) => !held.includes(siteId));
+    // Given back from this instant, not from the commit: a run of the site adopted while the
+    // transaction runs must take new slots (slotsFor, after this step), never send under the old
+    // lease while the others are told the slots are free.
+    for (const siteId of released) {
+      this.slotted.delete(siteId);
+      this.engine.lowerSite(siteId, 0);
+    }
     if (!held.length && !released.length) {
       if (this.slotTicker) clearInterval(this.slotTicker);
       this.slotTicker = undefined;
