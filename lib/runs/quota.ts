@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { accounts, accountUsage, plans, quotaNotices } from "@/drizzle/schema";
 import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
+import { idList } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { QuotaExceededError } from "@/lib/core/errors";
 
@@ -64,7 +65,6 @@ const QUOTA_NOTICE_PERCENTS = [80, 100] as const;
 async function countUsage(db: Database, accountId: number, at: Date, calls: number, checked: boolean, dependent: SQL) {
   // Through the column's encoder: the postgres driver sends raw parameters as they are, and a Date is not a string.
   const periodStart = sql.param(quotaPeriod(at).start, accountUsage.periodStart);
-  const percents = JSON.stringify(QUOTA_NOTICE_PERCENTS);
   const fits = (count: SQL) => (checked ? sql`where ${count} <= (select monthly from quota)` : sql``);
   const result = await db.execute(sql`
     with quota as (select ${monthlyLimitOf(accountId)} as monthly),
@@ -81,7 +81,7 @@ async function countUsage(db: Database, accountId: number, at: Date, calls: numb
     lines_crossed as (
       insert into ${quotaNotices} (account_id, period_start, percent)
       select ${accountId}, ${periodStart}, line.percent
-      from granted, quota, (select value::int as percent from jsonb_array_elements_text(${percents}::jsonb)) as line
+      from granted, quota, ${idList(QUOTA_NOTICE_PERCENTS)} as line(percent)
       where granted.used - ${calls} < ceil(quota.monthly * line.percent / 100.0) and granted.used >= ceil(quota.monthly * line.percent / 100.0)
       on conflict do nothing
     ),
