@@ -36,4 +36,14 @@ describe("AdaptiveWindow", () => {
     expect(window.retryAfter(30, 429)).toEqual({ reason: "the site answered 429 with Retry-After: 30 s", concurrency: 1 });
     expect(window.retryAfter(30, 503)).toBeUndefined();
   });
+
+  it("reads the median of exactly the last 50 calls, repeated times included", () => {
+    const window = new AdaptiveWindow(4);
+    feed(window, 10, ADAPTIVE.sample);
+    // 25 fast and 25 slow calls: the median is the mean of 10 and 40, 25 ms, under 3 × 10.
+    expect(feed(window, 10, 25)).toEqual([]);
+    expect(feed(window, 40, 25)).toEqual([]);
+    // One more slow call pushes the oldest fast one out: the median is now 40 ms, over 30 ms.
+    expect(window.observe(40)).toMatchObject({ concurrency: 2 });
+  });
 });
