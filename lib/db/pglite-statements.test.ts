@@ -31,6 +31,37 @@ describe("reuseStatements (the embedded database's prepared statements)", () => 
     expect(await prepared()).toHaveLength(3);
   });
 
+  it("reads every kind of answer as PGlite's own query does: nulls, text beyond ASCII, types, many rows, no rows, counts", async () => {
+    await pglite.query("insert into items (name, tags, data, at) values ($1, $2, $3, $4), ($5, null, null, null)", [
+      "café ☕ — 東京 🚀",
+      ["a,b", 'quote"d', ""],
+      { nested: { list: [1, 2.5, null, "ü"] }, empty: {} },
+      new Date("2026-11-26T17:00:00.123Z"),
+      "plain",
+    ]);
+    const statements: [string, unknown[], { rowMode?: "array" }?][] = [
+      ["select * from items order by id", []],
+      ["select id, name, tags, data, at from items order by id", [], { rowMode: "array" }],
+      ["select 1::int2 as small, 2::int4 as int, 3::int8 as big, 1.5::float8 as float, 2.25::numeric as numeric, true as yes, null::text as nothing, 'x'::bytea as bytes", []],
+      ["select * from items where id < 0", []],
+      ["select g, repeat('é', g) as text from generate_series(1, 2000) g", []],
+      ["update items set name = name || $1 where id > 0", ["!"]],
+      ["delete from items where name = $1", ["nobody"]],
+    ];
+    const own = [];
+    for (const [text, params, options] of statements) own.push(await pglite.query(text, params, options));
+    await pglite.query("update items set name = left(name, -1)");
+    reuseStatements(pglite);
+    for (const [index, [text, params, options]] of statements.entries()) {
+      const answer = await pglite.query(text, params, options);
+      expect({ rows: answer.rows, fields: answer.fields, affectedRows: answer.affectedRows }).toEqual({
+        rows: own[index]!.rows,
+        fields: own[index]!.fields,
+        affectedRows: own[index]!.affectedRows,
+      });
+    }
+  });
+
   it("throws the database's error, with its code and query, and goes on", async () => {
     reuseStatements(pglite);
     await pglite.query("insert into items (name) values ($1)", ["a"]);

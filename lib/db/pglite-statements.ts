@@ -1,6 +1,4 @@
-import { type ExecProtocolResult, type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction, types } from "@electric-sql/pglite";
-
-type BackendMessage = ExecProtocolResult["messages"][number];
+import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction, types } from "@electric-sql/pglite";
 
 type Statement = { name: string; parameterTypes: number[] };
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
@@ -26,28 +24,85 @@ function withQuery(error: unknown, text: string, params: unknown[], options: Que
 
 type Parser = (value: string, typeId: number) => unknown;
 
+// The backend messages an answer is made of (PostgreSQL's protocol, chapter 55.7), by their first byte.
+const ROW_DESCRIPTION = 0x54; // T
+const DATA_ROW = 0x44; // D
+const COMMAND_COMPLETE = 0x43; // C
+const ERROR_RESPONSE = 0x45; // E
+
+/** A NUL-terminated string at `offset`, and where the next field starts. */
+function cstring(data: Buffer, offset: number): [string, number] {
+  const end = data.indexOf(0, offset);
+  return [data.toString("utf8", offset, end), end + 1];
+}
+
 /**
- * What PGlite's parseResults makes of one statement's answer, without what makes it slow: it merges
- * the caller's parsers into its own 300-odd on every statement (drizzle passes some on each).
+ * One statement's answer, read straight from the bytes PGlite's database wrote, as PGlite's own
+ * query would return it. PGlite's parser copies every field of every row into an ArrayBuffer of its
+ * own before decoding it, and builds a message object for each; on the API's reads that parsing
+ * cost more than the statements' execution (docs/benchmarks.md). An error is read by PGlite's own
+ * parser, so that callers get the same DatabaseError either way. The caller's parsers are looked up
+ * once per answer, not merged into PGlite's 300-odd on every statement as its parseResults does.
  */
-function resultsOf<T>(messages: BackendMessage[], defaults: Record<number, Parser>, options: QueryOptions | undefined): Results<T> {
+function readAnswer<T>(data: Buffer, defaults: Record<number, Parser>, options: QueryOptions | undefined): Results<T> {
   const result: Results<T> = { rows: [], fields: [], affectedRows: 0 };
+  const arrays = options?.rowMode === "array";
+  let names: string[] = [];
   let parsers: (Parser | undefined)[] = [];
-  for (const message of messages) {
-    if (message instanceof protocol.messages.RowDescriptionMessage) {
-      result.fields = message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
-      parsers = result.fields.map(({ dataTypeID }) => options?.parsers?.[dataTypeID] ?? defaults[dataTypeID] ?? types.parsers[dataTypeID]);
-    } else if (message instanceof protocol.messages.DataRowMessage) {
-      const values = message.fields.map((value, i) => (value === null ? null : parsers[i] ? parsers[i](value, result.fields[i]!.dataTypeID) : value));
-      result.rows.push((options?.rowMode === "array" ? values : Object.fromEntries(values.map((value, i) => [result.fields[i]!.name, value]))) as T);
-    } else if (message instanceof protocol.messages.CommandCompleteMessage) {
+  let typeIds: number[] = [];
+  for (let offset = 0; offset < data.length; ) {
+    const type = data[offset]!;
+    const end = offset + 1 + data.readInt32BE(offset + 1);
+    let at = offset + 5;
+    if (type === DATA_ROW) {
+      const count = data.readInt16BE(at);
+      at += 2;
+      const values: unknown[] = new Array(count);
+      for (let i = 0; i < count; i++) {
+        const length = data.readInt32BE(at);
+        at += 4;
+        if (length < 0) {
+          values[i] = null;
+          continue;
+        }
+        const text = data.toString("utf8", at, at + length);
+        at += length;
+        const parse = parsers[i];
+        values[i] = parse ? parse(text, typeIds[i]!) : text;
+      }
+      if (arrays) result.rows.push(values as T);
+      else {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < count; i++) row[names[i]!] = values[i];
+        result.rows.push(row as T);
+      }
+    } else if (type === ROW_DESCRIPTION) {
+      const count = data.readInt16BE(at);
+      at += 2;
+      result.fields = [];
+      for (let i = 0; i < count; i++) {
+        const [name, next] = cstring(data, at);
+        // table oid (4), column number (2), then the type's oid (4), size (2), modifier (4) and format (2)
+        const dataTypeID = data.readInt32BE(next + 6);
+        at = next + 18;
+        result.fields.push({ name, dataTypeID });
+      }
+      names = result.fields.map((field) => field.name);
+      typeIds = result.fields.map((field) => field.dataTypeID);
+      parsers = typeIds.map((id) => options?.parsers?.[id] ?? defaults[id] ?? types.parsers[id]);
+    } else if (type === COMMAND_COMPLETE) {
       // "SELECT 2", "UPDATE 3", "INSERT 0 5": the count is the last word; "CREATE TABLE" has none.
-      const words = message.text.split(" ");
+      const words = cstring(data, at)[0].split(" ");
       const count = Number.parseInt(words.at(-1)!, 10);
       result.command = words[0];
       if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(words[0]!)) result.affectedRows = count;
       if (!Number.isNaN(count)) result.rowCount = count;
+    } else if (type === ERROR_RESPONSE) {
+      let error: unknown;
+      new protocol.Parser().parse(data.subarray(offset, end), (message) => (error = message));
+      throw error;
     }
+    offset = end;
   }
   return result;
 }
@@ -75,8 +130,9 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
     if (statements.size >= capacity) forget(statements.keys().next().value!);
     const messages = closing.splice(0).map((closed) => protocol.serialize.close({ type: "S", name: closed }));
     messages.push(protocol.serialize.parse({ name, text, types: options?.paramTypes }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync());
-    const described = await pglite.execProtocol(concat(messages), { syncToFs: false });
-    return { name, parameterTypes: parse.parseDescribeStatementResults(described.messages) };
+    // execProtocolStream, not execProtocol: it sets PGlite's output handler itself, as readAnswer's raw stream does.
+    const described = await pglite.execProtocolStream(concat(messages), { syncToFs: false });
+    return { name, parameterTypes: parse.parseDescribeStatementResults(described) };
   }
 
   /** Runs `text` as a prepared statement; the caller holds PGlite's query lock. */
@@ -93,8 +149,10 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
         return serialize ? serialize(value) : String(value);
       });
       const message = concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync()]);
-      const { messages } = await pglite.execProtocol(message, { syncToFs: !inTransaction });
-      return resultsOf<T>(messages, pglite.parsers, options);
+      const chunks: Buffer[] = [];
+      // The chunks are views of the database's memory, which its next statement overwrites: copied.
+      await pglite.execProtocolRawStream(message, { syncToFs: !inTransaction, onRawData: (chunk) => chunks.push(Buffer.from(chunk)) });
+      return readAnswer<T>(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), pglite.parsers, options);
     } catch (error) {
       // A table changed under a prepared statement (a migration): prepared afresh on its next run.
       if (error instanceof Error && "code" in error && error.code === "0A000" && forget(text) && !inTransaction) return run(text, params, options, inTransaction);
