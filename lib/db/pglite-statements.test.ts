@@ -1,4 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, protocol } from "@electric-sql/pglite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reuseStatements } from "./pglite-statements";
 
@@ -60,6 +60,18 @@ describe("reuseStatements (the embedded database's prepared statements)", () => 
         affectedRows: own[index]!.affectedRows,
       });
     }
+  });
+
+  it("leaves PGlite's own execProtocol answering after a statement, errors included", async () => {
+    reuseStatements(pglite);
+    await pglite.query("select 1");
+    const { messages, data } = await pglite.execProtocol(protocol.serialize.query("select 42 as answer"));
+    const row = messages.find((message) => message instanceof protocol.messages.DataRowMessage);
+    expect(row?.fields).toEqual(["42"]);
+    expect(data.length).toBeGreaterThan(0);
+    await expect(pglite.execProtocol(protocol.serialize.query("selec 1"))).rejects.toMatchObject({ code: "42601" });
+    expect((await pglite.execProtocol(protocol.serialize.query("selec 1"), { throwOnError: false })).messages.some((message) => message instanceof protocol.messages.DatabaseError)).toBe(true);
+    expect((await pglite.query("select 2 as two")).rows).toEqual([{ two: 2 }]);
   });
 
   it("throws the database's error, with its code and query, and goes on", async () => {

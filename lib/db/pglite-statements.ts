@@ -1,4 +1,4 @@
-import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction, types } from "@electric-sql/pglite";
+import { type ExecProtocolResult, type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction, types } from "@electric-sql/pglite";
 
 type Statement = { name: string; parameterTypes: number[] };
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
@@ -30,6 +30,16 @@ const DATA_ROW = 0x44; // D
 const COMMAND_COMPLETE = 0x43; // C
 const ERROR_RESPONSE = 0x45; // E
 
+/**
+ * The bytes the database wrote for `message`, copied: the chunks are views of its memory, which its
+ * next statement overwrites.
+ */
+async function rawAnswer(pglite: PGlite, message: Uint8Array, syncToFs: boolean | undefined): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await pglite.execProtocolRawStream(message, { syncToFs, onRawData: (chunk) => chunks.push(Buffer.from(chunk)) });
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
 /** A NUL-terminated string at `offset`, and where the next field starts. */
 function cstring(data: Buffer, offset: number): [string, number] {
   const end = data.indexOf(0, offset);
@@ -39,8 +49,9 @@ function cstring(data: Buffer, offset: number): [string, number] {
 /**
  * One statement's answer, read straight from the bytes PGlite's database wrote, as PGlite's own
  * query would return it. PGlite's parser copies every field of every row into an ArrayBuffer of its
- * own before decoding it, and builds a message object for each; on the API's reads that parsing
- * cost more than the statements' execution (docs/benchmarks.md). An error is read by PGlite's own
+ * own before decoding it, and builds a message object for each; on the API's reads PGlite's
+ * JavaScript, most of it that parsing, took more of the thread than the statements' execution
+ * (docs/benchmarks.md). An error is read by PGlite's own
  * parser, so that callers get the same DatabaseError either way. The caller's parsers are looked up
  * once per answer, not merged into PGlite's 300-odd on every statement as its parseResults does.
  */
@@ -130,7 +141,6 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
     if (statements.size >= capacity) forget(statements.keys().next().value!);
     const messages = closing.splice(0).map((closed) => protocol.serialize.close({ type: "S", name: closed }));
     messages.push(protocol.serialize.parse({ name, text, types: options?.paramTypes }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync());
-    // execProtocolStream, not execProtocol: it sets PGlite's output handler itself, as readAnswer's raw stream does.
     const described = await pglite.execProtocolStream(concat(messages), { syncToFs: false });
     return { name, parameterTypes: parse.parseDescribeStatementResults(described) };
   }
@@ -149,16 +159,32 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
         return serialize ? serialize(value) : String(value);
       });
       const message = concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync()]);
-      const chunks: Buffer[] = [];
-      // The chunks are views of the database's memory, which its next statement overwrites: copied.
-      await pglite.execProtocolRawStream(message, { syncToFs: !inTransaction, onRawData: (chunk) => chunks.push(Buffer.from(chunk)) });
-      return readAnswer<T>(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), pglite.parsers, options);
+      return readAnswer<T>(await rawAnswer(pglite, message, !inTransaction), pglite.parsers, options);
     } catch (error) {
       // A table changed under a prepared statement (a migration): prepared afresh on its next run.
       if (error instanceof Error && "code" in error && error.code === "0A000" && forget(text) && !inTransaction) return run(text, params, options, inTransaction);
       throw withQuery(error, text, params, options);
     }
   }
+
+  // PGlite's execProtocol uses its default output handler, which it expects in place, but
+  // execProtocolRawStream (run above) leaves its own there when it returns: execProtocol then
+  // answered nothing. It reads the raw stream too, which sets the handler every time. (PGlite's
+  // execProtocolStream, which its own query and exec use, sets its handler itself.)
+  pglite.execProtocol = async (message, { syncToFs, throwOnError = true, onNotice } = {}) => {
+    const data = await rawAnswer(pglite, message, syncToFs);
+    const messages: ExecProtocolResult["messages"] = [];
+    let error: unknown;
+    // As PGlite's own: when it throws, the first error ends what is kept, and is thrown once the answer is read.
+    new protocol.Parser().parse(data, (received) => {
+      if (error) return;
+      if (received instanceof protocol.messages.DatabaseError) error = throwOnError ? received : undefined;
+      else if (received instanceof protocol.messages.NoticeMessage) onNotice?.(received);
+      messages.push(received);
+    });
+    if (throwOnError && error) throw error;
+    return { messages, data };
+  };
 
   const query = pglite.query.bind(pglite) as Query;
   pglite.query = (async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
