@@ -34,42 +34,60 @@ export const emptySummary = (): Summary => ({
 /** An average in ms to one decimal; null over no call. */
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
-/** Per run, a jsonb map of counts summed over its own batches (verification batches are counted apart). */
-async function countsPerRun(db: Database, runIds: readonly number[], column: "not_cached" | "pops" | "blocked_by" | "answer_headers"): Promise<Map<number, Record<string, number>>> {
-  const counts = new Map<number, Record<string, number>>();
+const COUNT_COLUMNS = ["not_cached", "pops", "blocked_by", "answer_headers"] as const;
+type CountColumn = (typeof COUNT_COLUMNS)[number];
+type CountsPerRun = Record<CountColumn, Map<number, Record<string, number>>>;
+
+/**
+ * Per run, each jsonb map of counts summed over its own batches (verification batches are counted
+ * apart): one scan of the batches for the four maps.
+ */
+async function countsPerRun(db: Database, runIds: readonly number[]): Promise<CountsPerRun> {
+  const counts = Object.fromEntries(COUNT_COLUMNS.map((column) => [column, new Map()])) as CountsPerRun;
   if (!runIds.length) return counts;
-  const result = await db.execute(
-    sql`select b.run_id, c.key, sum(c.value::int) as n
-        from ${runBatches} b, jsonb_each_text(b.${sql.identifier(column)}) c
-        where b.run_id in ${idList(runIds)} and b.purpose = 'warm'
-        group by b.run_id, c.key`,
+  const maps = sql.join(
+    COUNT_COLUMNS.map((column) => sql`select ${column}::text as map, key, value from jsonb_each_text(b.${sql.identifier(column)})`),
+    sql` union all `,
   );
-  for (const row of rowsOf<{ run_id: number; key: string; n: string }>(result)) {
+  const result = await db.execute(
+    sql`select b.run_id, c.map, c.key, sum(c.value::int) as n
+        from ${runBatches} b cross join lateral (${maps}) c
+        where b.run_id in ${idList(runIds)} and b.purpose = 'warm'
+        group by b.run_id, c.map, c.key`,
+  );
+  for (const row of rowsOf<{ run_id: number; map: CountColumn; key: string; n: string }>(result)) {
+    const perRun = counts[row.map];
     const runId = Number(row.run_id);
-    counts.set(runId, { ...counts.get(runId), [row.key]: Number(row.n) });
+    perRun.set(runId, { ...perRun.get(runId), [row.key]: Number(row.n) });
   }
   return counts;
 }
 
-/** Sums per-batch statistics into each run's summary: a few aggregate queries, whatever the run size. */
+/** Sums per-batch statistics into each run's summary: four aggregate queries at once (five with a visitor check), whatever the run size or count. */
 export async function summariseRuns(db: Database, runIds: number[]): Promise<Map<number, Summary>> {
   const summaries = new Map<number, Summary>();
   if (!runIds.length) return summaries;
-  const totals = await db
-    .select({
-      runId: runBatches.runId,
-      total: sql<string>`sum(${runBatches.totalCalls})`,
-      ok: sql<string>`sum(${runBatches.successfulCalls})`,
-      failed: sql<string>`sum(${runBatches.failedCalls})`,
-      hits: sql<string>`sum(${runBatches.cacheHits})`,
-      time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
-      hitTime: sql<string>`sum(${runBatches.hitMsTotal})`,
-      missTime: sql<string>`sum(${runBatches.missMsTotal})`,
-      purpose: runBatches.purpose,
-    })
-    .from(runBatches)
-    .where(inArray(runBatches.runId, runIds))
-    .groupBy(runBatches.runId, runBatches.purpose);
+  // Independent reads, all at once: on the embedded database each round of statements waits for a turn of the event loop.
+  const [totals, counts, planned, variants] = await Promise.all([
+    db
+      .select({
+        runId: runBatches.runId,
+        total: sql<string>`sum(${runBatches.totalCalls})`,
+        ok: sql<string>`sum(${runBatches.successfulCalls})`,
+        failed: sql<string>`sum(${runBatches.failedCalls})`,
+        hits: sql<string>`sum(${runBatches.cacheHits})`,
+        time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+        hitTime: sql<string>`sum(${runBatches.hitMsTotal})`,
+        missTime: sql<string>`sum(${runBatches.missMsTotal})`,
+        purpose: runBatches.purpose,
+      })
+      .from(runBatches)
+      .where(inArray(runBatches.runId, runIds))
+      .groupBy(runBatches.runId, runBatches.purpose),
+    countsPerRun(db, runIds),
+    db.select({ id: runs.id, verify: runs.verify, verifyVisitors: runs.verifyVisitors, variations: runs.variations, requestProfile: runs.requestProfile }).from(runs).where(inArray(runs.id, runIds)),
+    variantFiguresPerRun(db, runIds),
+  ]);
   const missTimes = new Map<number, number>();
   const verifications = new Map<number, { calls: number; hits: number }>();
   // Verification calls are counted apart: the run's figures are its own calls only.
@@ -88,34 +106,25 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
       average_hit_response_time_ms: averageMs(Number(row.hitTime), hits),
     });
   }
-  const [reasons, pops, blocked] = await Promise.all([countsPerRun(db, runIds, "not_cached"), countsPerRun(db, runIds, "pops"), countsPerRun(db, runIds, "blocked_by")]);
   for (const [runId, summary] of summaries) {
-    summary.not_cached = reasons.get(runId) ?? {};
-    summary.blocked_by = blocked.get(runId) ?? {};
-    summary.pops = pops.get(runId) ?? {};
+    summary.not_cached = counts.not_cached.get(runId) ?? {};
+    summary.blocked_by = counts.blocked_by.get(runId) ?? {};
+    summary.pops = counts.pops.get(runId) ?? {};
     summary.cache_misses = summary.not_cached.miss ?? 0;
     summary.average_miss_response_time_ms = averageMs(missTimes.get(runId) ?? 0, summary.cache_misses);
   }
-  const planned = await db
-    .select({ id: runs.id, verify: runs.verify, verifyVisitors: runs.verifyVisitors, variations: runs.variations, requestProfile: runs.requestProfile })
-    .from(runs)
-    .where(inArray(runs.id, runIds));
   for (const { id } of planned.filter((run) => run.verify)) {
     summaries.set(id, { ...(summaries.get(id) ?? emptySummary()), verified: verifications.get(id) ?? { calls: 0, hits: 0 } });
   }
-  const [answerHeaders, variants, visitorCounts] = await Promise.all([
-    countsPerRun(db, runIds, "answer_headers"),
-    variantFiguresPerRun(db, runIds),
-    visitorCountsPerRun(
-      db,
-      planned.filter((run) => run.verifyVisitors),
-    ),
-  ]);
+  const visitorCounts = await visitorCountsPerRun(
+    db,
+    planned.filter((run) => run.verifyVisitors),
+  );
   for (const run of planned) {
     const summary = summaries.get(run.id) ?? emptySummary();
-    const headers = answerHeaders.get(run.id) ?? {};
-    const counts = visitorCounts.get(run.id);
-    summary.visitors = run.verifyVisitors ? visitorFigures(counts ?? new Map(), run, mostlyVaryOn(headers)) : null;
+    const headers = counts.answer_headers.get(run.id) ?? {};
+    const visitors = visitorCounts.get(run.id);
+    summary.visitors = run.verifyVisitors ? visitorFigures(visitors ?? new Map(), run, mostlyVaryOn(headers)) : null;
     summary.advice = adviceFor({ plan: run, answerHeaders: headers, variants: variants.get(run.id) ?? {}, visitors: summary.visitors, blockedBy: summary.blocked_by });
     summaries.set(run.id, summary);
   }
