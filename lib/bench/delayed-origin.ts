@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { percentile } from "./percentile";
 
 /**
  * The multisite bench's origin, in a process of its own: every GET answers 200 after a fixed
@@ -65,7 +66,6 @@ process.on("disconnect", () => process.exit(0));
 /** The turnaround's mean and percentiles in ms (null before any). */
 function turnaroundFigures() {
   if (!turnarounds.length) return null;
-  const sorted = [...turnarounds].sort((a, b) => a - b);
-  const at = (share: number) => Math.round(sorted[Math.floor(share * (sorted.length - 1))]!);
-  return { mean: Math.round(sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+  const at = (p: number) => Math.round(percentile(turnarounds, p));
+  return { mean: Math.round(turnarounds.reduce((sum, ms) => sum + ms, 0) / turnarounds.length), p50: at(50), p90: at(90), p99: at(99) };
 }

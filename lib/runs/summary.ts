@@ -31,6 +31,15 @@ export const emptySummary = (): Summary => ({
   advice: [],
 });
 
+/** A group of batches' figures: its calls, their outcomes and their response time, summed (as numeric text). */
+const batchSums = {
+  total: sql<string>`sum(${runBatches.totalCalls})`,
+  ok: sql<string>`sum(${runBatches.successfulCalls})`,
+  failed: sql<string>`sum(${runBatches.failedCalls})`,
+  hits: sql<string>`sum(${runBatches.cacheHits})`,
+  time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+};
+
 /** An average in ms to one decimal; null over no call. */
 const averageMs = (totalMs: number, calls: number): number | null => (calls ? Math.round((totalMs / calls) * 10) / 10 : null);
 
@@ -72,11 +81,7 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
     db
       .select({
         runId: runBatches.runId,
-        total: sql<string>`sum(${runBatches.totalCalls})`,
-        ok: sql<string>`sum(${runBatches.successfulCalls})`,
-        failed: sql<string>`sum(${runBatches.failedCalls})`,
-        hits: sql<string>`sum(${runBatches.cacheHits})`,
-        time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
+        ...batchSums,
         hitTime: sql<string>`sum(${runBatches.hitMsTotal})`,
         missTime: sql<string>`sum(${runBatches.missMsTotal})`,
         purpose: runBatches.purpose,
@@ -244,12 +249,8 @@ export async function summariseRegions(db: Database, runId: number, regions: rea
   const rows = await db
     .select({
       region: runBatches.region,
-      total: sql<string>`sum(${runBatches.totalCalls})`,
-      ok: sql<string>`sum(${runBatches.successfulCalls})`,
-      failed: sql<string>`sum(${runBatches.failedCalls})`,
-      hits: sql<string>`sum(${runBatches.cacheHits})`,
+      ...batchSums,
       bypassed: sql<string>`sum(${runBatches.bypassedCalls})`,
-      time: sql<string>`sum(${runBatches.responseTimeMsTotal})`,
     })
     .from(runBatches)
     .where(and(eq(runBatches.runId, runId), eq(runBatches.purpose, "warm")))

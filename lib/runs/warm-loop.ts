@@ -326,9 +326,9 @@ class WarmLoop {
   /** Renews this worker's share of each site it warms and gives back the others' (lib/warm/site-slots.ts). */
   private async renewSlots(): Promise<void> {
     // A site stays held while calls to it are in flight, whether or not a run of it is still here.
-    const inFlight = [...this.slotted].filter((siteId) => this.engine.siteInFlight(siteId) > 0);
-    const held = [...new Set([...[...this.held.values()].map((h) => h.source.siteId), ...inFlight])];
-    const released = [...this.slotted].filter((siteId) => !held.includes(siteId));
+    const held = new Set([...this.held.values()].map((h) => h.source.siteId));
+    for (const siteId of this.slotted) if (this.engine.siteInFlight(siteId) > 0) held.add(siteId);
+    const released = [...this.slotted].filter((siteId) => !held.has(siteId));
     // Given back from this instant, not from the commit: a run of the site adopted while the
     // transaction runs must take new slots (slotsFor, after this step), never send under the old
     // lease while the others are told the slots are free.
@@ -336,12 +336,12 @@ class WarmLoop {
       this.slotted.delete(siteId);
       this.engine.lowerSite(siteId, 0);
     }
-    if (!held.length && !released.length) {
+    if (!held.size && !released.length) {
       if (this.slotTicker) clearInterval(this.slotTicker);
       this.slotTicker = undefined;
       return;
     }
-    await this.applyGrants(held, released);
+    await this.applyGrants([...held], released);
   }
 
   private async applyGrants(held: number[], released: number[]): Promise<void> {
