@@ -6,6 +6,7 @@ import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
 import type { Database } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
+import { preparedOnce } from "@/lib/db/prepared";
 import type { AuditActorType, AuditEventView, AuditLogFilters } from "./audit-schemas";
 
 const DAY_MS = 86_400_000;
@@ -25,9 +26,27 @@ type AuditEventInput = {
   clientAddress?: string | null;
 };
 
+// Every event writes the same columns: the statement is built once (lib/db/prepared.ts); it runs on every warm request.
+const insertAuditEvent = preparedOnce((db) =>
+  db
+    .insert(auditEvents)
+    .values({
+      accountId: sql.placeholder("accountId"),
+      actorType: sql.placeholder("actorType"),
+      actorUserId: sql.placeholder("actorUserId"),
+      actor: sql.placeholder("actor"),
+      action: sql.placeholder("action"),
+      targetType: sql.placeholder("targetType"),
+      targetId: sql.placeholder("targetId"),
+      changes: sql.placeholder("changes"),
+      clientAddress: sql.placeholder("clientAddress"),
+    })
+    .prepare("insert_audit_event"),
+);
+
 /** Writes one event. Events are never updated; they go when older than PREHEAT_AUDIT_RETENTION_DAYS. */
 export async function recordAuditEvent(db: Database, event: AuditEventInput): Promise<void> {
-  await db.insert(auditEvents).values({
+  await insertAuditEvent(db).execute({
     accountId: event.accountId,
     actorType: event.actor.type,
     actorUserId: event.actor.userId ?? null,

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { accounts, plans } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import { ForbiddenError } from "@/lib/core/errors";
 import type { RegionCode } from "@/lib/core/regions";
 import type { Database } from "@/lib/db";
+import { preparedOnce } from "@/lib/db/prepared";
 
 /** The name an organization on no plan sees: the service's configuration, as documented. */
 const NO_PLAN_NAME = "default";
@@ -51,13 +52,19 @@ export function effectivePlan(plan: PlanRow | null | undefined): EffectivePlan {
 /** Where an organization stands: its plan, and the operator's suspension (null: not suspended). */
 export type Standing = { plan: EffectivePlan; suspension: { since: Date; reason: string | null } | null };
 
-/** The organization's plan (no plan: the service's configuration, named "default") and suspension, in one read. */
-export async function standingOf(db: Database, accountId: number): Promise<Standing> {
-  const [row] = await db
+// Read by every warm, run and hook: built once (lib/db/prepared.ts).
+const standingStatement = preparedOnce((db) =>
+  db
     .select({ plan: plans, suspendedAt: accounts.suspendedAt, reason: accounts.suspensionReason })
     .from(accounts)
     .leftJoin(plans, eq(plans.id, accounts.planId))
-    .where(eq(accounts.id, accountId));
+    .where(eq(accounts.id, sql.placeholder("accountId")))
+    .prepare("standing_of"),
+);
+
+/** The organization's plan (no plan: the service's configuration, named "default") and suspension, in one read. */
+export async function standingOf(db: Database, accountId: number): Promise<Standing> {
+  const [row] = await standingStatement(db).execute({ accountId });
   return { plan: effectivePlan(row?.plan), suspension: row?.suspendedAt ? { since: row.suspendedAt, reason: row.reason } : null };
 }
 
