@@ -1,8 +1,10 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // Native/wasm database drivers must be loaded by Node, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pg-boss", "pg", "rate-limiter-flexible", "pino", "prom-client"],
+  // Native/wasm database drivers must be loaded by Node, not bundled. drizzle-orm too: bundled, each
+  // layer (routes, instrumentation) had a copy of its own, and every check of a statement's parts
+  // against the other copy's classes took drizzle's slow path (docs/benchmarks.md).
+  serverExternalPackages: ["@electric-sql/pglite", "drizzle-orm", "postgres", "pg-boss", "pg", "rate-limiter-flexible", "pino", "prom-client"],
   poweredByHeader: false,
   // The public API lives at {base_url}/v1/...; the handlers live under app/api/v1.
   async rewrites() {
