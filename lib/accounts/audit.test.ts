@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "@/drizzle/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
 import { listAuditEvents, pruneAuditEvents, recordAuditEvent } from "./audit";
 import { findOrCreateUser } from "./users";
 
@@ -20,6 +21,20 @@ async function recordAged(accountId: number, action: string, daysAgo: number, no
 }
 
 describe("audit events", () => {
+  it("keep the fields an update supplied, and no value at all (SQL's null) when it names none", async () => {
+    const { user } = await findOrCreateUser(handle.db, "changes@example.com");
+    const event = { accountId: user.accountId, actor: { type: "key" as const, label: "phk_changes1" }, targetType: "site", targetId: 3 };
+    await recordAuditEvent(handle.db, { ...event, action: "site.updated", changes: ["max_concurrency", "max_requests_per_second"] });
+    await recordAuditEvent(handle.db, { ...event, action: "site.validated" });
+    const stored = await handle.db.execute(
+      sql`select action, changes, changes is null as absent from ${auditEvents} where account_id = ${user.accountId} order by id`,
+    );
+    expect(rowsOf(stored)).toEqual([
+      { action: "site.updated", changes: ["max_concurrency", "max_requests_per_second"], absent: false },
+      { action: "site.validated", changes: null, absent: true },
+    ]);
+  });
+
   it("are listed newest first, filtered by actor (any case for an e-mail), action (exact or prefix) and target", async () => {
     const { user } = await findOrCreateUser(handle.db, "auditor@example.com");
     const ctx = { db: handle.db, accountId: user.accountId };

@@ -38,7 +38,8 @@ const insertAuditEvent = preparedOnce((db) =>
       action: sql.placeholder("action"),
       targetType: sql.placeholder("targetType"),
       targetId: sql.placeholder("targetId"),
-      changes: sql.placeholder("changes"),
+      // JSON's text, or SQL's null: a placeholder's value goes through the column's encoder even when null, which makes JSON's null.
+      changes: sql`${sql.placeholder("changes")}::jsonb`,
       clientAddress: sql.placeholder("clientAddress"),
     })
     .prepare("insert_audit_event"),
@@ -54,7 +55,7 @@ export async function recordAuditEvent(db: Database, event: AuditEventInput): Pr
     action: event.action,
     targetType: event.targetType,
     targetId: event.targetId === undefined || event.targetId === null ? null : String(event.targetId),
-    changes: event.changes?.length ? event.changes : null,
+    changes: event.changes?.length ? JSON.stringify(event.changes) : null,
     clientAddress: event.clientAddress || null,
   });
 }
