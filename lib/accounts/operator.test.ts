@@ -111,7 +111,7 @@ describe("quota lines", () => {
     await addUsage(handle.db, ctx.accountId, new Date(), 1);
     expect(await lines()).toEqual([80]);
     // A refused reservation counts nothing and records nothing...
-    await reserveQuotaWith(handle.db, ctx.accountId, 21, sql`select 1 as reserved from granted`).catch(() => undefined);
+    await reserveQuotaWith(handle.db, ctx.accountId, 21, { shape: "test_reserved", build: () => sql`select 1 as reserved from granted`, values: {} }).catch(() => undefined);
     expect(await lines()).toEqual([80]);
     expect(await sendQuotaNotices(handle.db)).toBe(1);
     expect(await sendQuotaNotices(handle.db)).toBe(0);

@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from "drizzle-orm/pg-core";
 import type { Database } from "@/lib/db";
 
 /**
@@ -19,4 +21,23 @@ export function preparedOnce<Prepared>(build: (db: Database) => Prepared): (db: 
     }
     return prepared;
   };
+}
+
+const dialect = new PgDialect();
+const rawByDatabase = new WeakMap<Database, Map<string, PgPreparedQuery<PreparedQueryConfig>>>();
+
+/**
+ * A statement written as `sql` (a statement drizzle's builders cannot say) with `sql.placeholder`s,
+ * built once per database and `shape`: a name for its text, which must change whenever the text does.
+ * Runs it with its placeholders' values; answers what `db.execute` answers (read it with rowsOf).
+ */
+export function executePrepared(db: Database, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<unknown> {
+  let byShape = rawByDatabase.get(db);
+  if (!byShape) rawByDatabase.set(db, (byShape = new Map()));
+  let prepared = byShape.get(shape);
+  if (!prepared) {
+    prepared = db._.session.prepareQuery(dialect.sqlToQuery(build()), undefined, shape, false);
+    byShape.set(shape, prepared);
+  }
+  return prepared.execute(values);
 }

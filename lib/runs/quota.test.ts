@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 /** An audit entry written only when the quota is granted. */
-const auditEntry = (action: string) => insertSelecting(auditEvents, { accountId, actorType: "system", actor: "test", action, targetType: "account" }, sql`granted`, sql`id`);
+const auditEntry = (action: string) => insertSelecting("test_audit_entry", auditEvents, { accountId, actorType: "system", actor: "test", action, targetType: "account" }, sql`granted`, sql`id`);
 const entries = async (action: string) => (await handle.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.action, action)))[0]!.n;
 
 describe("the monthly quota (one usage row per account and month)", () => {
@@ -38,9 +38,25 @@ describe("the monthly quota (one usage row per account and month)", () => {
     const { user } = await findOrCreateUser(handle.db, "quota-dependent@example.com");
     const other = user.accountId!;
     // The owner's membership exists already: its primary key refuses a second one.
-    const duplicate = insertSelecting(memberships, { accountId: other, userId: user.id, role: "owner" }, sql`granted`, sql`user_id`);
+    const duplicate = insertSelecting("test_membership", memberships, { accountId: other, userId: user.id, role: "owner" }, sql`granted`, sql`user_id`);
     expect(isUniqueViolation(await reserveQuotaWith(handle.db, other, 10, duplicate).catch((error) => error))).toBe(true);
     expect((await getQuota(handle.db, other)).used).toBe(0);
+  });
+
+  it("writes the dependent row's values as given, a null as SQL's null, through one statement built per shape", async () => {
+    const { user } = await findOrCreateUser(handle.db, "quota-values@example.com");
+    const entry = (changes: string[] | null) =>
+      insertSelecting("test_audit_changes", auditEvents, { accountId: user.accountId, actorType: "system", actor: "test", action: "quota.values", targetType: "account", changes }, sql`granted`, sql`id`);
+    await reserveQuotaWith(handle.db, user.accountId, 1, entry(["limit"]));
+    await reserveQuotaWith(handle.db, user.accountId, 1, entry(null));
+    await reserveQuotaWith(handle.db, user.accountId, 1, entry(["limit", "plan"]));
+    const rows = await handle.db.select({ changes: auditEvents.changes, absent: sql<boolean>`${auditEvents.changes} is null` }).from(auditEvents).where(eq(auditEvents.action, "quota.values")).orderBy(auditEvents.id);
+    expect(rows).toEqual([
+      { changes: ["limit"], absent: false },
+      { changes: null, absent: true },
+      { changes: ["limit", "plan"], absent: false },
+    ]);
+    expect((await getQuota(handle.db, user.accountId)).used).toBe(3);
   });
 
   it("counts a run's calls in the month it was created in, not the month they are added", async () => {

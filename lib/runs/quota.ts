@@ -1,7 +1,9 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { accounts, accountUsage, plans, quotaNotices } from "@/drizzle/schema";
 import { setting, settingDefault } from "@/lib/config";
 import type { Database } from "@/lib/db";
+import type { PreparedPart } from "@/lib/db/insert-select";
+import { executePrepared } from "@/lib/db/prepared";
 import { idList } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import { QuotaExceededError } from "@/lib/core/errors";
@@ -15,8 +17,8 @@ function defaultMonthlyQuota(): number {
 }
 
 /** The account's own figure, else its plan's, else the service default: one expression for every reader. */
-const monthlyLimitOf = (accountId: number) =>
-  sql`coalesce((select coalesce(a.monthly_call_quota, p.monthly_calls) from ${accounts} a left join ${plans} p on p.id = a.plan_id where a.id = ${accountId}), ${defaultMonthlyQuota()})::bigint`;
+const monthlyLimitOf = (accountId: number | Placeholder, serviceDefault: number | Placeholder) =>
+  sql`coalesce((select coalesce(a.monthly_call_quota, p.monthly_calls) from ${accounts} a left join ${plans} p on p.id = a.plan_id where a.id = ${accountId}), ${serviceDefault})::bigint`;
 
 export function quotaPeriod(now = new Date()) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -26,7 +28,7 @@ export function quotaPeriod(now = new Date()) {
 
 /** The account's own monthly figure, its plan's, or the service default. */
 async function monthlyLimit(db: Database, accountId: number): Promise<number> {
-  const [row] = rowsOf<{ quota: number | string }>(await db.execute(sql`select ${monthlyLimitOf(accountId)} as quota`));
+  const [row] = rowsOf<{ quota: number | string }>(await db.execute(sql`select ${monthlyLimitOf(accountId, defaultMonthlyQuota())} as quota`));
   return Number(row!.quota);
 }
 
@@ -62,18 +64,34 @@ const QUOTA_NOTICE_PERCENTS = [80, 100] as const;
  * count: on a server the upsert locks the row) and `dependent`, a statement reading `granted`. When
  * `checked`, calls that do not fit are not counted: `granted` is then empty, and so is all that reads it.
  */
-async function countUsage(db: Database, accountId: number, at: Date, calls: number, checked: boolean, dependent: SQL) {
+async function countUsage(db: Database, accountId: number, at: Date, calls: number, checked: boolean, dependent: PreparedPart) {
+  const result = await executePrepared(db, `${checked ? "reserve_quota" : "add_usage"}:${dependent.shape}`, () => countStatement(checked, dependent.build()), {
+    accountId,
+    periodStart: quotaPeriod(at).start,
+    calls,
+    serviceDefault: defaultMonthlyQuota(),
+    ...dependent.values,
+  });
+  const row = rowsOf<Record<string, unknown>>(result)[0]!;
+  const used = row.used_after === null ? null : Number(row.used_after);
+  return { row, usedBefore: Number(row.used_before), used, limit: Number(row.monthly) };
+}
+
+/** countUsage's statement, with placeholders for its values: built once per database and dependent's shape (lib/db/prepared.ts). */
+function countStatement(checked: boolean, dependent: SQL): SQL {
+  const accountId = sql.placeholder("accountId");
+  const calls = sql`${sql.placeholder("calls")}`;
   // Through the column's encoder: the postgres driver sends raw parameters as they are, and a Date is not a string.
-  const periodStart = sql.param(quotaPeriod(at).start, accountUsage.periodStart);
+  const periodStart = sql.param(sql.placeholder("periodStart"), accountUsage.periodStart);
   const fits = (count: SQL) => (checked ? sql`where ${count} <= (select monthly from quota)` : sql``);
-  const result = await db.execute(sql`
-    with quota as (select ${monthlyLimitOf(accountId)} as monthly),
+  return sql`
+    with quota as (select ${monthlyLimitOf(accountId, sql.placeholder("serviceDefault"))} as monthly),
     before as (
       select coalesce((select ${accountUsage.plannedCalls} from ${accountUsage} where ${accountUsage.accountId} = ${accountId} and ${accountUsage.periodStart} = ${periodStart}), 0) as used
     ),
     granted as (
       insert into ${accountUsage} (account_id, period_start, planned_calls)
-      select ${accountId}, ${periodStart}, ${calls} ${fits(sql`${calls}`)}
+      select ${accountId}, ${periodStart}, ${calls} ${fits(calls)}
       on conflict (account_id, period_start) do update set planned_calls = ${accountUsage.plannedCalls} + excluded.planned_calls
       ${fits(sql`${accountUsage.plannedCalls} + excluded.planned_calls`)}
       returning planned_calls as used
@@ -87,15 +105,15 @@ async function countUsage(db: Database, accountId: number, at: Date, calls: numb
     ),
     dependent as (${dependent})
     select dependent.*, before.used as used_before, quota.monthly, (select used from granted) as used_after
-    from quota cross join before left join dependent on true`);
-  const row = rowsOf<Record<string, unknown>>(result)[0]!;
-  const used = row.used_after === null ? null : Number(row.used_after);
-  return { row, usedBefore: Number(row.used_before), used, limit: Number(row.monthly) };
+    from quota cross join before left join dependent on true`;
 }
+
+/** A dependent statement that writes nothing: a count whatever remains. */
+const NOTHING_DEPENDS: PreparedPart = { shape: "nothing", build: () => sql`select 1`, values: {} };
 
 /** Counts `calls` more against the quota of the month `at` falls in (a run's creation), whatever remains. */
 export async function addUsage(db: Database, accountId: number, at: Date, calls: number): Promise<number> {
-  return (await countUsage(db, accountId, at, calls, false, sql`select 1`)).used!;
+  return (await countUsage(db, accountId, at, calls, false, NOTHING_DEPENDS)).used!;
 }
 
 /**
@@ -117,7 +135,7 @@ export async function noteQuotaSpent(db: Database, accountId: number, now = new 
  * server, the upsert locks the month's row, so two reservations never both spend one remainder.
  * Answers `dependent`'s returned row, or throws QuotaExceededError when the calls do not fit.
  */
-export async function reserveQuotaWith<Row extends Record<string, unknown>>(db: Database, accountId: number, calls: number, dependent: SQL): Promise<Row> {
+export async function reserveQuotaWith<Row extends Record<string, unknown>>(db: Database, accountId: number, calls: number, dependent: PreparedPart): Promise<Row> {
   const now = new Date();
   const { row, used, usedBefore, limit } = await countUsage(db, accountId, now, calls, true, dependent);
   if (used === null) {

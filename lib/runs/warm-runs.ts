@@ -51,6 +51,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   // The unique index runs_one_active_warm_per_site refuses a second active warm: the statement fails
   // as a whole, and the quota it counted goes back with it.
   const newRun = insertSelecting(
+    "warm_run",
     runs,
     {
       kind: "warm",
