@@ -26,9 +26,7 @@ describe("audit events", () => {
     const event = { accountId: user.accountId, actor: { type: "key" as const, label: "phk_changes1" }, targetType: "site", targetId: 3 };
     await recordAuditEvent(handle.db, { ...event, action: "site.updated", changes: ["max_concurrency", "max_requests_per_second"] });
     await recordAuditEvent(handle.db, { ...event, action: "site.validated" });
-    const stored = await handle.db.execute(
-      sql`select action, changes, changes is null as absent from ${auditEvents} where account_id = ${user.accountId} order by id`,
-    );
+    const stored = await handle.db.execute(sql`select action, changes, changes is null as absent from ${auditEvents} where account_id = ${user.accountId} order by id`);
     expect(rowsOf(stored)).toEqual([
       { action: "site.updated", changes: ["max_concurrency", "max_requests_per_second"], absent: false },
       { action: "site.validated", changes: null, absent: true },

@@ -46,11 +46,21 @@ describe("the monthly quota (one usage row per account and month)", () => {
   it("writes the dependent row's values as given, a null as SQL's null, through one statement built per shape", async () => {
     const { user } = await findOrCreateUser(handle.db, "quota-values@example.com");
     const entry = (changes: string[] | null) =>
-      insertSelecting("test_audit_changes", auditEvents, { accountId: user.accountId, actorType: "system", actor: "test", action: "quota.values", targetType: "account", changes }, sql`granted`, sql`id`);
+      insertSelecting(
+        "test_audit_changes",
+        auditEvents,
+        { accountId: user.accountId, actorType: "system", actor: "test", action: "quota.values", targetType: "account", changes },
+        sql`granted`,
+        sql`id`,
+      );
     await reserveQuotaWith(handle.db, user.accountId, 1, entry(["limit"]));
     await reserveQuotaWith(handle.db, user.accountId, 1, entry(null));
     await reserveQuotaWith(handle.db, user.accountId, 1, entry(["limit", "plan"]));
-    const rows = await handle.db.select({ changes: auditEvents.changes, absent: sql<boolean>`${auditEvents.changes} is null` }).from(auditEvents).where(eq(auditEvents.action, "quota.values")).orderBy(auditEvents.id);
+    const rows = await handle.db
+      .select({ changes: auditEvents.changes, absent: sql<boolean>`${auditEvents.changes} is null` })
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "quota.values"))
+      .orderBy(auditEvents.id);
     expect(rows).toEqual([
       { changes: ["limit"], absent: false },
       { changes: null, absent: true },
