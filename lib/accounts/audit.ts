@@ -6,7 +6,7 @@ import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
 import type { Database } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
-import { preparedOnce } from "@/lib/db/prepared";
+import { encodedPlaceholder, encodedValue, preparedOnce } from "@/lib/db/prepared";
 import type { AuditActorType, AuditEventView, AuditLogFilters } from "./audit-schemas";
 
 const DAY_MS = 86_400_000;
@@ -38,8 +38,7 @@ const insertAuditEvent = preparedOnce((db) =>
       action: sql.placeholder("action"),
       targetType: sql.placeholder("targetType"),
       targetId: sql.placeholder("targetId"),
-      // JSON's text, or SQL's null: a placeholder's value goes through the column's encoder even when null, which makes JSON's null.
-      changes: sql`${sql.placeholder("changes")}::jsonb`,
+      changes: encodedPlaceholder("changes", auditEvents.changes),
       clientAddress: sql.placeholder("clientAddress"),
     })
     .prepare("insert_audit_event"),
@@ -55,7 +54,7 @@ export async function recordAuditEvent(db: Database, event: AuditEventInput): Pr
     action: event.action,
     targetType: event.targetType,
     targetId: event.targetId === undefined || event.targetId === null ? null : String(event.targetId),
-    changes: event.changes?.length ? JSON.stringify(event.changes) : null,
+    changes: encodedValue(auditEvents.changes, event.changes?.length ? event.changes : null),
     clientAddress: event.clientAddress || null,
   });
 }

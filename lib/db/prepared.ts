@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type Column, type SQL, sql } from "drizzle-orm";
 import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from "drizzle-orm/pg-core";
 import type { Database } from "@/lib/db";
 
@@ -40,4 +40,19 @@ export function executePrepared(db: Database, shape: string, build: () => SQL, v
     byShape.set(shape, prepared);
   }
   return prepared.execute(values);
+}
+
+/**
+ * A value for a placeholder of `column`, written `encodedPlaceholder(name, column)`: encoded here
+ * by the column, as drizzle encodes a value it builds into a statement. A null stays SQL's null:
+ * drizzle runs a placeholder's value through its column's encoder even when null, and a JSON
+ * column's encoder makes it JSON's `null`.
+ */
+export function encodedValue(column: Column, value: unknown): unknown {
+  return value === null || value === undefined ? null : column.mapToDriverValue(value);
+}
+
+/** A placeholder for a value encoded by encodedValue, cast to its column's type. */
+export function encodedPlaceholder(name: string, column: Column): SQL {
+  return sql`${sql.placeholder(name)}::${sql.raw(column.getSQLType())}`;
 }
