@@ -12,9 +12,19 @@ import { warmCallsRecorded } from "./recorded-calls";
  * The early stop: when at least `blocked` of a run's first `firstCalls` recorded calls (every region
  * together) were answered by bot protection, the run stops, failed. Knocking on would only collect
  * more challenge pages and spend the owner's quota. Each region's worker holds its calls past the
- * `firstCalls`-th until the run is judged, so a blocked run makes at most `firstCalls` calls per region.
+ * `firstCalls`-th until the run is judged, so a blocked run makes at most `firstCalls` calls per region
+ * (a run of one region is judged by its worker as the answers come: `clearedOfBlocks`).
  */
 export const BLOCKED_STOP = { firstCalls: 30, blocked: 20 } as const;
+
+/**
+ * Whether a run whose first calls answered `clear` times without a block can no longer be stopped by
+ * the rule above, whatever its other first calls answer: a worker that sees all of a run's first calls
+ * judges it by itself and holds nothing back.
+ */
+export function clearedOfBlocks(clear: number): boolean {
+  return clear > BLOCKED_STOP.firstCalls - BLOCKED_STOP.blocked;
+}
 
 /** Outcomes as the warm loop records them, in call order: `1` blocked, `0` anything else. */
 const blockedIn = (blocks: string): number => [...blocks].filter((c) => c === "1").length;

@@ -6,7 +6,7 @@ import type { CallOutcome } from "@/lib/warm/call";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
-import { BLOCKED_STOP } from "./blocked";
+import { BLOCKED_STOP, clearedOfBlocks } from "./blocked";
 import { variantKey } from "./calls";
 
 /** Auto-pause: a boost run stops when at least half of its last 100 calls failed (after 20 calls at least). */
@@ -249,6 +249,15 @@ export class RunSource implements WarmSource {
   /** Enough blocked calls came back to stop the run: send nothing until the database has decided. */
   blockCheck = false;
   private blockedSeen = 0;
+  /**
+   * The run's first warming calls are all this source's to send, in call order (its only region, warmed
+   * from its first call on): it judges them itself as they are answered, instead of holding its calls
+   * past them until a recording has judged them.
+   */
+  private seesFirstCalls = false;
+  private readonly soleRegion: boolean;
+  private warmCallsTaken = 0;
+  private clearAmongFirst = 0;
   slowdowns: Slowdown[] = [];
   /** Wants more calls reserved (or batches loaded): the loop writes reservations for every such run at once. */
   wantsReservation = false;
@@ -276,10 +285,13 @@ export class RunSource implements WarmSource {
     this.region = region;
     this.key = sourceKey(run.id, region);
     this.pauseWindow = run.recentOutcomes;
+    this.soleRegion = run.regions.length === 1;
   }
 
   addBatches(rows: BatchRow[], pageSize: number): void {
     if (rows.length < pageSize) this.exhausted = true;
+    const first = rows[0];
+    if (this.lastSeq === -1 && first) this.seesFirstCalls = this.soleRegion && first.seq === 0 && first.dispatchedCalls === 0 && first.totalCalls === 0;
     for (const row of rows) {
       this.lastSeq = row.seq;
       const batch = new BatchState(row);
@@ -321,10 +333,11 @@ export class RunSource implements WarmSource {
       if (batch.next >= batch.reserved) return this.want();
       const index = batch.next++;
       this.sentCount++;
+      const ordinal = batch.purpose === "warm" ? this.warmCallsTaken++ : Infinity;
       // A fast run writes its next reservations while the window keeps sending.
       const ahead = this.paceAhead();
       if (ahead > this.adaptive.window && batch.reserved - batch.next < ahead / 2) this.want();
-      return { call: batch.calls[index]!, region: batch.region, request: this.request, settle: (outcome) => this.settle(batch, index, outcome) };
+      return { call: batch.calls[index]!, region: batch.region, request: this.request, settle: (outcome) => this.settle(batch, index, outcome, ordinal) };
     }
     if (!this.exhausted) this.want(); // more batches to load
     return undefined;
@@ -337,10 +350,11 @@ export class RunSource implements WarmSource {
     return undefined;
   }
 
-  private settle(batch: BatchState, index: number, outcome: CallOutcome) {
+  private settle(batch: BatchState, index: number, outcome: CallOutcome, ordinal: number) {
     batch.outcomes.set(index, outcome);
     this.unrecorded++;
     if (!this.blockJudged && outcome.blockedBy && ++this.blockedSeen >= BLOCKED_STOP.blocked) this.blockCheck = true;
+    if (this.seesFirstCalls && ordinal < BLOCKED_STOP.firstCalls && !outcome.blockedBy && clearedOfBlocks(++this.clearAmongFirst)) this.blockJudged = true;
     if (this.canPause) {
       this.pauseWindow = (this.pauseWindow + (outcome.ok ? "0" : "1")).slice(-AUTO_PAUSE.window);
       if (!outcome.ok && shouldPause(this.pauseWindow)) this.pauseCheck = true;
