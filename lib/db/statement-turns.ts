@@ -39,7 +39,9 @@ export function inForeground<T>(work: () => Promise<T>, lane: Exclude<Lane, "bac
  * - statements of the foreground (`inForeground`) go first, so that a request is not queued behind
  *   the engine's statements: with 1,000 runs warming, GET /v1/runs/{id} p99 went from 454–1,231 ms
  *   to 325–327 ms (docs/benchmarks.md, issue 28; the thread's CPU, not this line, bounds the intake);
- *   and reads before writes, so that polling a run does not queue behind twenty warms arriving.
+ *   and reads before writes, so that polling a run does not queue behind twenty warms arriving;
+ * - the warm loop's reservations, the one statement between a site's free slot and its next call,
+ *   go with the writes (lib/runs/warm-loop.ts).
  * A transaction starts in its turn and holds PGlite's own lock to its end, as before.
  */
 export function takeStatementTurns(pglite: PGlite): void {

@@ -3,6 +3,7 @@ import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { recordset } from "@/lib/db/recordset";
+import { inForeground } from "@/lib/db/statement-turns";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { withVerificationSecret } from "@/lib/sites/verification";
@@ -244,7 +245,9 @@ class WarmLoop {
     });
     if (extended.length) {
       const values = JSON.stringify(extended.map(({ batch, upTo }) => ({ id: batch.id, up_to: upTo })));
-      await this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`);
+      // A reservation stands between a free slot and its next call: on the embedded database it takes
+      // its turn with the requests' writes, not behind the background's planning and recordings.
+      await inForeground(() => this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`), "write");
       for (const { batch, upTo } of extended) batch.reserved = upTo;
     }
     this.engine.pump(wanting);
