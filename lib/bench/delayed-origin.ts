@@ -9,7 +9,8 @@ import { percentile } from "./percentile";
  * site's ownership token file (`/<token>.html`, the tokens sent by the bench) answers at once and
  * is not counted; any other `/preheat-….html` is a 404, as on a real site.
  *
- * It also measures the turnaround: how long a site's slot, freed by an answer, stays empty until
+ * It notes each site's first call (for the bench's wait from a warm accepted to its first call), and
+ * measures the turnaround: how long a site's slot, freed by an answer, stays empty until
  * the site's next call arrives. The origin's delay is fixed, so every millisecond a run takes past
  * its ideal is there (the warmer's latency, not the site's).
  */
@@ -27,6 +28,8 @@ const tokens = new Map<string, string>();
 /** By host: when each answer not yet followed by a call was sent (performance.now() ms). */
 const freedAt = new Map<string, number[]>();
 const turnarounds: number[] = [];
+/** By host: when its first warming call arrived (epoch ms), so that the bench can tell how long after its warm was accepted. */
+const firstCallAt = new Map<string, number>();
 
 const server = http.createServer((req, res) => {
   const host = req.headers.host ?? "";
@@ -36,6 +39,7 @@ const server = http.createServer((req, res) => {
     return void res.writeHead(404).end();
   }
   firstAt ||= performance.now();
+  if (!firstCallAt.has(host)) firstCallAt.set(host, performance.timeOrigin + performance.now());
   const freed = freedAt.get(host)?.shift();
   if (freed !== undefined) turnarounds.push(performance.now() - freed);
   inFlight++;
@@ -59,6 +63,7 @@ server.maxConnections = 100_000;
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on("message", (message: { type: string; tokens?: Record<string, string> }) => {
   if (message.type === "stats") process.send?.({ served, peak, peakPerSite, spanMs: lastAt - firstAt, inFlight, lastAt: performance.timeOrigin + lastAt, turnaround: turnaroundFigures() });
+  if (message.type === "first-calls") process.send?.({ firstCalls: Object.fromEntries(firstCallAt) });
   if (message.type === "tokens") for (const [host, token] of Object.entries(message.tokens ?? {})) tokens.set(host, token);
 });
 process.on("disconnect", () => process.exit(0));

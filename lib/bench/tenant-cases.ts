@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import path from "node:path";
+import { percentile } from "./percentile";
 
 /** One many-tenants case: N sites × M URLs, each site with concurrency C, behind an origin answering after a delay. */
 export type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
@@ -29,14 +30,38 @@ export function turnaroundLine(stats: OriginStats): string {
   return t ? `  a site's freed slot waited for its next call: mean ${t.mean} ms, p50 ${t.p50} ms, p90 ${t.p90} ms, p99 ${t.p99} ms` : "  no slot was freed and used again";
 }
 
+/** The bench line of the start: how long after its warm was accepted (`acceptedAt`, epoch ms by host) each site saw its first call. */
+export function firstCallLine(acceptedAt: ReadonlyMap<string, number>, firstCalls: Record<string, number>): string {
+  const waits = [...acceptedAt].flatMap(([host, at]) => (firstCalls[host] === undefined ? [] : [Math.max(0, firstCalls[host]! - at)]));
+  if (!waits.length) return "  no site saw a call";
+  const at = (p: number) => Math.round(percentile(waits, p));
+  return `  a warm's first call came after its acceptance: mean ${Math.round(waits.reduce((a, b) => a + b, 0) / waits.length)} ms, p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms`;
+}
+
 /** The delayed origin (delayed-origin.ts) in a process of its own: its port, its counts, and the sites' ownership tokens it serves. */
 export async function startDelayedOrigin(delayMs: number) {
   const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
   const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
   const stats = () =>
     new Promise<OriginStats>((resolve) => {
-      child.once("message", (m: OriginStats) => resolve(m));
+      const answer = (m: Partial<OriginStats>) => {
+        if (m.served === undefined) return; // another request's answer
+        child.off("message", answer);
+        resolve(m as OriginStats);
+      };
+      child.on("message", answer);
       child.send({ type: "stats" });
     });
-  return { port, pid: child.pid!, stats, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
+  /** By host: when its first warming call arrived (epoch ms). */
+  const firstCalls = () =>
+    new Promise<Record<string, number>>((resolve) => {
+      const answer = (m: { firstCalls?: Record<string, number> }) => {
+        if (!m.firstCalls) return; // a stats answer still on its way
+        child.off("message", answer);
+        resolve(m.firstCalls);
+      };
+      child.on("message", answer);
+      child.send({ type: "first-calls" });
+    });
+  return { port, pid: child.pid!, stats, firstCalls, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
 }

@@ -10,7 +10,7 @@ import { startProductionServer } from "@/lib/testing/production-server";
 import { cpuSecondsOf, createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
-import { benchCases, type Case, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
+import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
 
 /**
  * Many tenants at once, as people run Preheat (issue 28): the production server (`next start`, its
@@ -23,7 +23,8 @@ import { benchCases, type Case, startDelayedOrigin, turnaroundLine } from "./ten
  * Printed per case: the intake (time to accept every warm, and warms accepted per second), the time
  * from the first warm request to the last call answered, calls in flight (peak, and the average over
  * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay), the peak
- * per site against C, and each process's peak RSS.
+ * per site against C, how long after its warm was accepted each site saw its first call, the
+ * turnaround, the latency of `GET /v1/runs/{id}` meanwhile, and each process's peak RSS.
  *
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
  * BENCH_INTAKE_ONLY=1: the embedded server without its worker, so that the intake is measured alone (no call is made).
@@ -101,8 +102,10 @@ async function measure(c: Case) {
     const started = Date.now();
     const cpuAtStart = cpuSecondsOf(server.pid) ?? 0;
     let probe: ReturnType<typeof probeLatency> | undefined;
+    const acceptedAt = new Map<string, number>();
     await inParallel(created, CLIENTS, async ({ id, key, host }) => {
       const warm = await api(server.baseUrl, key, "POST", `/v1/sites/${id}/warm`, { urls: Array.from({ length: c.urls }, (_, i) => `http://${host}/p/${i}`), region: ["fr"] });
+      acceptedAt.set(host, Date.now());
       probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key, PROBE_EVERY_MS);
     });
     const intakeSeconds = (Date.now() - started) / 1000;
@@ -138,6 +141,7 @@ async function measure(c: Case) {
     console.log(
       `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
     );
+    console.log(firstCallLine(acceptedAt, await origin.firstCalls()));
     console.log(turnaroundLine(stats));
     console.log(probed);
     const cpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
