@@ -161,32 +161,35 @@ class WarmLoop {
 
   /**
    * Runs adopted within a few milliseconds of each other (a fetch of hundreds of jobs) are loaded
-   * together: one query for the runs, one for the first LOAD_BATCHES pending batches of each region.
+   * together: one query for the runs, one for the first LOAD_BATCHES pending batches of each region,
+   * sent together.
    */
   private readonly adoptions = gathered((keys: readonly { runId: number; region: string }[]) => this.loadAdoptions(keys), 500);
 
   private async loadAdoptions(keys: readonly { runId: number; region: string }[]): Promise<Adoption[]> {
     const ids = [...new Set(keys.map((key) => key.runId))];
-    const found = await this.db
-      .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
-      .from(runs)
-      .innerJoin(sites, eq(sites.id, runs.siteId))
-      .leftJoin(boosts, eq(boosts.id, runs.boostId))
-      .where(inArray(runs.id, ids));
-    const byRun = new Map(found.map((f) => [f.run.id, f]));
-    const running = found.filter((f) => f.run.status === "running").map((f) => f.run.id);
-    if (!running.length) return keys.map((key) => ({ found: byRun.get(key.runId), rows: [] }));
     const numbered = this.db
       .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
       .from(runBatches)
-      .where(and(inArray(runBatches.runId, running), eq(runBatches.status, "pending")))
+      .where(and(inArray(runBatches.runId, ids), eq(runBatches.status, "pending")))
       .as("numbered");
-    const rows = await this.db
-      .select({ batch: runBatches })
-      .from(runBatches)
-      .innerJoin(numbered, eq(numbered.id, runBatches.id))
-      .where(lte(numbered.rank, LOAD_BATCHES))
-      .orderBy(asc(runBatches.runId), asc(runBatches.seq));
+    // Both at once: each statement waits for a turn of the event loop, and a run's first call waits
+    // for both. The batches of a run that is no longer running are read for nothing, and dropped.
+    const [found, rows] = await Promise.all([
+      this.db
+        .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
+        .from(runs)
+        .innerJoin(sites, eq(sites.id, runs.siteId))
+        .leftJoin(boosts, eq(boosts.id, runs.boostId))
+        .where(inArray(runs.id, ids)),
+      this.db
+        .select({ batch: runBatches })
+        .from(runBatches)
+        .innerJoin(numbered, eq(numbered.id, runBatches.id))
+        .where(lte(numbered.rank, LOAD_BATCHES))
+        .orderBy(asc(runBatches.runId), asc(runBatches.seq)),
+    ]);
+    const byRun = new Map(found.map((f) => [f.run.id, f]));
     const byKey = new Map<string, BatchRow[]>();
     for (const { batch } of rows) {
       const key = sourceKey(batch.runId, batch.region);
