@@ -42,26 +42,21 @@ export function firstCallLine(acceptedAt: ReadonlyMap<string, number>, firstCall
 export async function startDelayedOrigin(delayMs: number) {
   const child = fork(path.join(import.meta.dirname, "delayed-origin.ts"), { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_DELAY_MS: String(delayMs) } });
   const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
-  const stats = () =>
-    new Promise<OriginStats>((resolve) => {
-      const answer = (m: Partial<OriginStats>) => {
-        if (m.served === undefined) return; // another request's answer
-        child.off("message", answer);
-        resolve(m as OriginStats);
+  type Answer = Partial<OriginStats> & { firstCalls?: Record<string, number> };
+  /** Asks the origin a question; answers to other questions may still arrive meanwhile, so the first one `pick` recognises is its. */
+  const ask = <T>(type: string, pick: (answer: Answer) => T | undefined) =>
+    new Promise<T>((resolve) => {
+      const listen = (answer: Answer) => {
+        const picked = pick(answer);
+        if (picked === undefined) return;
+        child.off("message", listen);
+        resolve(picked);
       };
-      child.on("message", answer);
-      child.send({ type: "stats" });
+      child.on("message", listen);
+      child.send({ type });
     });
+  const stats = () => ask("stats", (answer) => (answer.served === undefined ? undefined : (answer as OriginStats)));
   /** By host: when its first warming call arrived (epoch ms). */
-  const firstCalls = () =>
-    new Promise<Record<string, number>>((resolve) => {
-      const answer = (m: { firstCalls?: Record<string, number> }) => {
-        if (!m.firstCalls) return; // a stats answer still on its way
-        child.off("message", answer);
-        resolve(m.firstCalls);
-      };
-      child.on("message", answer);
-      child.send({ type: "first-calls" });
-    });
+  const firstCalls = () => ask("first-calls", (answer) => answer.firstCalls);
   return { port, pid: child.pid!, stats, firstCalls, tokens: (tokens: Record<string, string>) => child.send({ type: "tokens", tokens }), stop: () => child.kill() };
 }
