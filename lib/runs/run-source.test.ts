@@ -38,7 +38,7 @@ function sourceOf({ regions = ["fr"], recorded = 0 } = {}) {
     answerHeaders: {},
   } as unknown as BatchRow;
   source.addBatches([batch], 40);
-  source.batches[0]!.reserved = CALLS; // every call reserved: only the rule on blocked calls can hold them
+  source.reserved(source.batches[0]!, CALLS); // every call reserved: only the rule on blocked calls can hold them
   return source;
 }
 

@@ -262,6 +262,11 @@ export class RunSource implements WarmSource {
   /** Wants more calls reserved (or batches loaded): the loop writes reservations for every such run at once. */
   wantsReservation = false;
   private notBeforeAt = 0;
+  /**
+   * Calls reserved and not sent yet, across the loaded batches: kept as they change, because the loop
+   * reads every held run's before each reservation it writes (thousands of runs, every few milliseconds).
+   */
+  private ahead = 0;
   private sentCount = 0;
   private pace = 0;
   private paceSince = performance.now();
@@ -322,7 +327,7 @@ export class RunSource implements WarmSource {
 
   /** Whether everything sent has returned and is recorded. */
   get settled(): boolean {
-    return this.inFlight === 0 && this.unrecorded === 0 && !this.batches.some((b) => b.reserved > b.next);
+    return this.inFlight === 0 && this.unrecorded === 0 && this.ahead === 0;
   }
 
   take(): Ticket | undefined {
@@ -332,6 +337,7 @@ export class RunSource implements WarmSource {
       if (batch.sent) continue;
       if (batch.next >= batch.reserved) return this.want();
       const index = batch.next++;
+      this.ahead--;
       this.sentCount++;
       const ordinal = batch.purpose === "warm" ? this.warmCallsTaken++ : Infinity;
       // A fast run writes its next reservations while the window keeps sending.
@@ -400,9 +406,13 @@ export class RunSource implements WarmSource {
 
   /** Calls reserved and not sent yet, across the loaded batches. */
   reservedAhead(): number {
-    let ahead = 0;
-    for (const batch of this.batches) ahead += batch.reserved - batch.next;
-    return ahead;
+    return this.ahead;
+  }
+
+  /** The batch's calls up to `upTo` are reserved (written as dispatched_calls): they may go out. */
+  reserved(batch: BatchState, upTo: number): void {
+    this.ahead += upTo - batch.reserved;
+    batch.reserved = upTo;
   }
 
   /** The reservations to write now: batch after batch, until the target is reserved ahead. */
@@ -430,6 +440,8 @@ export class RunSource implements WarmSource {
    * (dispatched_calls = calls sent). Applied with `recorded()` once the transaction has committed.
    */
   delta(): RunDelta | undefined {
+    // Nothing answered, given back or slowed since the last recording: most held runs at most ticks.
+    if (!this.unrecorded && !(this.halt && this.ahead) && !this.slowdowns.length && !this.pauseCheck) return undefined;
     const batches: BatchDelta[] = [];
     const samples: FailureSample[] = [];
     let outcomes = "";
@@ -461,7 +473,7 @@ export class RunSource implements WarmSource {
       delta.upTo = upTo;
       delta.done = upTo === batch.calls.length;
       const giveBack = Boolean(this.halt) && batch.reserved > batch.next;
-      if (giveBack) batch.reserved = batch.next;
+      if (giveBack) this.reserved(batch, batch.next);
       delta.giveBack = giveBack;
       if (upTo > batch.recorded || giveBack) batches.push(delta);
     }

@@ -223,7 +223,8 @@ class WarmLoop {
   }
 
   private async flush(): Promise<void> {
-    const wanting = [...this.held.values()].map((h) => h.source).filter((s) => s.wantsReservation && !s.halt);
+    const wanting: RunSource[] = [];
+    for (const { source } of this.held.values()) if (source.wantsReservation && !source.halt) wanting.push(source);
     for (const source of wanting) {
       source.wantsReservation = false;
       if (source.wantsBatches) await this.load(source);
@@ -232,26 +233,28 @@ class WarmLoop {
     // what is reserved and not sent yet. A reserved call that cannot leave would count, after a
     // crash, as a call the site never saw.
     const siteRoom = new Map<number, number>();
+    const roomOf = (siteId: number) => siteRoom.get(siteId) ?? this.engine.siteRoom(siteId);
     let budget = this.engine.maxInFlight - this.engine.inFlight;
     for (const { source } of this.held.values()) {
       const ahead = source.reservedAhead();
+      if (!ahead) continue; // most runs: a slow site reserves only the calls about to leave
       budget -= ahead;
-      siteRoom.set(source.siteId, (siteRoom.get(source.siteId) ?? this.engine.siteRoom(source.siteId)) - ahead);
+      siteRoom.set(source.siteId, roomOf(source.siteId) - ahead);
     }
     const extended = wanting.flatMap((source) => {
-      const room = Math.max(0, Math.min(siteRoom.get(source.siteId)!, budget));
+      const room = Math.max(0, Math.min(roomOf(source.siteId), budget));
       const wanted = source.reservations(room + source.reservedAhead());
       const reserved = wanted.reduce((n, { batch, upTo }) => n + upTo - batch.reserved, 0);
-      siteRoom.set(source.siteId, siteRoom.get(source.siteId)! - reserved);
+      siteRoom.set(source.siteId, roomOf(source.siteId) - reserved);
       budget -= reserved;
-      return wanted;
+      return wanted.map((reservation) => ({ source, ...reservation }));
     });
     if (extended.length) {
       const values = JSON.stringify(extended.map(({ batch, upTo }) => ({ id: batch.id, up_to: upTo })));
       // A reservation stands between a free slot and its next call: on the embedded database it takes
       // its turn with the requests' writes, not behind the background's planning and recordings.
       await inForeground(() => this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`), "write");
-      for (const { batch, upTo } of extended) batch.reserved = upTo;
+      for (const { source, batch, upTo } of extended) source.reserved(batch, upTo);
     }
     this.engine.pump(wanting);
   }
