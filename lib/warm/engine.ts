@@ -43,8 +43,8 @@ export class WarmEngine {
   private readonly accounts = new Map<number, AccountQueue>();
   /**
    * Accounts that may have a call to send now. A returning call wakes only the accounts warming its
-   * site (all of them when the worker's budget was full), so that with thousands of runs held a
-   * returning call does not scan every source of every account.
+   * site, so that with thousands of runs held a returning call does not scan every source of every
+   * account.
    */
   private readonly awake = new Set<number>();
   /** For each site, its sources' accounts (with a count of their sources there). */
@@ -205,13 +205,13 @@ export class WarmEngine {
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     this.send(ticket.call, ticket.region, ticket.request).then((outcome) => {
-      const budgetWasFull = this.inFlight >= this.maxInFlight;
       source.inFlight--;
       gate.inFlight--;
       this.inFlight--;
       ticket.settle(outcome);
       this.wakeSite(source.siteId);
-      this.pump(budgetWasFull ? undefined : []);
+      // Accounts left awake when the worker's budget filled are still awake: the freed budget is theirs.
+      this.pump([]);
     });
   }
 }
