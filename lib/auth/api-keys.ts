@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { accounts, apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
+import { encodedPlaceholder, encodedValue, preparedOnce } from "@/lib/db/prepared";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Scope } from "./scopes";
@@ -139,6 +140,23 @@ function cachedKeys(db: Database): KeyCache | undefined {
   return cache;
 }
 
+// Every API request on a PostgreSQL server (and a key's first on the embedded database) looks its key up: built once.
+const keyByHash = preparedOnce((db) =>
+  db
+    .select({ key: apiKeys, suspendedAt: accounts.suspendedAt, suspensionReason: accounts.suspensionReason })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.hash, sql.placeholder("hash")))
+    .prepare("api_key_by_hash"),
+);
+const keyUsed = preparedOnce((db) =>
+  db
+    .update(apiKeys)
+    .set({ lastUsedAt: encodedPlaceholder("usedAt", apiKeys.lastUsedAt) })
+    .where(eq(apiKeys.id, sql.placeholder("keyId")))
+    .prepare("api_key_used"),
+);
+
 /** The principal behind a bearer token, or undefined when it is unknown, revoked or expired. */
 export async function authenticateApiKey(db: Database, token: string): Promise<ApiKeyPrincipal | undefined> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return undefined;
@@ -147,11 +165,7 @@ export async function authenticateApiKey(db: Database, token: string): Promise<A
   let row = cache?.keys.get(hash);
   if (!row) {
     const revocations = cache?.revocations;
-    const [found] = await db
-      .select({ key: apiKeys, suspendedAt: accounts.suspendedAt, suspensionReason: accounts.suspensionReason })
-      .from(apiKeys)
-      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-      .where(eq(apiKeys.hash, hash));
+    const [found] = await keyByHash(db).execute({ hash });
     row = found && { ...found.key, suspendedAt: found.suspendedAt, suspensionReason: found.suspensionReason };
     if (cache && row && apiKeyState(row) === "active" && cache.revocations === revocations) cache.keys.set(hash, row);
   }
@@ -159,7 +173,7 @@ export async function authenticateApiKey(db: Database, token: string): Promise<A
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     row.lastUsedAt = new Date(now);
-    await db.update(apiKeys).set({ lastUsedAt: row.lastUsedAt }).where(eq(apiKeys.id, row.id));
+    await keyUsed(db).execute({ usedAt: encodedValue(apiKeys.lastUsedAt, row.lastUsedAt), keyId: row.id });
   }
   return {
     keyId: row.id,
