@@ -12,6 +12,7 @@ import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { recordset } from "@/lib/db/recordset";
 import { summariseRuns } from "@/lib/runs/summary";
+import { newVerificationSecret } from "@/lib/sites/verification";
 import { percentile } from "./percentile";
 import { createCaseDatabase } from "./postgres-workers";
 
@@ -59,7 +60,7 @@ async function seed(db: Database): Promise<Seeded> {
     seeded.keys.push((await createApiKey(db, { accountId: user.accountId, name: "bench", scopes: [...SCOPES] })).key);
     const [listed] = await db
       .insert(sites)
-      .values({ accountId: user.accountId, domain: `shop-${a}.bench.test`, validationToken: "bench", validated: true })
+      .values({ accountId: user.accountId, domain: `shop-${a}.bench.test`, validationToken: "bench", validated: true, verificationSecret: newVerificationSecret() })
       .returning();
     const boostRows = await db
       .insert(boosts)
@@ -118,6 +119,8 @@ async function seed(db: Database): Promise<Seeded> {
             accountId: user.accountId,
             domain: `w${from + s}.shop-${a}.bench.test`,
             validationToken: "bench",
+            // As a site registered through the API has it: without one, its first read writes one.
+            verificationSecret: newVerificationSecret(),
             validated: true,
           })),
         )
