@@ -1,11 +1,11 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { runBatches, runResults, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/warm/blocked";
 import { agentsOf } from "./calls";
-import { idList } from "@/lib/db/recordset";
+import { idList, inIds } from "@/lib/db/recordset";
 import { warmCallsRecorded } from "./recorded-calls";
 
 /**
@@ -100,7 +100,7 @@ export async function recordBlockedVerdicts(db: Database, runIds: readonly numbe
     .select({ id: runs.id, siteId: runs.siteId, variations: runs.variations, verdicts: sites.blockedVerdicts })
     .from(runs)
     .innerJoin(sites, eq(sites.id, runs.siteId))
-    .where(inArray(runs.id, [...runIds]));
+    .where(inIds(runs.id, [...runIds]));
   const soFar = await blockedSoFar(
     db,
     ended.map((run) => run.id),
@@ -113,7 +113,7 @@ export async function recordBlockedVerdicts(db: Database, runIds: readonly numbe
     .from(runResults)
     .where(
       and(
-        inArray(
+        inIds(
           runResults.runId,
           relevant.map((run) => run.id),
         ),

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, max, type SQL } from "drizzle-orm";
+import { and, asc, eq, max, type SQL } from "drizzle-orm";
+import { inIds } from "@/lib/db/recordset";
 import { runBatches, runs } from "@/drizzle/schema";
 import type { BatchPurpose, PlannedCall } from "@/lib/core/calls";
 import type { RegionCode } from "@/lib/core/regions";
@@ -33,7 +34,7 @@ export async function planCheckBatches(
     const wanting = await tx
       .select({ id: runs.id, siteId: runs.siteId, regions: runs.regions, variations: runs.variations })
       .from(runs)
-      .where(and(inArray(runs.id, [...runIds]), check.wants, eq(runs.status, "running")))
+      .where(and(inIds(runs.id, [...runIds]), check.wants, eq(runs.status, "running")))
       .orderBy(asc(runs.id))
       .for("update");
     if (!wanting.length) return;
@@ -42,7 +43,7 @@ export async function planCheckBatches(
       .from(runBatches)
       .where(
         and(
-          inArray(
+          inIds(
             runBatches.runId,
             wanting.map((run) => run.id),
           ),

@@ -1,9 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import { plural } from "@/lib/core/format";
-import { recordset } from "@/lib/db/recordset";
+import { inIds, recordset } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import type { RegionCode } from "@/lib/core/regions";
 import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
@@ -66,7 +66,7 @@ export async function pendingRegionsOf(db: Database, runIds: number[]): Promise<
   const pending = await db
     .selectDistinct({ runId: runBatches.runId, region: runBatches.region })
     .from(runBatches)
-    .where(and(inArray(runBatches.runId, runIds), eq(runBatches.status, "pending")));
+    .where(and(inIds(runBatches.runId, runIds), eq(runBatches.status, "pending")));
   for (const { runId, region } of pending) regions.set(runId, [...(regions.get(runId) ?? []), region]);
   return regions;
 }
@@ -75,7 +75,7 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const running = await db
     .select()
     .from(runs)
-    .where(and(inArray(runs.id, [...ids]), eq(runs.status, "running")));
+    .where(and(inIds(runs.id, [...ids]), eq(runs.status, "running")));
   if (!running.length) return ids.map(() => false);
   // Once no batch of a run is pending, its statistics are final (a batch is marked done with its last figures).
   const waiting = await pendingRegionsOf(
@@ -101,7 +101,7 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     db
       .select({ runId: runBatches.runId, n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
       .from(runBatches)
-      .where(and(inArray(runBatches.runId, readyIds), eq(runBatches.purpose, "warm")))
+      .where(and(inIds(runBatches.runId, readyIds), eq(runBatches.purpose, "warm")))
       .groupBy(runBatches.runId),
   ]);
   const bypass = new Map(bypassRows.map((row) => [row.runId, Number(row.n)]));

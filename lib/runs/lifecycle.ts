@@ -1,4 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { inIds } from "@/lib/db/recordset";
 import { boosts } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 
@@ -13,7 +14,7 @@ export async function pauseBoostsOfPausedRuns(db: Database, boostIds: readonly n
   await db
     .update(boosts)
     .set({ status: "paused", updatedAt: new Date() })
-    .where(inArray(boosts.id, [...boostIds]));
+    .where(inIds(boosts.id, [...boostIds]));
 }
 
 /**
@@ -25,5 +26,5 @@ export async function reactivateBoostsOfEndedRuns(db: Database, boostIds: readon
   await db
     .update(boosts)
     .set({ status: "active", updatedAt: new Date() })
-    .where(and(inArray(boosts.id, [...boostIds]), eq(boosts.status, "running")));
+    .where(and(inIds(boosts.id, [...boostIds]), eq(boosts.status, "running")));
 }

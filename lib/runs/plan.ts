@@ -12,7 +12,7 @@ import { refreshStaleSitemaps } from "@/lib/sitemaps/freshness";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { type CallPlan, countCalls, regionCalls } from "./calls";
-import { recordset } from "@/lib/db/recordset";
+import { inIds, recordset } from "@/lib/db/recordset";
 import { unusableProfile } from "./request-profile";
 import type { UrlOrder } from "@/lib/core/url-orders";
 import { changedSince, type ListedUrl, orderUrls } from "./url-order";
@@ -123,7 +123,7 @@ async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutc
     .from(runs)
     .innerJoin(sites, eq(sites.id, runs.siteId))
     .leftJoin(boosts, eq(boosts.id, runs.boostId))
-    .where(inArray(runs.id, [...ids]));
+    .where(inIds(runs.id, [...ids]));
   const byId = new Map(found.filter((f) => f.run.status === "pending").map((f) => [f.run.id, f]));
   const outcomes = new Map<number, PlanOutcome | Error>();
   // A warm whose profile cannot be sent is planned alone, where it fails saying why.

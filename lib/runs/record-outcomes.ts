@@ -1,7 +1,7 @@
-import { asc, inArray, sql } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import { runBatches, runResults, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { recordset } from "@/lib/db/recordset";
+import { inIds, recordset } from "@/lib/db/recordset";
 import { callEgress } from "@/lib/warm/workers";
 import { blockedSoFar, recordBlockedVerdicts } from "./blocked";
 import { pauseBoostsOfPausedRuns, reactivateBoostsOfEndedRuns } from "./lifecycle";
@@ -38,7 +38,7 @@ function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
       slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
     })
     .from(runs)
-    .where(inArray(runs.id, ids))
+    .where(inIds(runs.id, ids))
     .orderBy(asc(runs.id))
     .for("update");
 }

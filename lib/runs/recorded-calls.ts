@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { inIds } from "@/lib/db/recordset";
 import { runBatches } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 
@@ -8,7 +9,7 @@ export async function warmCallsRecorded(db: Database, runIds: readonly number[])
   const totals = await db
     .select({ runId: runBatches.runId, calls: sql<string>`sum(${runBatches.totalCalls})` })
     .from(runBatches)
-    .where(and(inArray(runBatches.runId, [...runIds]), eq(runBatches.purpose, "warm")))
+    .where(and(inIds(runBatches.runId, [...runIds]), eq(runBatches.purpose, "warm")))
     .groupBy(runBatches.runId);
   return new Map(totals.map((row) => [row.runId, Number(row.calls)]));
 }

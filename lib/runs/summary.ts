@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Egress } from "@/lib/core/regions";
 import { runBatches, runs } from "@/drizzle/schema";
 import type { RegionCode } from "@/lib/core/regions";
@@ -6,7 +6,7 @@ import { regionReach } from "@/lib/warm/pop-locations";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { idList } from "@/lib/db/recordset";
+import { idList, inIds } from "@/lib/db/recordset";
 import { adviceFor, mostlyVaryOn, type VisitorCounts, visitorFigures } from "./advice";
 import { isVisitorProfile } from "@/lib/warm/visitors";
 import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profiles";
@@ -87,10 +87,10 @@ export async function summariseRuns(db: Database, runIds: number[]): Promise<Map
         purpose: runBatches.purpose,
       })
       .from(runBatches)
-      .where(inArray(runBatches.runId, runIds))
+      .where(inIds(runBatches.runId, runIds))
       .groupBy(runBatches.runId, runBatches.purpose),
     countsPerRun(db, runIds),
-    db.select({ id: runs.id, verify: runs.verify, verifyVisitors: runs.verifyVisitors, variations: runs.variations, requestProfile: runs.requestProfile }).from(runs).where(inArray(runs.id, runIds)),
+    db.select({ id: runs.id, verify: runs.verify, verifyVisitors: runs.verifyVisitors, variations: runs.variations, requestProfile: runs.requestProfile }).from(runs).where(inIds(runs.id, runIds)),
     variantFiguresPerRun(db, runIds),
   ]);
   const missTimes = new Map<number, number>();

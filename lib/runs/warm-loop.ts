@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
-import { recordset } from "@/lib/db/recordset";
+import { inIds, recordset } from "@/lib/db/recordset";
 import { inForeground } from "@/lib/db/statement-turns";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
@@ -171,7 +171,7 @@ class WarmLoop {
     const numbered = this.db
       .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
       .from(runBatches)
-      .where(and(inArray(runBatches.runId, ids), eq(runBatches.status, "pending")))
+      .where(and(inIds(runBatches.runId, ids), eq(runBatches.status, "pending")))
       .as("numbered");
     // Both at once: each statement waits for a turn of the event loop, and a run's first call waits
     // for both. The batches of a run that is no longer running are read for nothing, and dropped.
@@ -181,7 +181,7 @@ class WarmLoop {
         .from(runs)
         .innerJoin(sites, eq(sites.id, runs.siteId))
         .leftJoin(boosts, eq(boosts.id, runs.boostId))
-        .where(inArray(runs.id, ids)),
+        .where(inIds(runs.id, ids)),
       this.db
         .select({ batch: runBatches })
         .from(runBatches)
