@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, boosts, runResults, runs, sites } from "@/drizzle/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
+import { inIds } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 
 // run_results has no foreign key to runs (it was a third of the cost of recording a run's calls):
@@ -42,7 +43,7 @@ async function organizationWithResults() {
 }
 
 async function resultsOf(runIds: number[]): Promise<number> {
-  const counted = await handle.db.execute(sql`select count(*)::int as n from ${runResults} where ${runResults.runId} in (${sql.join(runIds, sql`, `)})`);
+  const counted = await handle.db.execute(sql`select count(*)::int as n from ${runResults} where ${inIds(runResults.runId, runIds)}`);
   return Number(rowsOf<{ n: number }>(counted)[0]!.n);
 }
 

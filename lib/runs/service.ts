@@ -73,6 +73,8 @@ type Value<T> = T | Placeholder;
 const boostRunsWhere = (accountId: Value<number>, boostId: Value<number> | undefined, siteLimit?: SQL) =>
   and(eq(runs.accountId, accountId), siteLimit, eq(runs.kind, "boost"), boostId === undefined ? undefined : eq(runs.boostId, boostId));
 
+const countOfRuns = (db: Database, where: SQL | undefined) => db.select({ n: count() }).from(runs).where(where);
+
 /**
  * The page and the total in one statement, each an index scan (runs_account_idx): the busiest read
  * of the API (docs/benchmarks.md). A window count would read every run of the account, page or not.
@@ -80,9 +82,8 @@ const boostRunsWhere = (accountId: Value<number>, boostId: Value<number> | undef
  * run (its generic plan looks dearer than a custom one), which made the statement 60 % slower.
  */
 function pageOfRuns(db: Database, where: SQL | undefined, limit: Value<number>, offset: Value<number> | undefined) {
-  const counted = db.select({ n: count() }).from(runs).where(where);
   const page = db
-    .select({ run: listedColumns, total: sql<number>`(${counted})`.mapWith(Number) })
+    .select({ run: listedColumns, total: sql<number>`(${countOfRuns(db, where)})`.mapWith(Number) })
     .from(runs)
     .where(where)
     .orderBy(desc(runs.id))
@@ -119,10 +120,7 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
 }
 
 async function countBoostRuns(ctx: AccountContext, boostId: number | undefined): Promise<number> {
-  const [counted] = await ctx.db
-    .select({ n: count() })
-    .from(runs)
-    .where(boostRunsWhere(ctx.accountId, boostId, withinSiteLimit(ctx, runs.siteId)));
+  const [counted] = await countOfRuns(ctx.db, boostRunsWhere(ctx.accountId, boostId, withinSiteLimit(ctx, runs.siteId)));
   return counted?.n ?? 0;
 }
 
