@@ -10,7 +10,8 @@ import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
 import { blockedSentence } from "@/lib/warm/blocked";
 import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { reactivateBoostsOfEndedRuns } from "./lifecycle";
-import { emptySummary, popsPerRegion, summariseRuns } from "./summary";
+import { emptySummary, popsPerRegion, summaryOf } from "./summary";
+import { figuresOfRuns, sumOf } from "./batch-figures";
 import { planVerifications } from "./verify";
 import { planVisitorChecks } from "./visitor-check";
 
@@ -95,31 +96,23 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const ready = warmed.filter((run) => !verifying.has(run.id) && !checking.has(run.id));
   if (!ready.length) return ids.map(() => false);
   const readyIds = ready.map((run) => run.id);
-  const [summaries, popsByRun, bypassRows] = await Promise.all([
-    summariseRuns(db, readyIds),
-    popsPerRegion(db, readyIds),
-    db
-      .select({ runId: runBatches.runId, n: sql<string>`coalesce(sum(${runBatches.bypassedCalls}), 0)` })
-      .from(runBatches)
-      .where(and(inIds(runBatches.runId, readyIds), eq(runBatches.purpose, "warm")))
-      .groupBy(runBatches.runId),
-  ]);
-  const bypass = new Map(bypassRows.map((row) => [row.runId, Number(row.n)]));
+  const figures = await figuresOfRuns(db, readyIds);
   const values = ready.map((run) => {
-    const summary = summaries.get(run.id);
+    const ofRun = figures.get(run.id);
+    const summary = ofRun ? summaryOf(ofRun) : emptySummary();
     const { status, message } = closing(
       run,
       {
-        total: summary?.total_calls ?? 0,
-        ok: summary?.successful_calls ?? 0,
-        failed: summary?.failed_calls ?? 0,
-        hits: summary?.cache_hits ?? 0,
-        bypassed: bypass.get(run.id) ?? 0,
-        blockedBy: summary?.blocked_by ?? {},
+        total: summary.total_calls,
+        ok: summary.successful_calls,
+        failed: summary.failed_calls,
+        hits: summary.cache_hits,
+        bypassed: ofRun ? sumOf(ofRun, "warm").bypassed : 0,
+        blockedBy: summary.blocked_by,
       },
-      popsByRun.get(run.id) ?? new Map(),
+      ofRun ? popsPerRegion(ofRun) : new Map(),
     );
-    return { id: run.id, status, message, summary: summary ?? emptySummary() };
+    return { id: run.id, status, message, summary };
   });
   // Before the runs end: whoever sees a run ended sees what it found of the site's bot protection.
   await recordBlockedVerdicts(db, readyIds);

@@ -4,6 +4,7 @@ import { and, count, desc, eq, gte, type Placeholder, type SQL, sql } from "driz
 import { preparedOnce } from "@/lib/db/prepared";
 import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
+import type { Summary } from "@/lib/core/run-figures";
 import type { RunTrigger } from "@/lib/core/run-trigger";
 import { iso } from "@/lib/core/primitives";
 import type { AccountContext } from "@/lib/context";
@@ -14,7 +15,8 @@ import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { emptySummary, summarisePops, summariseRegions, summariseRuns, summariseVariants } from "./summary";
+import { emptySummary, popsBreakdown, regionsBreakdown, summariseRuns, summaryOf, variantsBreakdown } from "./summary";
+import { figuresOfRuns, type RunFigures } from "./batch-figures";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -47,24 +49,24 @@ export async function runViews<Row extends ListedRun>(db: Database, rows: Row[])
     db,
     rows.filter((r) => !r.summary).map((r) => r.id),
   );
-  return rows.map((row) => {
-    // A summary kept before a figure existed (blocked_by) shows it as none.
-    const summary = row.summary ? { ...emptySummary(), ...row.summary } : (summaries.get(row.id) ?? emptySummary());
-    return {
-      row,
-      common: {
-        id: row.id,
-        status: row.status as z.infer<typeof runListItemSchema>["status"],
-        status_message: row.statusMessage,
-        started_at: iso(row.startedAt),
-        finished_at: iso(row.finishedAt),
-        summary,
-        progress: { planned_calls: row.plannedCalls, completed_calls: summary.total_calls },
-        created_at: row.createdAt.toISOString(),
-        triggered_by: row.trigger ? { kind: row.trigger, label: row.triggerLabel } : null,
-      },
-    };
-  });
+  return rows.map((row) => ({ row, common: commonView(row, summaries.get(row.id)) }));
+}
+
+/** A run's common part, with its summary: the one kept when it ended, else `summed` from its batches. */
+function commonView(row: ListedRun, summed: Summary | undefined) {
+  // A summary kept before a figure existed (blocked_by) shows it as none.
+  const summary = row.summary ? { ...emptySummary(), ...row.summary } : (summed ?? emptySummary());
+  return {
+    id: row.id,
+    status: row.status as z.infer<typeof runListItemSchema>["status"],
+    status_message: row.statusMessage,
+    started_at: iso(row.startedAt),
+    finished_at: iso(row.finishedAt),
+    summary,
+    progress: { planned_calls: row.plannedCalls, completed_calls: summary.total_calls },
+    created_at: row.createdAt.toISOString(),
+    triggered_by: row.trigger ? { kind: row.trigger, label: row.triggerLabel } : null,
+  };
 }
 
 type Value<T> = T | Placeholder;
@@ -134,16 +136,22 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
   return found.run;
 }
 
+/** A breakdown kept before regions named their PoPs, or before variants were counted, is read again from the batches, once. */
+const keptBreakdown = (run: RunRow) => (run.breakdown?.variants && run.breakdown.regions.every((region) => region.reached) ? (run.breakdown as Required<RunBreakdown>) : undefined);
+
 /**
- * The run's figures per region and per PoP. A run whose final summary is written (finishRun) has
- * final batches too: its breakdown is aggregated once, by the first read, and kept.
+ * The run's figures per region, per PoP and per variant. A run whose final summary is written
+ * (finishRun) has final batches too: its breakdown is aggregated once, by the first read, and kept.
+ * `figures`: the run's, when the caller read them already.
  */
-export async function breakdownOf(db: Database, run: RunRow): Promise<Required<RunBreakdown>> {
-  // A breakdown kept before regions named their PoPs, or before variants were counted, is read again from the batches, once.
-  if (run.breakdown?.variants && run.breakdown.regions.every((region) => region.reached)) return run.breakdown as Required<RunBreakdown>;
-  const [regions, pops, variants] = await Promise.all([summariseRegions(db, run.id, run.regions), summarisePops(db, run.id), summariseVariants(db, run)]);
-  if (run.summary) await db.update(runs).set({ breakdown: { regions, pops, variants } }).where(eq(runs.id, run.id));
-  return { regions, pops, variants };
+export async function breakdownOf(db: Database, run: RunRow, figures?: RunFigures): Promise<Required<RunBreakdown>> {
+  const kept = keptBreakdown(run);
+  if (kept) return kept;
+  const ofRun = figures ?? (await figuresOfRuns(db, [run.id])).get(run.id);
+  if (!ofRun) throw notFound("Run");
+  const breakdown = { regions: await regionsBreakdown(db, ofRun), pops: popsBreakdown(ofRun), variants: variantsBreakdown(ofRun) };
+  if (run.summary) await db.update(runs).set({ breakdown }).where(eq(runs.id, run.id));
+  return breakdown;
 }
 
 function runWithBoostName(db: Database, runId: Value<number>, accountId: Value<number>, siteLimit?: SQL) {
@@ -159,8 +167,12 @@ const runOfAccount = preparedOnce((db) => runWithBoostName(db, sql.placeholder("
 export async function getRun(ctx: AccountContext, runId: number): Promise<z.infer<typeof runDetailSchema>> {
   const [found] = ctx.siteIds ? await runWithBoostName(ctx.db, runId, ctx.accountId, withinSiteLimit(ctx, runs.siteId)) : await runOfAccount(ctx.db).execute({ runId, accountId: ctx.accountId });
   if (!found) throw notFound("Run");
-  const [[view], { regions: regionsBreakdown, pops: popsBreakdown, variants: variantsBreakdown }] = await Promise.all([runViews(ctx.db, [found.run]), breakdownOf(ctx.db, found.run)]);
-  const { row, common } = view!;
+  const row = found.run;
+  // A running run's summary and breakdown come from one read of its batches; a finished run's are kept.
+  const figures = !row.summary || !keptBreakdown(row) ? (await figuresOfRuns(ctx.db, [row.id])).get(row.id) : undefined;
+  if (!figures && !row.summary) throw notFound("Run");
+  const breakdown = await breakdownOf(ctx.db, row, figures);
+  const common = commonView(row, figures && summaryOf(figures));
   return {
     type: row.kind,
     boost_id: row.boostId,
@@ -170,10 +182,10 @@ export async function getRun(ctx: AccountContext, runId: number): Promise<z.infe
     variations: (row.variations as z.infer<typeof runDetailSchema>["variations"]) ?? null,
     request_profile: toRequestProfile(row.requestProfile),
     ...common,
-    bypassed_calls: regionsBreakdown.reduce((sum, region) => sum + region.bypassed_calls, 0),
-    regions_breakdown: regionsBreakdown,
-    pops_breakdown: popsBreakdown,
-    variants_breakdown: variantsBreakdown,
+    bypassed_calls: breakdown.regions.reduce((sum, region) => sum + region.bypassed_calls, 0),
+    regions_breakdown: breakdown.regions,
+    pops_breakdown: breakdown.pops,
+    variants_breakdown: breakdown.variants,
     failure_samples: row.failureSamples ?? [],
     slowdowns: row.slowdowns ?? [],
   };
