@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "./index";
-import { analyzeGrownTables, freezeAgingTables } from "./embedded-maintenance";
+import { analyzeGrownTables, freezeAgingTables, vacuumChangedTables } from "./embedded-maintenance";
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -28,4 +28,27 @@ it("freezes the tables older than the limit, so that the database never reaches 
   expect(await ageOf("plans")).toBeLessThan(5);
   // Every table is young now: none is read again.
   expect(await freezeAgingTables(handle.pglite!, 20)).toEqual([]);
+});
+
+const deadRows = async (table: string) => {
+  // The server's counters reach pg_stat_all_tables at most once a second, at a statement's end: this one is forced.
+  await handle.pglite!.query("select pg_stat_force_next_flush()");
+  await handle.pglite!.query("select 1");
+  return Number((await handle.pglite!.query<{ n: number }>(`select n_dead_tup::int as n from pg_stat_all_tables where relname = '${table}'`)).rows[0]!.n);
+};
+
+it("reclaims the rows updates left dead once they pass autovacuum's threshold, as a server's autovacuum would, and leaves the other tables alone", async () => {
+  await handle.db.execute(sql`insert into accounts (name) select 'Vacuumed ' || i from generate_series(1, 200) as i`);
+  // Rows inserted count too (they are marked visible to all, for index-only scans).
+  expect(await deadRows("accounts")).toBe(0);
+  expect(await vacuumChangedTables(handle.pglite!)).toContain("public.accounts");
+  // Below the threshold (50 rows and a fifth of the table's): left for later.
+  await handle.db.execute(sql`update accounts set name = name || '.' where id in (select id from accounts order by id limit 20)`);
+  expect(await deadRows("accounts")).toBe(20);
+  expect(await vacuumChangedTables(handle.pglite!)).not.toContain("public.accounts");
+  await handle.db.execute(sql`update accounts set name = name || '.'`);
+  expect(await deadRows("accounts")).toBeGreaterThan(3000);
+  expect(await vacuumChangedTables(handle.pglite!)).toContain("public.accounts");
+  expect(await deadRows("accounts")).toBe(0);
+  expect(await vacuumChangedTables(handle.pglite!)).toEqual([]);
 });
