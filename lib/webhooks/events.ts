@@ -7,16 +7,19 @@ import { toSitemap } from "@/lib/sitemaps/service";
 import type { Envelope } from "@/lib/webhooks/types";
 import type { WebhookEvent } from "./schemas";
 
-/**
- * Queues one message per enabled webhook of the account that subscribes to the event. `eventKey`
- * names the occurrence: a second call for the same one (run endings are signalled more than once)
- * adds nothing, so each receiver hears of it once.
- */
-async function announce(db: Database, accountId: number, event: WebhookEvent, eventKey: string, data: unknown): Promise<void> {
-  const subscribed = await db
+/** The account's enabled webhooks that subscribe to the event. */
+function subscribersOf(db: Database, accountId: number, event: WebhookEvent): Promise<{ id: number }[]> {
+  return db
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.accountId, accountId), eq(webhooks.enabled, true), arrayContains(webhooks.events, [event])));
+}
+
+/**
+ * Queues one message per webhook of `subscribed`. `eventKey` names the occurrence: a second call
+ * for the same one (run endings are signalled more than once) adds nothing, so each receiver hears of it once.
+ */
+async function queueMessages(db: Database, subscribed: { id: number }[], event: WebhookEvent, eventKey: string, data: unknown): Promise<void> {
   if (!subscribed.length) return;
   const payload: Envelope = { type: event, timestamp: new Date().toISOString(), data };
   const queued = await db
@@ -27,6 +30,11 @@ async function announce(db: Database, accountId: number, event: WebhookEvent, ev
   await Promise.all(queued.map((job) => sendJob("webhook.deliver", job)));
 }
 
+/** Queues one message per enabled webhook of the account that subscribes to the event (see queueMessages). */
+async function announce(db: Database, accountId: number, event: WebhookEvent, eventKey: string, data: unknown): Promise<void> {
+  await queueMessages(db, await subscribersOf(db, accountId, event), event, eventKey, data);
+}
+
 const RUN_EVENTS: Record<string, WebhookEvent> = { done: "run.completed", failed: "run.failed", paused: "run.paused" };
 
 /** A run ended (done, failed or paused): its event, with the run as GET /v1/runs/{runId} returns it. */
@@ -34,10 +42,13 @@ export async function announceRunEnd(db: Database, runId: number): Promise<void>
   const [found] = await db.select({ status: runs.status, accountId: sites.accountId, finishedAt: runs.finishedAt }).from(runs).innerJoin(sites, eq(sites.id, runs.siteId)).where(eq(runs.id, runId));
   const event = found && RUN_EVENTS[found.status];
   if (!found || !event) return;
+  // Most accounts subscribe to nothing: the run's detail (its figures, its breakdown kept) is read only for a receiver.
+  const subscribed = await subscribersOf(db, found.accountId, event);
+  if (!subscribed.length) return;
   const run = await getRun({ db, accountId: found.accountId }, runId);
   // A paused run may be resumed and pause again: each pause is news, told apart by how far it had got.
   const occurrence = event === "run.paused" ? `:${run.summary.total_calls}` : "";
-  await announce(db, found.accountId, event, `${event}:${runId}${occurrence}`, run);
+  await queueMessages(db, subscribed, event, `${event}:${runId}${occurrence}`, run);
 }
 
 /** A sitemap's processing ended: `sitemap.processed`, or `sitemap.failed` when it ended in `error`. */
