@@ -5,6 +5,15 @@ import type { PGlite } from "@electric-sql/pglite";
 const TURNS_PASSED_OVER = 4;
 
 /**
+ * Statements start within one iteration of the event loop until this long has passed since its
+ * first; the others wait for the next iteration, after I/O. Each statement is a turn of its own
+ * (a setImmediate), but the turns queued before an iteration all ran in it, one after the other:
+ * with a thousand runs warming, iterations of 30 to 50 ms of statements, during which no request
+ * was read or answered (docs/benchmarks.md).
+ */
+const ITERATION_SLICE_MS = 10;
+
+/**
  * Who waits for a statement, in the order they go: a request that only reads (a dashboard or a script
  * polling a run), a request that writes (a warm, a site), then the background (planning, warming, jobs).
  */
@@ -52,9 +61,21 @@ export function takeStatementTurns(pglite: PGlite): void {
    * Starts the statement whose turn it is: the first lane's in LANES order that has one waiting,
    * unless a later lane was passed over TURNS_PASSED_OVER times in a row (the longest passed over goes then).
    */
+  let sliceStart: number | undefined;
   const next = () => {
     const ready = LANES.filter((lane) => waiting[lane].length > 0);
     if (!ready.length) return;
+    const now = performance.now();
+    if (sliceStart === undefined) {
+      sliceStart = now;
+      // Queued now, it runs first among the next iteration's turns: a new slice starts there.
+      setImmediate(() => {
+        sliceStart = undefined;
+      });
+    } else if (now - sliceStart >= ITERATION_SLICE_MS) {
+      setImmediate(next);
+      return;
+    }
     const starved = ready.filter((lane) => passedOver[lane] >= TURNS_PASSED_OVER).sort((a, b) => passedOver[b] - passedOver[a]);
     const lane = starved[0] ?? ready[0]!;
     for (const other of ready) passedOver[other] = other === lane ? 0 : passedOver[other] + 1;
@@ -63,7 +84,7 @@ export function takeStatementTurns(pglite: PGlite): void {
   // Every statement adds one turn of the event loop (a setImmediate); each turn starts whichever
   // statement waits first in line, not necessarily the one that asked for it. A statement runs to its
   // end within its turn (PGlite is synchronous), so the turns of one loop iteration run one after the
-  // other, with I/O between iterations.
+  // other, with I/O between iterations, for ITERATION_SLICE_MS at most (then they move on to the next).
   const turn = () =>
     new Promise<void>((resolve) => {
       waiting[foreground().getStore() ?? "background"].push(resolve);
