@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { executePrepared } from "@/lib/db/prepared";
@@ -35,7 +35,7 @@ const COUNT_MAPS = ["not_cached", "pops", "blocked_by", "answer_headers"] as con
 export type CountMap = (typeof COUNT_MAPS)[number];
 
 const ids = sql`(select value::int from json_array_elements_text(${sql.placeholder("ids")}::json))`;
-const n = (expression: SQL | string) => sql`sum(${typeof expression === "string" ? sql.raw(expression) : expression})::float8`;
+const n = (expression: string) => sql`sum(${sql.raw(expression)})::float8`;
 const none = (count: number) => sql.raw(Array.from({ length: count }, () => "null").join(", "));
 
 /**
