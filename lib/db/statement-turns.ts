@@ -50,18 +50,20 @@ export function inForeground<T>(work: () => Promise<T>, lane: Exclude<Lane, "bac
  *   to 325–327 ms (docs/benchmarks.md, issue 28; the thread's CPU, not this line, bounds the intake);
  *   and reads before writes, so that polling a run does not queue behind twenty warms arriving;
  * - the warm loop's reservations, the one statement between a site's free slot and its next call,
- *   go with the writes (lib/runs/warm-loop.ts).
+ *   go with the writes (lib/runs/warm-loop.ts);
+ * - an iteration of the loop starts statements for ITERATION_SLICE_MS at most, then I/O gets in.
  * A transaction starts in its turn and holds PGlite's own lock to its end, as before.
  */
 export function takeStatementTurns(pglite: PGlite): void {
   const waiting: Record<Lane, (() => void)[]> = { read: [], write: [], background: [] };
   const passedOver: Record<Lane, number> = { read: 0, write: 0, background: 0 };
 
+  // When the current iteration's first statement started (ITERATION_SLICE_MS); undefined before it.
+  let sliceStart: number | undefined;
   /**
    * Starts the statement whose turn it is: the first lane's in LANES order that has one waiting,
    * unless a later lane was passed over TURNS_PASSED_OVER times in a row (the longest passed over goes then).
    */
-  let sliceStart: number | undefined;
   const next = () => {
     const ready = LANES.filter((lane) => waiting[lane].length > 0);
     if (!ready.length) return;
