@@ -5,11 +5,12 @@ import type { PGlite } from "@electric-sql/pglite";
 const TURNS_PASSED_OVER = 4;
 
 /**
- * Statements start within one iteration of the event loop until this long has passed since its
- * first; the others wait for the next iteration, after I/O. Each statement is a turn of its own
- * (a setImmediate), but the turns queued before an iteration all ran in it, one after the other:
- * with a thousand runs warming, iterations of 30 to 50 ms of statements, during which no request
- * was read or answered (docs/benchmarks.md).
+ * The background's statements start within one iteration of the event loop until this long has
+ * passed since its first; the others wait for the next iteration, after I/O. Each statement is a
+ * turn of its own (a setImmediate), but the turns queued before an iteration all ran in it, one after
+ * the other: with a thousand runs warming, iterations of 30 to 50 ms of statements, during which no
+ * request was read or answered (docs/benchmarks.md). Requests' statements are not held: slicing
+ * them too cost a tenth of the API's throughput at saturation.
  */
 const ITERATION_SLICE_MS = 10;
 
@@ -51,7 +52,7 @@ export function inForeground<T>(work: () => Promise<T>, lane: Exclude<Lane, "bac
  *   and reads before writes, so that polling a run does not queue behind twenty warms arriving;
  * - the warm loop's reservations, the one statement between a site's free slot and its next call,
  *   go with the writes (lib/runs/warm-loop.ts);
- * - an iteration of the loop starts statements for ITERATION_SLICE_MS at most, then I/O gets in.
+ * - an iteration of the loop starts the background's statements for ITERATION_SLICE_MS at most, then I/O gets in.
  * A transaction starts in its turn and holds PGlite's own lock to its end, as before.
  */
 export function takeStatementTurns(pglite: PGlite): void {
@@ -67,6 +68,8 @@ export function takeStatementTurns(pglite: PGlite): void {
   const next = () => {
     const ready = LANES.filter((lane) => waiting[lane].length > 0);
     if (!ready.length) return;
+    const starved = ready.filter((lane) => passedOver[lane] >= TURNS_PASSED_OVER).sort((a, b) => passedOver[b] - passedOver[a]);
+    const lane = starved[0] ?? ready[0]!;
     const now = performance.now();
     if (sliceStart === undefined) {
       sliceStart = now;
@@ -74,12 +77,10 @@ export function takeStatementTurns(pglite: PGlite): void {
       setImmediate(() => {
         sliceStart = undefined;
       });
-    } else if (now - sliceStart >= ITERATION_SLICE_MS) {
+    } else if (lane === "background" && now - sliceStart >= ITERATION_SLICE_MS) {
       setImmediate(next);
       return;
     }
-    const starved = ready.filter((lane) => passedOver[lane] >= TURNS_PASSED_OVER).sort((a, b) => passedOver[b] - passedOver[a]);
-    const lane = starved[0] ?? ready[0]!;
     for (const other of ready) passedOver[other] = other === lane ? 0 : passedOver[other] + 1;
     waiting[lane].shift()!();
   };
