@@ -33,6 +33,20 @@ describe("audit events", () => {
     ]);
   });
 
+  it("recorded at the same moment by many requests, are each kept whole, in the order they were recorded", async () => {
+    const { user } = await findOrCreateUser(handle.db, "together@example.com");
+    const actor = { type: "user" as const, label: "together@example.com", userId: user.id };
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        recordAuditEvent(handle.db, { accountId: user.accountId, actor, action: "site.warmed", targetType: "site", targetId: i, clientAddress: `203.0.113.${i}` }),
+      ),
+    );
+    const stored = rowsOf<{ target_id: string; actor_user_id: number; client_address: string }>(
+      await handle.db.execute(sql`select target_id, actor_user_id, client_address from ${auditEvents} where account_id = ${user.accountId} order by id`),
+    );
+    expect(stored).toEqual(Array.from({ length: 30 }, (_, i) => ({ target_id: String(i), actor_user_id: user.id, client_address: `203.0.113.${i}` })));
+  });
+
   it("are listed newest first, filtered by actor (any case for an e-mail), action (exact or prefix) and target", async () => {
     const { user } = await findOrCreateUser(handle.db, "auditor@example.com");
     const ctx = { db: handle.db, accountId: user.accountId };
