@@ -37,9 +37,7 @@ describe("audit events", () => {
     const { user } = await findOrCreateUser(handle.db, "together@example.com");
     const actor = { type: "user" as const, label: "together@example.com", userId: user.id };
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        recordAuditEvent(handle.db, { accountId: user.accountId, actor, action: "site.warmed", targetType: "site", targetId: i, clientAddress: `203.0.113.${i}` }),
-      ),
+      Array.from({ length: 30 }, (_, i) => recordAuditEvent(handle.db, { accountId: user.accountId, actor, action: "site.warmed", targetType: "site", targetId: i, clientAddress: `203.0.113.${i}` })),
     );
     const stored = rowsOf<{ target_id: string; actor_user_id: number; client_address: string }>(
       await handle.db.execute(sql`select target_id, actor_user_id, client_address from ${auditEvents} where account_id = ${user.accountId} order by id`),
