@@ -60,9 +60,9 @@ export const runs = pgTable(
      */
     summary: jsonb("summary").$type<Summary>(),
     /**
-     * A finished run's figures per region and per PoP, kept by its first full read (getRun) once
-     * `summary` is written: they no longer change, and reading a run would otherwise aggregate its
-     * batches again each time.
+     * A finished run's figures per region, per PoP and per variant, kept with `summary` when the run
+     * ends (finishRun; for runs ended before it did, by their first full read, getRun): they no longer
+     * change, and reading a run would otherwise aggregate its batches again each time.
      */
     breakdown: jsonb("breakdown").$type<RunBreakdown>(),
     startedAt: timestamp("started_at", { withTimezone: true }),

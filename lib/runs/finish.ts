@@ -10,7 +10,7 @@ import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
 import { blockedSentence } from "@/lib/warm/blocked";
 import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { reactivateBoostsOfEndedRuns } from "./lifecycle";
-import { emptySummary, popsPerRegion, summaryOf } from "./summary";
+import { breakdownFrom, emptySummary, popsPerRegion, summaryOf } from "./summary";
 import { figuresOfRuns, sumOf } from "./batch-figures";
 import { planVerifications } from "./verify";
 import { planVisitorChecks } from "./visitor-check";
@@ -97,6 +97,8 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   if (!ready.length) return ids.map(() => false);
   const readyIds = ready.map((run) => run.id);
   const figures = await figuresOfRuns(db, readyIds);
+  // Its batches are final: the breakdown read now is the one every later read shows, so it is kept with the summary.
+  const breakdowns = new Map(await Promise.all([...figures].map(async ([runId, ofRun]) => [runId, await breakdownFrom(db, ofRun)] as const)));
   const values = ready.map((run) => {
     const ofRun = figures.get(run.id);
     const summary = ofRun ? summaryOf(ofRun) : emptySummary();
@@ -112,13 +114,13 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
       },
       ofRun ? popsPerRegion(ofRun) : new Map(),
     );
-    return { id: run.id, status, message, summary };
+    return { id: run.id, status, message, summary, breakdown: breakdowns.get(run.id) ?? null };
   });
   // Before the runs end: whoever sees a run ended sees what it found of the site's bot protection.
   await recordBlockedVerdicts(db, readyIds);
   const ended = (await db.execute(sql`
-    update ${runs} as r set status = v.status, status_message = v.message, finished_at = now(), summary = v.summary
-    from ${recordset(JSON.stringify(values), "id int, status text, message text, summary jsonb")}
+    update ${runs} as r set status = v.status, status_message = v.message, finished_at = now(), summary = v.summary, breakdown = v.breakdown
+    from ${recordset(JSON.stringify(values), "id int, status text, message text, summary jsonb, breakdown jsonb")}
     where r.id = v.id and r.status = 'running'
     returning r.id`)) as unknown;
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));

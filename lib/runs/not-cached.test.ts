@@ -67,7 +67,7 @@ describe("why calls were not cached", () => {
     const [cdg] = done.pops_breakdown;
     expect(cdg!.average_miss_response_time_ms).toBeGreaterThanOrEqual(150);
     expect(cdg!.average_hit_response_time_ms).toBeLessThan(cdg!.average_miss_response_time_ms!);
-    // A finished run's breakdown is aggregated once and kept: later reads answer the same from it.
+    // A finished run's breakdown is kept when it ends: later reads answer the same from it.
     const [kept] = await world.handle.db.select({ breakdown: runs.breakdown }).from(runs).where(eq(runs.id, run.id));
     expect(kept!.breakdown).toEqual({ regions: done.regions_breakdown, pops: done.pops_breakdown, variants: done.variants_breakdown });
     expect(await getRun(world.ctx, run.id)).toEqual(done);

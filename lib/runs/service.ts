@@ -15,7 +15,7 @@ import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { withinSiteLimit } from "@/lib/sites/site-limit";
 import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
-import { emptySummary, popsBreakdown, regionsBreakdown, summariseRuns, summaryOf, variantsBreakdown } from "./summary";
+import { breakdownFrom, emptySummary, summariseRuns, summaryOf } from "./summary";
 import { figuresOfRuns, type RunFigures } from "./batch-figures";
 
 export type RunRow = typeof runs.$inferSelect;
@@ -140,16 +140,17 @@ export async function findRun(ctx: AccountContext, runId: number): Promise<RunRo
 const keptBreakdown = (run: RunRow) => (run.breakdown?.variants && run.breakdown.regions.every((region) => region.reached) ? (run.breakdown as Required<RunBreakdown>) : undefined);
 
 /**
- * The run's figures per region, per PoP and per variant. A run whose final summary is written
- * (finishRun) has final batches too: its breakdown is aggregated once, by the first read, and kept.
- * `figures`: the run's, when the caller read them already.
+ * The run's figures per region, per PoP and per variant. finishRun keeps a run's breakdown with its
+ * final summary; a run ended before it did (or whose kept breakdown predates a figure) has final
+ * batches too: its breakdown is aggregated once, by the first read, and kept. `figures`: the run's,
+ * when the caller read them already.
  */
 export async function breakdownOf(db: Database, run: RunRow, figures?: RunFigures): Promise<Required<RunBreakdown>> {
   const kept = keptBreakdown(run);
   if (kept) return kept;
   const ofRun = figures ?? (await figuresOfRuns(db, [run.id])).get(run.id);
   if (!ofRun) throw notFound("Run");
-  const breakdown = { regions: await regionsBreakdown(db, ofRun), pops: popsBreakdown(ofRun), variants: variantsBreakdown(ofRun) };
+  const breakdown = await breakdownFrom(db, ofRun);
   if (run.summary) await db.update(runs).set({ breakdown }).where(eq(runs.id, run.id));
   return breakdown;
 }

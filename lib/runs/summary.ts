@@ -2,6 +2,7 @@ import type { Egress, RegionCode } from "@/lib/core/regions";
 import { regionReach } from "@/lib/warm/pop-locations";
 import { regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
+import type { RunBreakdown } from "@/drizzle/schema";
 import { adviceFor, mostlyVaryOn, type VisitorCounts, visitorFigures } from "./advice";
 import { isVisitorProfile } from "@/lib/warm/visitors";
 import { VISITOR_PROFILES, type VisitorProfile } from "@/lib/core/visitor-profiles";
@@ -97,7 +98,7 @@ const byCallsThenName =
     b.calls - a.calls || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
 
 /** A run's figures per PoP, most calls first: hits and cacheable misses with their average response times. */
-export function popsBreakdown(figures: RunFigures): PopBreakdown[] {
+function popsBreakdown(figures: RunFigures): PopBreakdown[] {
   const perPop = new Map<string, { pop: string; calls: number; hits: number; hitMs: number; misses: number; missMs: number }>();
   for (const { pop, calls, hits, hitMs, misses, missMs } of figures.pops) {
     const sum = perPop.get(pop) ?? { pop, calls: 0, hits: 0, hitMs: 0, misses: 0, missMs: 0 };
@@ -116,7 +117,7 @@ export function popsBreakdown(figures: RunFigures): PopBreakdown[] {
  * A run's calls and hits per variant: one entry per variant of its plan, in the order its calls are
  * made (zeros until its calls are counted), then any other its batches name.
  */
-export function variantsBreakdown(figures: SummaryFigures): VariantBreakdown[] {
+function variantsBreakdown(figures: SummaryFigures): VariantBreakdown[] {
   const counted = new Map(Object.entries(figures.variants));
   const planned = variantsOf(figures.plan).map((variant) => ({ ...variant, ...(counted.get(variantKey(variant)) ?? { calls: 0, hits: 0 }) }));
   const plannedKeys = new Set(planned.map(variantKey));
@@ -145,7 +146,7 @@ function egressUsed(figures: RunFigures): Map<string, Egress> {
  * batches report), then any other region its batches name. A region no call has left from yet
  * shows the egress its calls would take now.
  */
-export async function regionsBreakdown(db: Database, figures: RunFigures): Promise<RegionBreakdown[]> {
+async function regionsBreakdown(db: Database, figures: RunFigures): Promise<RegionBreakdown[]> {
   const counted = [...new Set(figures.sums.filter((entry) => entry.purpose === "warm").map((entry) => entry.region))];
   const order = [...new Set([...figures.plan.regions, ...counted.sort()])];
   const used = egressUsed(figures);
@@ -165,4 +166,9 @@ export async function regionsBreakdown(db: Database, figures: RunFigures): Promi
       average_response_time_ms: averageMs(sums.timeMs, sums.total) ?? 0,
     };
   });
+}
+
+/** A run's breakdowns from its figures: per region, per PoP, per variant. */
+export async function breakdownFrom(db: Database, figures: RunFigures): Promise<Required<RunBreakdown>> {
+  return { regions: await regionsBreakdown(db, figures), pops: popsBreakdown(figures), variants: variantsBreakdown(figures) };
 }
