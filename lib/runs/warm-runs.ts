@@ -37,14 +37,15 @@ export function toWarmQueued({ run, urlCount }: { run: { id: number }; urlCount:
 
 /** Queues an on-demand warm of the given URLs for a validated site. */
 export async function queueWarm(ctx: AccountContext, siteId: number, input: WarmInput) {
-  const site = await getSite(ctx, siteId);
+  // Both reads in one turn of the embedded database: while runs warm, each turn a warm waits for is
+  // an iteration of the event loop, and the turns, not the CPU, bounded the intake (docs/benchmarks.md).
+  const [site, { plan }] = await Promise.all([getSite(ctx, siteId), activeStanding(ctx.db, ctx.accountId)]);
   const urls = siteUrls(input.urls, site.domain);
   if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`, undefined, "site_not_validated");
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;
   const requestProfile = sealRequestProfile(requestProfileOf(input));
   const plannedCalls = countCalls(urls.length, { regions, variations, requestProfile });
-  const { plan } = await activeStanding(ctx.db, ctx.accountId);
   assertPlanRegions(plan, regions);
   assertPlanVerification(plan, Boolean(input.verify));
   const conflict = () => new ConflictError("A warm run is already pending or running for this site; wait for it to end.", undefined, "warm_in_progress");
