@@ -6,10 +6,8 @@ const nextConfig: NextConfig = {
   // against the other copy's classes took drizzle's slow path (docs/benchmarks.md).
   serverExternalPackages: ["@electric-sql/pglite", "drizzle-orm", "postgres", "pg-boss", "pg", "rate-limiter-flexible", "pino", "prom-client"],
   poweredByHeader: false,
-  // The public API lives at {base_url}/v1/...; the handlers live under app/api/v1.
-  async rewrites() {
-    return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];
-  },
+  // The public API lives at {base_url}/v1/...; the handlers live under app/api/v1, and app/v1 holds
+  // their one-line twins (lib/api/public-routes.ts): a rewrite cost every API request a sixth of its time.
 };
 
 export default nextConfig;
