@@ -317,6 +317,19 @@ describe("a site's own pace", () => {
     expect(seconds).toBeGreaterThanOrEqual(0.95); // 21 starts at 20 a second: 1 s at least
   });
 
+  it("a max_concurrency lowered while the site's run warms holds from the next renewal of the worker's grants (about a second)", async () => {
+    const { site } = await siteWithSitemap("lowered.test", { pages: 0, delayMs: 100 });
+    await updateSite(ctx, site.id, { max_concurrency: 4 });
+    const { run } = await queueWarm(ctx, site.id, { urls: Array.from({ length: 80 }, (_, i) => `http://lowered.test/${i}`), region: ["fr"] });
+    while ((seen.get("lowered.test")?.length ?? 0) < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(mostOpen.get("lowered.test")).toBe(4);
+    await updateSite(ctx, site.id, { max_concurrency: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // a renewal, then the calls sent before it are back
+    mostOpen.set("lowered.test", open.get("lowered.test") ?? 0);
+    expect((await ended(run.id, 30_000)).summary.total_calls).toBe(80);
+    expect(mostOpen.get("lowered.test")).toBe(1);
+  }, 40_000);
+
   it("slows down on its own when the site does, and the run says when and why", async () => {
     // 60 quick answers, then the site takes 20 times as long.
     const { site } = await siteWithSitemap("slowing.test", { pages: 0, delayMs: 10, slowAfter: { calls: 60, delayMs: 200 } });

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
-import type { Database } from "@/lib/db";
+import { type Database, ownedByThisProcess } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { inIds, recordset } from "@/lib/db/recordset";
 import { inForeground } from "@/lib/db/statement-turns";
@@ -14,7 +14,7 @@ import { botSigner } from "@/lib/warm/signing-keys";
 import { recordOutcomes } from "./record-outcomes";
 import { basicAuthorization } from "./request-profile";
 import { type BatchRow, type RunDelta, RunSource, sourceKey } from "./run-source";
-import { renewSlots, slotTtlSeconds } from "@/lib/warm/site-slots";
+import { renewSlots, type SiteGrant, slotTtlSeconds, soleGrant, soleGrants } from "@/lib/warm/site-slots";
 
 /**
  * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
@@ -96,11 +96,15 @@ class WarmLoop {
   private slotChain: Promise<void> = Promise.resolve();
   /** The reservations being written: a recording that gives reservations back waits for them. */
   private flushing: Promise<void> = Promise.resolve();
+  /** The embedded database: this process is the only worker, and each site's whole limit is its own (soleGrant). */
+  private readonly alone: boolean;
 
   constructor(
     private readonly db: Database,
     private readonly engine: WarmEngine,
-  ) {}
+  ) {
+    this.alone = ownedByThisProcess(db);
+  }
 
   /** Slot renewals, one after the other, beside (not behind) the recordings. */
   private slotStep(step: () => Promise<void>): Promise<void> {
@@ -147,7 +151,10 @@ class WarmLoop {
     const result = new Promise<WarmResult>((resolve, reject) => this.held.set(key, { source, done: resolve, fail: reject }));
     try {
       // The site's slots first: what this worker may send it beside the other workers warming it.
-      if (!this.slotted.has(site.id)) await this.slotsFor(site.id);
+      if (!this.slotted.has(site.id)) {
+        if (this.alone) this.grant([soleGrant(site)], []);
+        else await this.slotsFor(site.id);
+      }
     } catch (error) {
       this.held.delete(key); // the job fails and is retried; nothing was sent
       throw error;
@@ -354,9 +361,14 @@ class WarmLoop {
   }
 
   private async applyGrants(held: number[], released: number[]): Promise<void> {
+    if (this.alone) return this.grant(await soleGrants(this.db, held), released);
     // The lease runs from before the renewal's transaction began (its now()): never later than the database's.
     const leaseUntil = performance.now() + slotTtlSeconds() * 1000;
-    const grants = await renewSlots(this.db, held, released, (siteId, grant) => this.engine.lowerSite(siteId, grant));
+    this.grant(await renewSlots(this.db, held, released, (siteId, grant) => this.engine.lowerSite(siteId, grant)), released, leaseUntil);
+  }
+
+  /** What this worker may send each site now; a sole worker's grant has no lease to lapse (no other worker waits for its slots). */
+  private grant(grants: SiteGrant[], released: number[], leaseUntil = Number.POSITIVE_INFINITY): void {
     for (const siteId of released) {
       this.slotted.delete(siteId);
       this.engine.dropSite(siteId);
