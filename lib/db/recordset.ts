@@ -25,3 +25,8 @@ export function idList(ids: readonly number[]): SQL {
 export function inIds(column: AnyColumn, ids: readonly number[]): SQL {
   return sql`${column} in ${idList(ids)}`;
 }
+
+/** `inIds` in a statement prepared once (lib/db/prepared.ts): the list is its placeholder `name`, given as `JSON.stringify(ids)`. */
+export function inIdsPlaceholder(column: AnyColumn, name: string): SQL {
+  return sql`${column} in (select value::int from json_array_elements_text(${sql.placeholder(name)}::json))`;
+}

@@ -2,7 +2,8 @@ import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
-import { inIds, recordset } from "@/lib/db/recordset";
+import { inIdsPlaceholder, recordset } from "@/lib/db/recordset";
+import { preparedOnce } from "@/lib/db/prepared";
 import { inForeground } from "@/lib/db/statement-turns";
 import { jobExpireSeconds } from "@/lib/jobs";
 import { siteConcurrency } from "@/lib/sites/pace";
@@ -62,6 +63,33 @@ function jobBudgetMs(): number {
  * run.batch job to the next every few seconds; its pace must not start over each time).
  */
 const adaptiveWindows = new Map<string, AdaptiveWindow>();
+
+/** The runs adopted together, with their sites: built once per database (lib/db/prepared.ts), like the plan's read. */
+const runsToAdopt = preparedOnce((db: Database) =>
+  db
+    .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
+    .from(runs)
+    .innerJoin(sites, eq(sites.id, runs.siteId))
+    .leftJoin(boosts, eq(boosts.id, runs.boostId))
+    .where(inIdsPlaceholder(runs.id, "ids"))
+    .prepare("runs_to_adopt"),
+);
+
+/** The first LOAD_BATCHES pending batches of each region of the runs adopted together. */
+const firstBatches = preparedOnce((db: Database) => {
+  const numbered = db
+    .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
+    .from(runBatches)
+    .where(and(inIdsPlaceholder(runBatches.runId, "ids"), eq(runBatches.status, "pending")))
+    .as("numbered");
+  return db
+    .select({ batch: runBatches })
+    .from(runBatches)
+    .innerJoin(numbered, eq(numbered.id, runBatches.id))
+    .where(lte(numbered.rank, LOAD_BATCHES))
+    .orderBy(asc(runBatches.runId), asc(runBatches.seq))
+    .prepare("first_batches");
+});
 
 type Adoption = { found?: { run: typeof runs.$inferSelect; site: typeof sites.$inferSelect; ignoreErrors: boolean | null }; rows: BatchRow[] };
 
@@ -174,28 +202,10 @@ class WarmLoop {
   private readonly adoptions = gathered((keys: readonly { runId: number; region: string }[]) => this.loadAdoptions(keys), 500);
 
   private async loadAdoptions(keys: readonly { runId: number; region: string }[]): Promise<Adoption[]> {
-    const ids = [...new Set(keys.map((key) => key.runId))];
-    const numbered = this.db
-      .select({ id: runBatches.id, rank: sql<number>`row_number() over (partition by ${runBatches.runId}, ${runBatches.region} order by ${runBatches.seq})`.as("rank") })
-      .from(runBatches)
-      .where(and(inIds(runBatches.runId, ids), eq(runBatches.status, "pending")))
-      .as("numbered");
+    const ids = JSON.stringify([...new Set(keys.map((key) => key.runId))]);
     // Both at once: each statement waits for a turn of the event loop, and a run's first call waits
     // for both. The batches of a run that is no longer running are read for nothing, and dropped.
-    const [found, rows] = await Promise.all([
-      this.db
-        .select({ run: runs, site: sites, ignoreErrors: boosts.ignoreErrors })
-        .from(runs)
-        .innerJoin(sites, eq(sites.id, runs.siteId))
-        .leftJoin(boosts, eq(boosts.id, runs.boostId))
-        .where(inIds(runs.id, ids)),
-      this.db
-        .select({ batch: runBatches })
-        .from(runBatches)
-        .innerJoin(numbered, eq(numbered.id, runBatches.id))
-        .where(lte(numbered.rank, LOAD_BATCHES))
-        .orderBy(asc(runBatches.runId), asc(runBatches.seq)),
-    ]);
+    const [found, rows] = await Promise.all([runsToAdopt(this.db).execute({ ids }), firstBatches(this.db).execute({ ids })]);
     const byRun = new Map(found.map((f) => [f.run.id, f]));
     const byKey = new Map<string, BatchRow[]>();
     for (const { batch } of rows) {
