@@ -18,6 +18,8 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
   /** The raw PGlite instance of the embedded database (pg-boss needs it). */
   pglite?: import("@electric-sql/pglite").PGlite;
+  /** A PostgreSQL server's LISTEN on `channel`: `onNotify` gets each NOTIFY's payload; answers how to stop listening. */
+  listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
 };
 
 export type OpenOptions = {
@@ -68,7 +70,8 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     await lock`select pg_advisory_unlock(7341853)`;
     lock.release();
   }
-  return { db: db as unknown as Database, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+  const listen = async (channel: string, onNotify: (payload: string) => void) => (await sql.listen(channel, onNotify)).unlisten;
+  return { db: db as unknown as Database, kind: "postgres", close: () => sql.end({ timeout: 5 }), listen };
 }
 
 async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {

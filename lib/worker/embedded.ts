@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
@@ -72,6 +73,14 @@ function heldInProcess(pumps: Map<string, RunJobPump>): Record<string, number> {
 
 export type EmbeddedJobs = { boss: PgBoss; stop: () => Promise<void> };
 
+/**
+ * On a PostgreSQL server, a process that queued jobs names their queues on this channel (NOTIFY), and
+ * the workers listening fetch from them at once rather than at their next poll: a warm's first call
+ * waited 0.9 s on average for the workers' polls (PREHEAT_JOBS_POLL_SECONDS) while 1,000 warms
+ * arrived (docs/benchmarks.md). A notice lost costs only that wait: the polls go on.
+ */
+const JOBS_CHANNEL = "preheat_jobs";
+
 async function createQueues(boss: PgBoss) {
   for (const name of Object.keys(jobDefinitions) as JobName[]) {
     const { retryLimit, retryDelaySeconds } = jobRetryPolicy(name);
@@ -111,7 +120,11 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   // Jobs sent within a few milliseconds (a thousand runs planned at once) are inserted by one statement.
   const inserts = gathered(async (jobs: readonly PgBoss.JobInsert[]) => {
     await boss.insert([...jobs]);
-    for (const queue of new Set(jobs.map((job) => job.name))) pumps.get(queue)?.queued(); // a run planned here starts warming here at once
+    const queues = new Set(jobs.map((job) => job.name));
+    for (const queue of queues) pumps.get(queue)?.queued(); // a run planned here starts warming here at once
+    if (handle.listen) {
+      await handle.db.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${[...queues].join(",")})`).catch((error) => console.error("[jobs] notifying the workers failed", (error as Error).message));
+    }
     return jobs.map(() => undefined);
   }, 1000);
   // On PGlite this is the one process, and a run's own rows say what is left of it: its jobs are
@@ -175,6 +188,9 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     );
   }
   for (const pump of pumps.values()) pump.start();
+  const unlisten = await handle.listen?.(JOBS_CHANNEL, (payload) => {
+    for (const queue of payload.split(",")) pumps.get(queue)?.notified();
+  });
 
   await boss.schedule(queueName("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
   await reportIn(db);
@@ -191,6 +207,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     boss,
     stop: async () => {
       clearInterval(presence);
+      await unlisten?.().catch(() => {});
       // The pumps take no more first; then runs hand over at once, and their follow-up jobs are
       // queued (the driver is still installed) for the other workers, or for this one's next start.
       const stopping = [...pumps.values()].map((pump) => pump.stop(15_000));

@@ -9,6 +9,12 @@ export type PumpHandler = (data: unknown, final: boolean) => Promise<unknown>;
 const COMPLETE_EVERY_MS = 50;
 /** A wake-up (a job sent here, a held job ending) fetches after this delay, so that a burst costs one fetch. */
 const WAKE_DELAY_MS = 5;
+/**
+ * A notice of jobs queued by another process (lib/worker/embedded.ts) fetches after this delay: the
+ * server notifies for every few warms it accepts, and a fetch for each kept the workers and the
+ * database busy with fetches while a thousand warms arrived.
+ */
+const NOTICE_DELAY_MS = 50;
 
 type PumpOptions = {
   maxHeld: number;
@@ -39,8 +45,9 @@ export class RunJobPump {
   private stopped = false;
   private sleeping: { wake: () => void; timer: NodeJS.Timeout } | undefined;
   private wakeQueued = false;
-  /** A wake-up came while fetching: the loop fetches again instead of sleeping. */
+  /** A wake-up came while fetching: the loop fetches again after `wantedWithin` ms instead of sleeping. */
   private wanted = false;
+  private wantedWithin = WAKE_DELAY_MS;
   /**
    * The queue may hold jobs: the last fetch filled its room, or a job was queued for want of room.
    * Only then does a job ending fetch at once; jobs handed over in-process leave the queue empty.
@@ -70,15 +77,22 @@ export class RunJobPump {
     this.wake();
   }
 
-  /** Fetch soon. */
-  private wake(): void {
+  /** Another process queued jobs here (a NOTIFY): fetch them soon, one fetch for a burst of notices. */
+  notified(): void {
+    this.backlog = true;
+    this.wake(NOTICE_DELAY_MS);
+  }
+
+  /** Fetch within `delayMs`. */
+  private wake(delayMs = WAKE_DELAY_MS): void {
+    this.wantedWithin = this.wanted ? Math.min(this.wantedWithin, delayMs) : delayMs;
     this.wanted = true;
     if (!this.sleeping || this.wakeQueued) return;
     this.wakeQueued = true;
     setTimeout(() => {
       this.wakeQueued = false;
       this.sleeping?.wake();
-    }, WAKE_DELAY_MS);
+    }, delayMs);
   }
 
   /** Jobs handed over in-process held now: pg-boss's table does not list them. */
@@ -148,7 +162,7 @@ export class RunJobPump {
         }
       }
       // A full fetch may have left more behind: fetch again at once.
-      if (fetched === 0 || fetched < room) await this.sleep(this.wanted ? WAKE_DELAY_MS : this.options.pollMs);
+      if (fetched === 0 || fetched < room) await this.sleep(this.wanted ? this.wantedWithin : this.options.pollMs);
     }
   }
 

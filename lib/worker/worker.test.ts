@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runs, sitemaps, sitemapUrls, sites } from "@/drizzle/schema";
+import { runs, sitemaps, sitemapUrls, sites, workers as workerRows } from "@/drizzle/schema";
 import { createBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { getRun } from "@/lib/runs/service";
@@ -265,6 +265,33 @@ describe.skipIf(!installed)("workers on a PostgreSQL server", () => {
     // A regional worker that stopped no longer counts.
     expect((await regionsWithWorkers(handle.db)).has("de")).toBe(false);
   }, 90_000);
+
+  it("a worker hears of a run queued by another process at once (NOTIFY), not at its next poll", async () => {
+    const jobs = await startEmbeddedJobs(handle, { work: false });
+    const known = new Set((await handle.db.select({ id: workerRows.id }).from(workerRows)).map((w) => w.id));
+    const worker = startWorker({ DATABASE_URL: server.url, PREHEAT_JOBS_POLL_SECONDS: "120" });
+    try {
+      // Reported in: its pumps have looked once and sleep for two minutes.
+      await until("the worker to report in", async () => (await handle.db.select({ id: workerRows.id }).from(workerRows)).some((w) => !known.has(w.id)) || undefined);
+      const { user } = await findOrCreateUser(handle.db, `notified-${Date.now()}@example.com`);
+      const ctx = { db: handle.db, accountId: user.accountId };
+      const site = await createSite(ctx, { domain: "notified-pg.test" });
+      await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+      const { run } = await queueWarm(ctx, site.id, { urls: ["http://notified-pg.test/a", "http://notified-pg.test/b"], region: ["fr"] });
+      const ended = await until(
+        "the run to end",
+        async () => {
+          const current = await getRun(ctx, run.id);
+          return current.status === "done" ? current : undefined;
+        },
+        20_000,
+      );
+      expect(ended.summary.total_calls).toBe(2);
+    } finally {
+      await stop(worker);
+      await jobs.stop();
+    }
+  }, 60_000);
 
   it("two workers never run the same job at once", async () => {
     const hosts = Array.from({ length: 12 }, (_, i) => `pair-${i}.test`);
