@@ -198,7 +198,7 @@ export const VARIABLES = {
     description: "Webhooks one account may have (403 `webhook_limit` beyond): with one webhook per URL, this bounds the deliveries one event can send towards any receiver.",
   }),
   PREHEAT_JOBS_POLL_SECONDS: withDefault(numeric({ min: 0.5 }), 1, {
-    description: "How often an idle worker looks for jobs.",
+    description: "How often an idle worker looks for jobs. On a PostgreSQL server, workers are also told of queued runs at once (LISTEN/NOTIFY on the channel preheat_jobs).",
   }),
   PREHEAT_JOBS_MAINTENANCE_SECONDS: withDefault(numeric({ min: 1, below: 86_400 }), 60, {
     description: "How often the embedded queue (pg-boss) does its maintenance: lost jobs expired, finished ones archived.",
