@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { inIdsPlaceholder } from "@/lib/db/recordset";
 import { runBatches, runs } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { executePrepared } from "@/lib/db/prepared";
@@ -34,7 +35,7 @@ export type RunFigures = Omit<SummaryFigures, "sums"> & {
 const COUNT_MAPS = ["not_cached", "pops", "blocked_by", "answer_headers"] as const;
 export type CountMap = (typeof COUNT_MAPS)[number];
 
-const ids = sql`(select value::int from json_array_elements_text(${sql.placeholder("ids")}::json))`;
+const ofRuns = (column: string) => inIdsPlaceholder(sql.raw(column), "ids");
 const n = (expression: string) => sql`sum(${sql.raw(expression)})::float8`;
 const none = (count: number) => sql.raw(Array.from({ length: count }, () => "null").join(", "));
 
@@ -58,7 +59,7 @@ const figuresStatement = (breakdown: boolean) => () => {
              pop_figures, egress_calls,
              case when purpose = 'visitors' then calls -> 0 ->> 'visitor' end as visitor,
              case when purpose = 'visitors' then jsonb_array_length(calls) end as planned_calls
-      from ${runBatches} where run_id in ${ids}
+      from ${runBatches} where ${ofRuns("run_id")}
     )
     select 'sums'::text as part, run_id, purpose, ${breakdown ? sql.raw("region") : sql.raw("null::text")} as region, visitor,
            null::text as name, null::text as key,
@@ -79,7 +80,7 @@ const figuresStatement = (breakdown: boolean) => () => {
            jsonb_build_object('verify', r.verify, 'verifyVisitors', r.verify_visitors, 'variations', r.variations,
                               'requestProfile', r.request_profile, 'regions', r.regions)::text,
            null, ${none(9)}
-      from ${runs} r where r.id in ${ids}`;
+      from ${runs} r where ${ofRuns("r.id")}`;
 };
 
 const breakdownParts = sql`

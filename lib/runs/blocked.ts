@@ -5,7 +5,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } from "@/lib/warm/blocked";
 import { agentsOf } from "./calls";
-import { idList, inIds } from "@/lib/db/recordset";
+import { inIds } from "@/lib/db/recordset";
 import { warmCallsRecorded } from "./recorded-calls";
 
 /**
@@ -74,7 +74,7 @@ export async function blockedSoFar(db: Database, runIds: readonly number[]): Pro
   for (const [runId, calls] of await warmCallsRecorded(db, runIds)) found.set(runId, { calls, blocked: 0, byVendor: {} });
   const vendors = await db.execute(
     sql`select b.run_id, c.key, sum(c.value::int) as n from ${runBatches} b, jsonb_each_text(b.blocked_by) c
-        where b.run_id in ${idList(runIds)} and b.purpose = 'warm' group by b.run_id, c.key`,
+        where ${inIds(sql`b.run_id`, runIds)} and b.purpose = 'warm' group by b.run_id, c.key`,
   );
   for (const row of rowsOf<{ run_id: number; key: string; n: string }>(vendors)) {
     const entry = found.get(Number(row.run_id));

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db";
 import { siteConcurrency } from "@/lib/sites/pace";
 import { CALL_TIMEOUT_MS } from "@/lib/warm/call";
 import { WORKER_ID } from "@/lib/warm/workers";
-import { idList, recordset } from "@/lib/db/recordset";
+import { idList, inIds, recordset } from "@/lib/db/recordset";
 
 /**
  * How long slots last without renewal (PREHEAT_SITE_SLOT_TTL_SECONDS, default 10). The worker sends
@@ -56,10 +56,7 @@ export function soleGrant(site: SiteLimits): SiteGrant {
 /** The sole worker's grants of the sites it warms, their limits read again: a site's limit may change while its runs warm. */
 export async function soleGrants(db: Database, held: number[]): Promise<SiteGrant[]> {
   if (!held.length) return [];
-  const rows = await db
-    .select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond })
-    .from(sites)
-    .where(sql`${sites.id} in ${idList(held)}`);
+  const rows = await db.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, held));
   return rows.map(soleGrant);
 }
 
@@ -81,18 +78,12 @@ export async function renewSlots(db: Database, held: number[], released: number[
   // Thousands of sites each second: every list goes as one JSON parameter.
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}::int, v.site) from ${idList(all)} as v(site)`); // in site order (all is sorted): no deadlock
-    await tx.delete(siteSlots).where(and(sql`${siteSlots.siteId} in ${idList(all)}`, sql`${siteSlots.expiresAt} < now() - make_interval(secs => ${IN_FLIGHT_GRACE_SECONDS})`));
-    if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), sql`${siteSlots.siteId} in ${idList(released)}`));
+    await tx.delete(siteSlots).where(and(inIds(siteSlots.siteId, all), sql`${siteSlots.expiresAt} < now() - make_interval(secs => ${IN_FLIGHT_GRACE_SECONDS})`));
+    if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), inIds(siteSlots.siteId, released)));
     if (!held.length) return [];
     const [rows, siteRows] = await Promise.all([
-      tx
-        .select()
-        .from(siteSlots)
-        .where(sql`${siteSlots.siteId} in ${idList(held)}`),
-      tx
-        .select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond })
-        .from(sites)
-        .where(sql`${sites.id} in ${idList(held)}`),
+      tx.select().from(siteSlots).where(inIds(siteSlots.siteId, held)),
+      tx.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, held)),
     ]);
     const othersBySite = new Map<number, { workerId: string; slots: number }[]>();
     for (const row of rows) if (row.workerId !== WORKER_ID) othersBySite.set(row.siteId, [...(othersBySite.get(row.siteId) ?? []), row]);
