@@ -56,9 +56,9 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  // JIT off for this application's sessions: its statements read a few runs' rows, and the planner's
-  // generic estimates of the JSON id lists (a hundred rows each) put a run's figures past
-  // jit_above_cost, where compiling them took 1.2 to 3.3 s for 20 ms of execution (docs/benchmarks.md).
+  // JIT off for this application's sessions: its statements read a few runs' rows, yet a generic plan's
+  // estimates can put one past jit_above_cost (a run's figures did, counting a hundred rows for each
+  // JSON list of ids), and compiling it took 1.2 to 4 s for 20 ms of execution (docs/benchmarks.md).
   const sql = postgres(url, { max: setting("DATABASE_POOL_SIZE"), onnotice: () => {}, connection: { jit: "off" } });
   const db = drizzle({ client: sql, schema });
   // Several processes (server, workers) may start together: migrate one at a time.

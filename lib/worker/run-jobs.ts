@@ -11,8 +11,8 @@ const COMPLETE_EVERY_MS = 50;
 const WAKE_DELAY_MS = 5;
 /**
  * A notice of jobs queued by another process (lib/worker/embedded.ts) fetches after this delay: the
- * server notifies for every few warms it accepts, and a fetch for each kept the workers and the
- * database busy with fetches while a thousand warms arrived.
+ * server notifies for every few warms it accepts, and a burst of notices costs each pump one fetch
+ * every 50 ms at most, not one for each notice.
  */
 const NOTICE_DELAY_MS = 50;
 
