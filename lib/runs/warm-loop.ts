@@ -180,6 +180,7 @@ class WarmLoop {
     try {
       // The site's slots first: what this worker may send it beside the other workers warming it.
       if (!this.slotted.has(site.id)) {
+        // Alone, the grant needs no statement, and engine.add below pumps the run's account.
         if (this.alone) this.grant([soleGrant(site)], []);
         else await this.slotsFor(site.id);
       }
@@ -371,13 +372,20 @@ class WarmLoop {
   }
 
   private async applyGrants(held: number[], released: number[]): Promise<void> {
-    if (this.alone) return this.grant(await soleGrants(this.db, held), released);
-    // The lease runs from before the renewal's transaction began (its now()): never later than the database's.
-    const leaseUntil = performance.now() + slotTtlSeconds() * 1000;
-    this.grant(await renewSlots(this.db, held, released, (siteId, grant) => this.engine.lowerSite(siteId, grant)), released, leaseUntil);
+    if (this.alone) {
+      this.grant(await soleGrants(this.db, held), released);
+    } else {
+      // The lease runs from before the renewal's transaction began (its now()): never later than the database's.
+      const leaseUntil = performance.now() + slotTtlSeconds() * 1000;
+      this.grant(await renewSlots(this.db, held, released, (siteId, grant) => this.engine.lowerSite(siteId, grant)), released, leaseUntil);
+    }
+    this.engine.pump();
   }
 
-  /** What this worker may send each site now; a sole worker's grant has no lease to lapse (no other worker waits for its slots). */
+  /**
+   * What this worker may send each site now; a sole worker's grant has no lease to lapse (no other
+   * worker waits for its slots). The caller pumps the engine: a pump wakes every account it holds.
+   */
   private grant(grants: SiteGrant[], released: number[], leaseUntil = Number.POSITIVE_INFINITY): void {
     for (const siteId of released) {
       this.slotted.delete(siteId);
@@ -387,7 +395,6 @@ class WarmLoop {
       this.slotted.add(grant.siteId);
       this.engine.setSite(grant.siteId, grant.slots, grant.requestsPerSecond, leaseUntil);
     }
-    this.engine.pump();
   }
 
   /** Every run here hands over as soon as its calls in flight are back and recorded (the worker is stopping). */
