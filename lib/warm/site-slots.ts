@@ -53,11 +53,15 @@ export function soleGrant(site: SiteLimits): SiteGrant {
   return grantOf(site, siteConcurrency(site));
 }
 
-/** The sole worker's grants of the sites it warms, their limits read again: a site's limit may change while its runs warm. */
+/** The sites' limits as they are now: a site's limit may change while its runs warm. */
+function siteLimits(db: Pick<Database, "select">, siteIds: number[]): Promise<SiteLimits[]> {
+  return db.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, siteIds));
+}
+
+/** The sole worker's grants of the sites it warms, their limits read again. */
 export async function soleGrants(db: Database, held: number[]): Promise<SiteGrant[]> {
   if (!held.length) return [];
-  const rows = await db.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, held));
-  return rows.map(soleGrant);
+  return (await siteLimits(db, held)).map(soleGrant);
 }
 
 /**
@@ -81,10 +85,7 @@ export async function renewSlots(db: Database, held: number[], released: number[
     await tx.delete(siteSlots).where(and(inIds(siteSlots.siteId, all), sql`${siteSlots.expiresAt} < now() - make_interval(secs => ${IN_FLIGHT_GRACE_SECONDS})`));
     if (released.length) await tx.delete(siteSlots).where(and(eq(siteSlots.workerId, WORKER_ID), inIds(siteSlots.siteId, released)));
     if (!held.length) return [];
-    const [rows, siteRows] = await Promise.all([
-      tx.select().from(siteSlots).where(inIds(siteSlots.siteId, held)),
-      tx.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, held)),
-    ]);
+    const [rows, siteRows] = await Promise.all([tx.select().from(siteSlots).where(inIds(siteSlots.siteId, held)), siteLimits(tx, held)]);
     const othersBySite = new Map<number, { workerId: string; slots: number }[]>();
     for (const row of rows) if (row.workerId !== WORKER_ID) othersBySite.set(row.siteId, [...(othersBySite.get(row.siteId) ?? []), row]);
     const grants: SiteGrant[] = [];
