@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 
@@ -54,7 +55,7 @@ export function cpuSecondsOf(pid: number): number | undefined {
   }
 }
 
-type Worker = { child: ChildProcess; idle: number; peak: number; readyCpu: number; cpu: number };
+type Worker = { child: ChildProcess; idle: number; peak: number; readyCpu: number; cpu: number; nice: number };
 
 /** Workers left running when the bench ends (an error, a run cut short) are killed with it. */
 const started = new Set<ChildProcess>();
@@ -89,7 +90,8 @@ export async function startWorkerProcesses(count: number, env: NodeJS.ProcessEnv
       });
       const idle = memoryOf(child.pid!)?.rss ?? NaN;
       const readyCpu = cpuSecondsOf(child.pid!) ?? 0;
-      return { child, idle, peak: idle, readyCpu, cpu: readyCpu };
+      // PREHEAT_WORKER_NICE: the priority it lowered itself to, which decides its share of a busy machine.
+      return { child, idle, peak: idle, readyCpu, cpu: readyCpu, nice: os.getPriority(child.pid!) };
     }),
   );
   const sample = () => {
@@ -108,7 +110,7 @@ export async function startWorkerProcesses(count: number, env: NodeJS.ProcessEnv
      * CPU time is what it used from then on, which shows how the runs were shared.
      */
     rss: () =>
-      `worker RSS (ready → peak) ${workers.map((w, i) => `#${i + 1} ${mib(w.idle)} → ${mib(w.peak)} MiB (${(w.cpu - w.readyCpu).toFixed(1)} s CPU)`).join(", ")}; largest growth +${Math.max(...workers.map((w) => mib(w.peak - w.idle)))} MiB`,
+      `worker RSS (ready → peak) ${workers.map((w, i) => `#${i + 1} ${mib(w.idle)} → ${mib(w.peak)} MiB (${(w.cpu - w.readyCpu).toFixed(1)} s CPU, nice ${w.nice})`).join(", ")}; largest growth +${Math.max(...workers.map((w) => mib(w.peak - w.idle)))} MiB`,
     /** SIGTERM (the worker hands its runs over and closes), SIGKILL after `timeoutMs`. */
     stop: async (timeoutMs = 35_000) => {
       sample();

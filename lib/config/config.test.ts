@@ -55,6 +55,7 @@ describe("the declarations", () => {
       "INNGEST_BASE_URL",
       "PREHEAT_EMBEDDED_WORKER",
       "PREHEAT_WORKER_REGIONS",
+      "PREHEAT_WORKER_NICE",
       "PREHEAT_TRUSTED_PROXIES",
       "PREHEAT_CONNECT_TO",
       "PREHEAT_ALLOW_PRIVATE_NETWORK",
@@ -97,6 +98,7 @@ describe("the declarations", () => {
       PREHEAT_JOB_CONCURRENCY: 4,
       PREHEAT_RUNS_PER_FETCH: 250,
       PREHEAT_WORKER_MAX_IN_FLIGHT: 2000,
+      PREHEAT_WORKER_NICE: 10,
       PREHEAT_SITE_SLOT_TTL_SECONDS: 10,
       PREHEAT_JOB_EXPIRE_SECONDS: undefined,
       PREHEAT_JOB_RETRY_DELAY_SECONDS: undefined,
@@ -196,6 +198,8 @@ describe("setting", () => {
     expect(problemOf("PREHEAT_SITEMAP_MAX_AGE_SECONDS", "-1")).toMatch(/less than 0/);
     expect(problemOf("PREHEAT_SITEMAP_CHILDREN_AT_ONCE", "17")).toMatch(/more than 16; expected a whole number from 1 to 16 \(default 4\)/);
     expect(problemOf("PREHEAT_JOB_CONCURRENCY", "65")).toMatch(/more than 64/);
+    expect(problemOf("PREHEAT_WORKER_NICE", "20")).toMatch(/more than 19/);
+    expect(problemOf("PREHEAT_WORKER_NICE", "-5")).toMatch(/less than 0/);
     expect(problemOf("PREHEAT_JOBS_POLL_SECONDS", "0.1")).toMatch(/at least 0\.5/);
     expect(problemOf("PREHEAT_JOB_EXPIRE_SECONDS", "0")).toMatch(/PREHEAT_JOB_EXPIRE_SECONDS="0"/);
     expect(problemOf("PREHEAT_EMBEDDED_WORKER", "no")).toMatch(/PREHEAT_EMBEDDED_WORKER="no" is invalid: neither "true" nor "false"/);

@@ -158,6 +158,10 @@ export const VARIABLES = {
     defaultText: "unset",
     description: "For `npm run worker` only, like `--regions`: the regions whose calls this worker takes (e.g. `de,fr`); unset, every region that has no regional worker.",
   }),
+  PREHEAT_WORKER_NICE: withDefault(numeric({ integer: true, min: 0, max: 19 }), 10, {
+    description:
+      "For `npm run worker` only: the scheduling priority (nice, 0 to 19) its thread lowers itself to, so that on a machine it shares with a web server (and the database) the API's requests get the CPU first and the warming takes what they leave: while 1,000 warms arrived on 2 cores, a quarter more warms were accepted a second and the runs ended sooner, each run's first call about 0.3 s later (`docs/benchmarks.md`). `0` keeps the worker at its start priority. A priority already lower (systemd's `Nice=`) is kept.",
+  }),
   PREHEAT_JOB_CONCURRENCY: withDefault(numeric({ integer: true, min: 1, max: 64 }), 4, {
     description: "Sitemap and e-mail jobs one worker process works at once (one per fetch); runs are not limited by it (see `PREHEAT_WORKER_MAX_IN_FLIGHT`).",
   }),

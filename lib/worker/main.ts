@@ -6,6 +6,7 @@ import { serveWorkerMetrics } from "@/lib/observability/metrics-endpoint";
 import type { RegionCode } from "@/lib/core/regions";
 import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
 import { inngestConfigured } from "@/lib/jobs";
+import { yieldToRequests } from "./priority";
 import { startJobs, stopJobs } from "./start";
 
 /** `--regions de,fr` (or `--regions=de,fr`), else PREHEAT_WORKER_REGIONS: the regions whose calls this worker takes. */
@@ -21,6 +22,8 @@ function regionsArgument(argv: string[]): RegionCode[] {
 async function main() {
   checkConfig(); // a bad value of any variable stops the start, naming it
   setWorkerRegions(regionsArgument(process.argv.slice(2)));
+  // On a machine shared with a web server, the API's requests get the CPU first (PREHEAT_WORKER_NICE).
+  const nice = yieldToRequests(setting("PREHEAT_WORKER_NICE"));
   if (inngestConfigured()) {
     console.error("Inngest is configured (INNGEST_EVENT_KEY / INNGEST_DEV): Inngest runs the functions served at /api/inngest; no worker process is needed.");
     process.exit(2);
@@ -34,7 +37,7 @@ async function main() {
   const regions = workerRegions();
   const takes = regions.length ? `the calls of ${regions.join(", ")} only` : "the calls of every region without a regional worker";
   console.log(
-    `[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}), ${takes}; pid ${process.pid}${metricsPort ? `; metrics on :${metricsPort}/metrics` : ""}`,
+    `[worker] working the job queue (${handle.kind === "postgres" ? "Postgres server" : "embedded database"}), ${takes}; pid ${process.pid}, nice ${nice}${metricsPort ? `; metrics on :${metricsPort}/metrics` : ""}`,
   );
   let stopping = false;
   const stop = async () => {
