@@ -104,6 +104,7 @@ export async function startWorkerProcesses(count: number, env: NodeJS.ProcessEnv
   const sampler = setInterval(sample, 100);
   return {
     readySeconds,
+    pids: workers.map((w) => w.child.pid!),
     /**
      * "worker RSS (ready → peak) #1 190 → 260 MiB (3.1 s CPU), …; largest growth +70 MiB": the first
      * figure is the RSS when the worker reported ready (its first runs may already have started); the

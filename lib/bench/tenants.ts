@@ -7,6 +7,7 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
+import { cpuSnapshot, cpuSplit } from "./machine-cpu";
 import { cpuSecondsOf, createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
@@ -24,7 +25,8 @@ import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLin
  * from the first warm request to the last call answered, calls in flight (peak, and the average over
  * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay), the peak
  * per site against C, how long after its warm was accepted each site saw its first call, the
- * turnaround, the latency of `GET /v1/runs/{id}` meanwhile, and each process's peak RSS.
+ * turnaround, the latency of `GET /v1/runs/{id}` meanwhile, where the machine's CPU went (each
+ * process's, the rest, idle: during the intake, then to the last call) and each process's peak RSS.
  *
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
  * BENCH_INTAKE_ONLY=1: the embedded server without its worker, so that the intake is measured alone (no call is made).
@@ -99,6 +101,8 @@ async function measure(c: Case) {
     // Calls in flight at the origin, sampled while the warms arrive and run.
     const inFlight: number[] = [];
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
+    const processes = { server: server.pid, origin: origin.pid, "the clients": process.pid, ...(workers ? { workers: workers.pids } : {}) };
+    const machineAtStart = cpuSnapshot(processes);
     const started = Date.now();
     const cpuAtStart = cpuSecondsOf(server.pid) ?? 0;
     let probe: ReturnType<typeof probeLatency> | undefined;
@@ -111,6 +115,7 @@ async function measure(c: Case) {
     const intakeSeconds = (Date.now() - started) / 1000;
     // The server's own CPU: what a warm costs it, whatever else the machine runs meanwhile.
     const intakeCpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
+    const machineAfterIntake = cpuSnapshot(processes);
     const total = c.sites * c.urls;
     let stats = await origin.stats();
     while (!INTAKE_ONLY && stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
@@ -118,12 +123,13 @@ async function measure(c: Case) {
       stats = await origin.stats();
     }
     clearInterval(sampler);
+    const machineAtEnd = cpuSnapshot(processes);
     const latencies = (await probe?.stop()) ?? [];
     const probed = `  GET /v1/runs/{id} meanwhile (a fresh connection every ${PROBE_EVERY_MS} ms, ${latencies.length} requests): p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(percentile(latencies, 100))} ms`;
     const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second); server CPU meanwhile ${intakeCpu.toFixed(1)} s, ${((intakeCpu * 1000) / c.sites).toFixed(1)} ms a warm`;
     if (INTAKE_ONLY) {
       console.log(`${c.sites} sites × ${c.urls} URLs, the intake alone (no worker, no call)`);
-      console.log(`${intake}\n${probed}`);
+      console.log(`${intake}\n  the machine's CPU during the intake: ${cpuSplit(machineAtStart, machineAfterIntake)}\n${probed}`);
       return;
     }
     const seconds = (stats.lastAt - started) / 1000;
@@ -146,6 +152,7 @@ async function measure(c: Case) {
     console.log(probed);
     const cpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
     console.log(`  server CPU from the first warm to the last call: ${cpu.toFixed(1)} s, ${((cpu * 1e6) / stats.served).toFixed(0)} µs a call (warm requests included)`);
+    console.log(`  the machine's CPU in seconds, during the intake: ${cpuSplit(machineAtStart, machineAfterIntake)}; from then to the last call: ${cpuSplit(machineAfterIntake, machineAtEnd)}`);
     const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
     console.log(`  peak RSS: server ${peak(server.pid)}, origin ${peak(origin.pid)}${workers ? `; ${workers.rss()}` : ""}`);
   } finally {
