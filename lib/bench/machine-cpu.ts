@@ -15,7 +15,7 @@ function ownSeconds(): number {
 
 export type CpuSnapshot = { machine: { busy: number; idle: number }; processes: Map<string, number> };
 
-/** The machine's CPU and each named process's (by pid; `self`: this process) at this moment. */
+/** The machine's CPU and each named process's (by pid; the bench's own pid counts its own threads) at this moment. */
 export function cpuSnapshot(pids: Record<string, number | number[]>): CpuSnapshot {
   const processes = new Map<string, number>();
   for (const [name, pid] of Object.entries(pids)) {
