@@ -10,7 +10,7 @@ import { regionReach, warmedElsewhereSentence } from "@/lib/warm/pop-locations";
 import { blockedSentence } from "@/lib/warm/blocked";
 import { letPreheatThrough, mainVendor, recordBlockedVerdicts } from "./blocked";
 import { reactivateBoostsOfEndedRuns } from "./lifecycle";
-import { breakdownFrom, emptySummary, popsPerRegion, summaryOf } from "./summary";
+import { breakdownFrom, egressReadOnce, emptySummary, popsPerRegion, summaryOf } from "./summary";
 import { figuresOfRuns, sumOf } from "./batch-figures";
 import { planVerifications } from "./verify";
 import { planVisitorChecks } from "./visitor-check";
@@ -98,7 +98,8 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
   const readyIds = ready.map((run) => run.id);
   const figures = await figuresOfRuns(db, readyIds);
   // Its batches are final: the breakdown read now is the one every later read shows, so it is kept with the summary.
-  const breakdowns = new Map(await Promise.all([...figures].map(async ([runId, ofRun]) => [runId, await breakdownFrom(db, ofRun)] as const)));
+  const egressNow = egressReadOnce(db);
+  const breakdowns = new Map(await Promise.all([...figures].map(async ([runId, ofRun]) => [runId, await breakdownFrom(db, ofRun, egressNow)] as const)));
   const values = ready.map((run) => {
     const ofRun = figures.get(run.id);
     const summary = ofRun ? summaryOf(ofRun) : emptySummary();

@@ -1,6 +1,6 @@
 import type { Egress, RegionCode } from "@/lib/core/regions";
 import { regionReach } from "@/lib/warm/pop-locations";
-import { regionsWithEgress } from "@/lib/warm/workers";
+import { type RegionEgress, regionsWithEgress } from "@/lib/warm/workers";
 import type { Database } from "@/lib/db";
 import type { RunBreakdown } from "@/drizzle/schema";
 import { adviceFor, mostlyVaryOn, type VisitorCounts, visitorFigures } from "./advice";
@@ -146,12 +146,12 @@ function egressUsed(figures: RunFigures): Map<string, Egress> {
  * batches report), then any other region its batches name. A region no call has left from yet
  * shows the egress its calls would take now.
  */
-async function regionsBreakdown(db: Database, figures: RunFigures): Promise<RegionBreakdown[]> {
+async function regionsBreakdown(figures: RunFigures, egressNow: EgressNow): Promise<RegionBreakdown[]> {
   const counted = [...new Set(figures.sums.filter((entry) => entry.purpose === "warm").map((entry) => entry.region))];
   const order = [...new Set([...figures.plan.regions, ...counted.sort()])];
   const used = egressUsed(figures);
   const pops = popsPerRegion(figures);
-  const now = order.some((region) => !used.has(region)) ? await regionsWithEgress(db) : [];
+  const now = order.some((region) => !used.has(region)) ? await egressNow() : [];
   return order.map((region) => {
     const sums = sumOf(figures, "warm", (entry) => entry.region === region);
     return {
@@ -168,7 +168,16 @@ async function regionsBreakdown(db: Database, figures: RunFigures): Promise<Regi
   });
 }
 
+/** How each region's calls would leave now: read once, when a breakdown first needs it. */
+type EgressNow = () => Promise<RegionEgress[]>;
+
+/** The workers' table read at most once for all the breakdowns made with it (a run's end breaks many runs down at once). */
+export function egressReadOnce(db: Database): EgressNow {
+  let read: Promise<RegionEgress[]> | undefined;
+  return () => (read ??= regionsWithEgress(db));
+}
+
 /** A run's breakdowns from its figures: per region, per PoP, per variant. */
-export async function breakdownFrom(db: Database, figures: RunFigures): Promise<Required<RunBreakdown>> {
-  return { regions: await regionsBreakdown(db, figures), pops: popsBreakdown(figures), variants: variantsBreakdown(figures) };
+export async function breakdownFrom(db: Database, figures: RunFigures, egressNow: EgressNow = egressReadOnce(db)): Promise<Required<RunBreakdown>> {
+  return { regions: await regionsBreakdown(figures, egressNow), pops: popsBreakdown(figures), variants: variantsBreakdown(figures) };
 }
