@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import { cpuSecondsOf } from "./postgres-workers";
 
-/** CPU seconds the whole machine spent busy and idle since boot (/proc/stat, in USER_HZ ticks of 1/100 s). */
-function machineSeconds(): { busy: number; idle: number } {
-  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = ticks.map(Number);
+/** CPU seconds the whole machine spent busy and idle since boot (/proc/stat, in USER_HZ ticks of 1/100 s); undefined without /proc (not Linux). */
+function machineSeconds(): { busy: number; idle: number } | undefined {
+  let first: string;
+  try {
+    first = readFileSync("/proc/stat", "utf8").split("\n")[0]!;
+  } catch {
+    return undefined;
+  }
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = first.trim().split(/\s+/).slice(1).map(Number);
   return { busy: (user + nice + system + irq + softirq + steal) / 100, idle: (idle + iowait) / 100 };
 }
 
@@ -13,7 +18,7 @@ function ownSeconds(): number {
   return (user + system) / 1e6;
 }
 
-export type CpuSnapshot = { machine: { busy: number; idle: number }; processes: Map<string, number> };
+export type CpuSnapshot = { machine: { busy: number; idle: number } | undefined; processes: Map<string, number> };
 
 /** The machine's CPU and each named process's (by pid; the bench's own pid counts its own threads) at this moment. */
 export function cpuSnapshot(pids: Record<string, number | number[]>): CpuSnapshot {
@@ -34,6 +39,7 @@ export function cpuSnapshot(pids: Record<string, number | number[]>): CpuSnapsho
  * the whole machine shows here: a server near one core with the machine idle is the first.
  */
 export function cpuSplit(from: CpuSnapshot, to: CpuSnapshot): string {
+  if (!from.machine || !to.machine) return "not measured (no /proc/stat on this system)";
   const busy = to.machine.busy - from.machine.busy;
   const idle = to.machine.idle - from.machine.idle;
   let named = 0;
