@@ -88,3 +88,20 @@ describe("a run job pump's in-process hand-over", () => {
     await pump.stop(1000);
   });
 });
+
+describe("a run job pump's wake-ups", () => {
+  it("fetches a job queued here soon even while another process's notice is pending, and once for the two", async () => {
+    const queue = emptyQueue();
+    const pump = new RunJobPump(queue.boss, "q", async () => {}, { maxHeld: 4, perFetch: 4, pollMs: 60_000, active: () => true, retryDelaySeconds: 15 });
+    pump.start();
+    await settle();
+    const fetchesBefore = queue.fetches();
+    pump.notified(); // another process's jobs: fetched within 50 ms
+    pump.queued(); // this process's own: within 5 ms, not behind the notice
+    await settle();
+    expect(queue.fetches()).toBe(fetchesBefore + 1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(queue.fetches()).toBe(fetchesBefore + 1);
+    await pump.stop(1000);
+  });
+});

@@ -44,7 +44,9 @@ export class RunJobPump {
   private completing: NodeJS.Timeout | undefined;
   private stopped = false;
   private sleeping: { wake: () => void; timer: NodeJS.Timeout } | undefined;
-  private wakeQueued = false;
+  /** The pending wake-up's timer and when it is due (Infinity: none pending). */
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeDueAt = Number.POSITIVE_INFINITY;
   /** A wake-up came while fetching: the loop fetches again after `wantedWithin` ms instead of sleeping. */
   private wanted = false;
   private wantedWithin = WAKE_DELAY_MS;
@@ -83,14 +85,20 @@ export class RunJobPump {
     this.wake(NOTICE_DELAY_MS);
   }
 
-  /** Fetch within `delayMs`. */
+  /** Fetch within `delayMs`: a sooner wake-up replaces a later one pending (a job queued here during a burst of notices). */
   private wake(delayMs = WAKE_DELAY_MS): void {
-    this.wantedWithin = this.wanted ? Math.min(this.wantedWithin, delayMs) : delayMs;
-    this.wanted = true;
-    if (!this.sleeping || this.wakeQueued) return;
-    this.wakeQueued = true;
-    setTimeout(() => {
-      this.wakeQueued = false;
+    if (!this.sleeping) {
+      // Fetching now: it may have missed this, so the loop fetches again when it ends.
+      this.wantedWithin = this.wanted ? Math.min(this.wantedWithin, delayMs) : delayMs;
+      this.wanted = true;
+      return;
+    }
+    const dueAt = performance.now() + delayMs;
+    if (dueAt >= this.wakeDueAt) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeDueAt = dueAt;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeDueAt = Number.POSITIVE_INFINITY;
       this.sleeping?.wake();
     }, delayMs);
   }
