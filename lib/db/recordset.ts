@@ -1,4 +1,4 @@
-import { type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type Placeholder, type SQL, sql } from "drizzle-orm";
 
 /**
  * `json_to_recordset(<json>) as v(<columns>)`: many rows handed to one statement as a single JSON
@@ -26,10 +26,14 @@ export function idList(ids: readonly number[]): SQL {
  * read against 0.11 ms); for an array it counts ten, and takes the index (docs/benchmarks.md).
  */
 export function inIds(column: AnyColumn | SQL, ids: readonly number[]): SQL {
-  return sql`${column} = any(array(select value::int from json_array_elements_text(${JSON.stringify(ids)}::json)))`;
+  return anyOfJsonIds(column, JSON.stringify(ids));
 }
 
 /** `inIds` in a statement prepared once (lib/db/prepared.ts): the list is its placeholder `name`, given as `JSON.stringify(ids)`. */
 export function inIdsPlaceholder(column: AnyColumn | SQL, name: string): SQL {
-  return sql`${column} = any(array(select value::int from json_array_elements_text(${sql.placeholder(name)}::json)))`;
+  return anyOfJsonIds(column, sql.placeholder(name));
+}
+
+function anyOfJsonIds(column: AnyColumn | SQL, json: string | Placeholder): SQL {
+  return sql`${column} = any(array(select value::int from json_array_elements_text(${json}::json)))`;
 }
