@@ -49,8 +49,7 @@ export function expectedTwins(root: string): Map<string, string> {
 }
 
 /** The twins that differ from what they must be, missing ones included, and the route files of app/v1 that have no handler. */
-export function twinsOutOfStep(root: string): { stale: string[]; leftOver: string[] } {
-  const expected = expectedTwins(root);
+export function twinsOutOfStep(root: string, expected = expectedTwins(root)): { stale: string[]; leftOver: string[] } {
   const stale = [...expected].filter(([file, source]) => !existsSync(path.join(root, file)) || readFileSync(path.join(root, file), "utf8") !== source).map(([file]) => file);
   const leftOver = routeDirectories(path.join(root, TWINS))
     .map((relative) => path.posix.join(TWINS, relative, "route.ts"))

@@ -4,8 +4,8 @@ import { expectedTwins, twinsOutOfStep } from "./public-routes";
 
 /** `npm run routes:v1`: writes app/v1's twins of the handlers under app/api/v1 and removes those left over (lib/api/public-routes.ts). */
 const root = path.resolve(import.meta.dirname, "../..");
-const { stale, leftOver } = twinsOutOfStep(root);
 const expected = expectedTwins(root);
+const { stale, leftOver } = twinsOutOfStep(root, expected);
 for (const file of stale) {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   writeFileSync(path.join(root, file), expected.get(file)!);
