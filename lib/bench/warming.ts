@@ -48,6 +48,8 @@ type SizeResult = {
   /** Largest heap left after a full GC (one every 5 s while warming, and at its end): what the run keeps alive. */
   retainedHeap: number;
   baselineRss: number;
+  /** The process's CPU (all its threads) from the run's planning done to its end, a call (µs). */
+  cpuMicrosPerCall: number;
   summary: { total_calls: number; successful_calls: number; failed_calls: number; cache_hits: number; pops: Record<string, number> };
   status: string;
 };
@@ -106,16 +108,19 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
     variations,
   });
   let planned = 0;
+  let cpuAtPlanned = process.cpuUsage();
   for (;;) {
     const [row] = await handle.db.select({ status: runs.status }).from(runs).where(eq(runs.id, run.id));
     if (row!.status !== "pending" && !planned) {
       planned = performance.now();
+      cpuAtPlanned = process.cpuUsage();
       warming = true;
     }
     if (["done", "failed", "paused"].includes(row!.status)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const ended = performance.now();
+  const warmingCpu = process.cpuUsage(cpuAtPlanned);
   sample();
   collect();
   warming = false;
@@ -140,6 +145,7 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
     warmPeakHeap: peaks.warmHeap,
     retainedHeap: retained,
     baselineRss,
+    cpuMicrosPerCall: (warmingCpu.user + warmingCpu.system) / calls,
     summary: result.summary,
     status: result.status,
   };
@@ -221,8 +227,8 @@ async function main() {
     );
     const load = await loadGenerator(origin.port, concurrency, seconds);
     console.log(`${load.tool}: ${load.rate.toFixed(0)} requests/s over ${seconds} s`);
-    const bare = await bareDispatchRate(`http://127.0.0.1:${origin.port}`, BENCH_PATH, loadHeaders, concurrency, seconds);
-    console.log(`bare undici dispatch, ${concurrency} connections: ${bare.toFixed(0)} requests/s over ${seconds} s`);
+    const { rate: bare, cpuMicrosPerRequest: bareCpu } = await bareDispatchRate(`http://127.0.0.1:${origin.port}`, BENCH_PATH, loadHeaders, concurrency, seconds);
+    console.log(`bare undici dispatch, ${concurrency} connections: ${bare.toFixed(0)} requests/s over ${seconds} s, ${bareCpu.toFixed(1)} µs of CPU a request`);
     const results: SizeResult[] = [];
     for (const size of sizes) {
       const before = await origin.served();
@@ -232,7 +238,7 @@ async function main() {
       const check = result.summary.total_calls === received && result.summary.successful_calls === result.calls ? "totals = origin's count" : `MISMATCH: origin received ${received}`;
       console.log(
         `preheat ${result.calls} calls (${result.urls} URLs × 4 UAs × ${result.languages} languages × 7 regions): ${result.status}, ` +
-          `planned in ${result.planningSeconds.toFixed(1)} s, warmed in ${result.warmingSeconds.toFixed(1)} s = ${result.rate.toFixed(0)} calls/s; ` +
+          `planned in ${result.planningSeconds.toFixed(1)} s, warmed in ${result.warmingSeconds.toFixed(1)} s = ${result.rate.toFixed(0)} calls/s, ${result.cpuMicrosPerCall.toFixed(1)} µs of CPU a call; ` +
           `peak RSS ${mib(result.peakRss).toFixed(0)} MiB (warming ${mib(result.warmPeakRss).toFixed(0)}), peak heap ${mib(result.peakHeap).toFixed(0)} MiB (warming ${mib(result.warmPeakHeap).toFixed(0)}, retained after GC ${mib(result.retainedHeap).toFixed(0)}); ` +
           `cache hits ${result.summary.cache_hits}, PoPs ${JSON.stringify(result.summary.pops)}; ${check}`,
       );
@@ -246,6 +252,8 @@ async function main() {
     const largest = results.at(-1)!;
     console.log(`\n${load.tool}: ${load.rate.toFixed(0)} req/s; preheat (${largest.calls} calls): ${largest.rate.toFixed(0)} calls/s`);
     console.log(`ratio: ${(largest.rate / load.rate).toFixed(2)} of ${load.tool}; ${(largest.rate / bare).toFixed(2)} of bare undici dispatch (${bare.toFixed(0)} req/s)`);
+    // At four connections both loops wait on the origin part of the time: the CPU a call is what a busier worker pays.
+    console.log(`CPU a call: preheat ${largest.cpuMicrosPerCall.toFixed(1)} µs, bare undici dispatch ${bareCpu.toFixed(1)} µs (${(largest.cpuMicrosPerCall / bareCpu).toFixed(1)} ×)`);
   } finally {
     origin.child.disconnect();
   }
