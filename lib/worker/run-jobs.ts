@@ -186,6 +186,9 @@ export class RunJobPump {
       this.wanted = false;
       const wake = () => {
         clearTimeout(this.sleeping?.timer);
+        // A wake-up still pending was for this sleep: it must not cut the next one short.
+        clearTimeout(this.wakeTimer);
+        this.wakeDueAt = Number.POSITIVE_INFINITY;
         this.sleeping = undefined;
         resolve();
       };
