@@ -7,8 +7,8 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
-import { cpuSnapshot, cpuSplit } from "./machine-cpu";
-import { cpuSecondsOf, createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
+import { type CpuSnapshot, cpuSnapshot, cpuSplit } from "./machine-cpu";
+import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
 import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
@@ -104,7 +104,6 @@ async function measure(c: Case) {
     const processes = { server: server.pid, origin: origin.pid, "the clients": process.pid, ...(workers ? { workers: workers.pids } : {}) };
     const machineAtStart = cpuSnapshot(processes);
     const started = Date.now();
-    const cpuAtStart = cpuSecondsOf(server.pid) ?? 0;
     let probe: ReturnType<typeof probeLatency> | undefined;
     const acceptedAt = new Map<string, number>();
     await inParallel(created, CLIENTS, async ({ id, key, host }) => {
@@ -113,9 +112,10 @@ async function measure(c: Case) {
       probe ??= probeLatency(`${server.baseUrl}/v1/runs/${warm.run_id}`, key, PROBE_EVERY_MS);
     });
     const intakeSeconds = (Date.now() - started) / 1000;
-    // The server's own CPU: what a warm costs it, whatever else the machine runs meanwhile.
-    const intakeCpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
     const machineAfterIntake = cpuSnapshot(processes);
+    // The server's own CPU: what a warm costs it, whatever else the machine runs meanwhile.
+    const serverSeconds = (from: CpuSnapshot, to: CpuSnapshot) => (to.processes.get("server") ?? 0) - (from.processes.get("server") ?? 0);
+    const intakeCpu = serverSeconds(machineAtStart, machineAfterIntake);
     const total = c.sites * c.urls;
     let stats = await origin.stats();
     while (!INTAKE_ONLY && stats.served < total && (Date.now() - started) / 1000 < MAX_SECONDS) {
@@ -150,7 +150,7 @@ async function measure(c: Case) {
     console.log(firstCallLine(acceptedAt, await origin.firstCalls()));
     console.log(turnaroundLine(stats));
     console.log(probed);
-    const cpu = (cpuSecondsOf(server.pid) ?? 0) - cpuAtStart;
+    const cpu = serverSeconds(machineAtStart, machineAtEnd);
     console.log(`  server CPU from the first warm to the last call: ${cpu.toFixed(1)} s, ${((cpu * 1e6) / stats.served).toFixed(0)} µs a call (warm requests included)`);
     console.log(`  the machine's CPU in seconds, during the intake: ${cpuSplit(machineAtStart, machineAfterIntake)}; from then to the last call: ${cpuSplit(machineAfterIntake, machineAtEnd)}`);
     const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
