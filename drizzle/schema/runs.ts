@@ -83,6 +83,26 @@ export const runs = pgTable(
   ],
 );
 
+/**
+ * How many runs each boost has: `total` of GET /v1/runs (an organization's boost runs, a boost's, a
+ * site-limited key's) is a sum of a few of these rows instead of a count of every run the organization
+ * ever had, which grew with its history (1.7 ms a page at 20,000 runs, docs/benchmarks.md). Kept by
+ * the database's triggers on `runs` (migration 0030), for every way a run is added or deleted; a
+ * boost's row goes with the boost. A boost never changes site, so its site and organization are kept here.
+ */
+export const boostRunCounts = pgTable(
+  "boost_run_counts",
+  {
+    boostId: integer("boost_id")
+      .primaryKey()
+      .references(() => boosts.id, { onDelete: "cascade" }),
+    accountId: integer("account_id").notNull(),
+    siteId: integer("site_id").notNull(),
+    runs: integer("runs").notNull().default(0),
+  },
+  (t) => [index("boost_run_counts_account_idx").on(t.accountId, t.siteId)],
+);
+
 /** Statistics live per batch (never per call) and are summed into a run's summary. */
 export const runBatches = pgTable(
   "run_batches",

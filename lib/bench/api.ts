@@ -38,7 +38,9 @@ const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 100);
 const SATURATION_CONNECTIONS = 200;
 const OPERATIONS = (process.env.BENCH_API_OPERATIONS ?? "list,get,warm").split(",");
 const ACCOUNTS = 10;
-const RUNS_PER_ACCOUNT = 200;
+const RUNS_PER_STATEMENT = 2_000;
+/** BENCH_API_RUNS_PER_ACCOUNT: each organization's history of boost runs (200 by default; a year of hourly runs of two boosts is 17,520). */
+const RUNS_PER_ACCOUNT = Number(process.env.BENCH_API_RUNS_PER_ACCOUNT ?? 200);
 const SERVER_URL = process.env.DATABASE_URL;
 /** BENCH_API_PROFILE=<dir>: the server's V8 CPU profiles (.cpuprofile, for Chrome's DevTools or speedscope) are written there when it stops. */
 const PROFILE_DIR = process.env.BENCH_API_PROFILE;
@@ -66,50 +68,55 @@ async function seed(db: Database): Promise<Seeded> {
       .insert(boosts)
       .values(Array.from({ length: 5 }, (_, b) => ({ siteId: listed!.id, name: `Boost ${b}`, sourceType: "csv", regions: ["fr", "de"], status: "active" })))
       .returning({ id: boosts.id });
-    const runRows = await db
-      .insert(runs)
-      .values(
-        Array.from({ length: RUNS_PER_ACCOUNT }, (_, r) => ({
-          kind: "boost" as const,
-          siteId: listed!.id,
-          accountId: user.accountId,
-          boostId: boostRows[r % boostRows.length]!.id,
-          status: "done",
-          regions: ["fr", "de"],
-          plannedCalls: 400,
-          startedAt: finished,
-          finishedAt: finished,
-        })),
-      )
-      .returning({ id: runs.id });
-    seeded.runIds.push(runRows.map((r) => r.id));
-    await db.insert(runBatches).values(
-      runRows.flatMap(({ id }) =>
-        ["fr", "de"].map((region, seq) => ({
-          runId: id,
-          seq,
-          region,
-          calls: [],
-          status: "done",
-          totalCalls: 200,
-          successfulCalls: 198,
-          failedCalls: 2,
-          cacheHits: 150,
-          responseTimeMsTotal: 40_000,
-          hitMsTotal: 6_000,
-          missMsTotal: 30_000,
-          pops: { CDG: 120, FRA: 80 },
-          notCached: { miss: 40, bypass: 8 },
-        })),
-      ),
-    );
-    // What finishRun stores when a run ends: its final figures.
-    const summaries = await summariseRuns(
-      db,
-      runRows.map((r) => r.id),
-    );
-    const values = JSON.stringify([...summaries].map(([id, summary]) => ({ id, summary })));
-    await db.execute(sql`update ${runs} as r set summary = v.summary from ${recordset(values, "id int, summary jsonb")} where r.id = v.id`);
+    const runIds: number[] = [];
+    // In chunks: a statement carries at most 65,535 parameters.
+    for (let from = 0; from < RUNS_PER_ACCOUNT; from += RUNS_PER_STATEMENT) {
+      const runRows = await db
+        .insert(runs)
+        .values(
+          Array.from({ length: Math.min(RUNS_PER_STATEMENT, RUNS_PER_ACCOUNT - from) }, (_, r) => ({
+            kind: "boost" as const,
+            siteId: listed!.id,
+            accountId: user.accountId,
+            boostId: boostRows[r % boostRows.length]!.id,
+            status: "done",
+            regions: ["fr", "de"],
+            plannedCalls: 400,
+            startedAt: finished,
+            finishedAt: finished,
+          })),
+        )
+        .returning({ id: runs.id });
+      runIds.push(...runRows.map((r) => r.id));
+      await db.insert(runBatches).values(
+        runRows.flatMap(({ id }) =>
+          ["fr", "de"].map((region, seq) => ({
+            runId: id,
+            seq,
+            region,
+            calls: [],
+            status: "done",
+            totalCalls: 200,
+            successfulCalls: 198,
+            failedCalls: 2,
+            cacheHits: 150,
+            responseTimeMsTotal: 40_000,
+            hitMsTotal: 6_000,
+            missMsTotal: 30_000,
+            pops: { CDG: 120, FRA: 80 },
+            notCached: { miss: 40, bypass: 8 },
+          })),
+        ),
+      );
+      // What finishRun stores when a run ends: its final figures.
+      const summaries = await summariseRuns(
+        db,
+        runRows.map((r) => r.id),
+      );
+      const values = JSON.stringify([...summaries].map(([id, summary]) => ({ id, summary })));
+      await db.execute(sql`update ${runs} as r set summary = v.summary from ${recordset(values, "id int, summary jsonb")} where r.id = v.id`);
+    }
+    seeded.runIds.push(runIds);
     const warmSites: number[] = [];
     for (let from = 0; from < sitesPerAccount; from += 2000) {
       const rows = await db

@@ -1,8 +1,8 @@
 import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/lib/plans/limits";
 import { activeStanding } from "@/lib/plans/suspension";
-import { and, count, desc, eq, gte, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { preparedOnce } from "@/lib/db/prepared";
-import { boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
+import { boostRunCounts, boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import type { Summary } from "@/lib/core/run-figures";
 import type { RunTrigger } from "@/lib/core/run-trigger";
@@ -75,19 +75,29 @@ type Value<T> = T | Placeholder;
 const boostRunsWhere = (accountId: Value<number>, boostId: Value<number> | undefined, siteLimit?: SQL) =>
   and(eq(runs.accountId, accountId), siteLimit, eq(runs.kind, "boost"), boostId === undefined ? undefined : eq(runs.boostId, boostId));
 
-const countOfRuns = (db: Database, where: SQL | undefined) => db.select({ n: count() }).from(runs).where(where);
+/**
+ * How many runs boostRunsWhere finds: a sum of their boosts' kept counts (boost_run_counts), a few
+ * rows whatever the organization's history, where a count read every run it ever had.
+ */
+const totalOfRuns = (db: Database, accountId: Value<number>, boostId: Value<number> | undefined, siteLimit?: SQL) =>
+  db
+    .select({ n: sql<number>`coalesce(sum(${boostRunCounts.runs}), 0)`.mapWith(Number) })
+    .from(boostRunCounts)
+    .where(and(eq(boostRunCounts.accountId, accountId), siteLimit, boostId === undefined ? undefined : eq(boostRunCounts.boostId, boostId)));
+
+type RunsFilter = { accountId: Value<number>; boostId: Value<number> | undefined; owner?: Pick<AccountContext, "siteIds"> };
 
 /**
- * The page and the total in one statement, each an index scan (runs_account_idx): the busiest read
- * of the API (docs/benchmarks.md). A window count would read every run of the account, page or not.
- * The first page has no OFFSET: PostgreSQL plans a statement with an OFFSET parameter afresh on every
+ * The page and the total in one statement: the busiest read of the API (docs/benchmarks.md). The
+ * first page has no OFFSET: PostgreSQL plans a statement with an OFFSET parameter afresh on every
  * run (its generic plan looks dearer than a custom one), which made the statement 60 % slower.
  */
-function pageOfRuns(db: Database, where: SQL | undefined, limit: Value<number>, offset: Value<number> | undefined) {
+function pageOfRuns(db: Database, { accountId, boostId, owner = { siteIds: null } }: RunsFilter, limit: Value<number>, offset: Value<number> | undefined) {
+  const total = totalOfRuns(db, accountId, boostId, withinSiteLimit(owner, boostRunCounts.siteId));
   const page = db
-    .select({ run: listedColumns, total: sql<number>`(${countOfRuns(db, where)})`.mapWith(Number) })
+    .select({ run: listedColumns, total: sql<number>`(${total})`.mapWith(Number) })
     .from(runs)
-    .where(where)
+    .where(boostRunsWhere(accountId, boostId, withinSiteLimit(owner, runs.siteId)))
     .orderBy(desc(runs.id))
     .limit(limit)
     .$dynamic();
@@ -97,8 +107,8 @@ function pageOfRuns(db: Database, where: SQL | undefined, limit: Value<number>, 
 /** A page of runs for a key that sees every site of its organization (most keys): built once per shape. */
 const preparedPage = (name: string, ofBoost: boolean, offset: boolean) =>
   preparedOnce((db) => {
-    const where = boostRunsWhere(sql.placeholder("accountId"), ofBoost ? sql.placeholder("boostId") : undefined);
-    return pageOfRuns(db, where, sql.placeholder("limit"), offset ? sql.placeholder("offset") : undefined).prepare(name);
+    const filter = { accountId: sql.placeholder("accountId"), boostId: ofBoost ? sql.placeholder("boostId") : undefined };
+    return pageOfRuns(db, filter, sql.placeholder("limit"), offset ? sql.placeholder("offset") : undefined).prepare(name);
   });
 const runsPages = { first: preparedPage("runs_first_page", false, false), later: preparedPage("runs_page", false, true) };
 const boostRunsPages = { first: preparedPage("boost_runs_first_page", true, false), later: preparedPage("boost_runs_page", true, true) };
@@ -108,9 +118,7 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
   const { boostId } = filter;
   const offset = page.offset || undefined;
   const statement = (boostId === undefined ? runsPages : boostRunsPages)[offset ? "later" : "first"];
-  const rows = ctx.siteIds
-    ? await pageOfRuns(ctx.db, boostRunsWhere(accountId, boostId, withinSiteLimit(ctx, runs.siteId)), page.limit, offset)
-    : await statement(ctx.db).execute({ accountId, boostId, limit: page.limit, offset });
+  const rows = ctx.siteIds ? await pageOfRuns(ctx.db, { accountId, boostId, owner: ctx }, page.limit, offset) : await statement(ctx.db).execute({ accountId, boostId, limit: page.limit, offset });
   // Past the last page no row carries the total.
   const total = rows[0]?.total ?? (page.offset ? await countBoostRuns(ctx, boostId) : 0);
   const views = await runViews(
@@ -122,7 +130,7 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
 }
 
 async function countBoostRuns(ctx: AccountContext, boostId: number | undefined): Promise<number> {
-  const [counted] = await countOfRuns(ctx.db, boostRunsWhere(ctx.accountId, boostId, withinSiteLimit(ctx, runs.siteId)));
+  const [counted] = await totalOfRuns(ctx.db, ctx.accountId, boostId, withinSiteLimit(ctx, boostRunCounts.siteId));
   return counted?.n ?? 0;
 }
 
