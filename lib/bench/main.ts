@@ -48,7 +48,7 @@ for (const name of names) {
       console.log("skipped: PostgreSQL is not installed (apt-get install postgresql; its binaries are looked for in /usr/lib/postgresql/*/bin).");
       continue;
     }
-    const server = bench.database === "postgres-server" ? await startPostgresServer() : undefined;
+    const server = bench.database === "postgres-server" ? await startPostgresServer({ statementStatistics: process.env.BENCH_PG_STATEMENTS === "1" }) : undefined;
     if (server) env.DATABASE_URL = server.url;
     let status: number | null;
     try {

@@ -8,6 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { type CpuSnapshot, cpuSnapshot, cpuSplit } from "./machine-cpu";
+import { statementWindows } from "./pg-statements";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
@@ -31,6 +32,7 @@ import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLin
  * BENCH_CASES: "sites×urls×concurrency×delayMs" list (default 200x100x4x200,1000x20x2x500).
  * BENCH_INTAKE_ONLY=1: the embedded server without its worker, so that the intake is measured alone (no call is made).
  * BENCH_TENANTS_PROFILE=<dir>: the V8 CPU profiles (.cpuprofile) of the server and of each worker are written there when they stop.
+ * BENCH_PG_STATEMENTS=1 (PostgreSQL variant): PostgreSQL's statements that took the most time, during the intake and after it.
  */
 const CASES = benchCases();
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 180);
@@ -102,6 +104,7 @@ async function measure(c: Case) {
     const inFlight: number[] = [];
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
     const processes = { server: server.pid, origin: origin.pid, "the clients": process.pid, ...(workers ? { workers: workers.pids } : {}) };
+    const statements = await statementWindows(database?.url);
     const machineAtStart = cpuSnapshot(processes);
     const started = Date.now();
     let probe: ReturnType<typeof probeLatency> | undefined;
@@ -113,6 +116,7 @@ async function measure(c: Case) {
     });
     const intakeSeconds = (Date.now() - started) / 1000;
     const machineAfterIntake = cpuSnapshot(processes);
+    await statements.print("during the intake");
     // The server's own CPU: what a warm costs it, whatever else the machine runs meanwhile.
     const serverSeconds = (from: CpuSnapshot, to: CpuSnapshot) => (to.processes.get("server") ?? 0) - (from.processes.get("server") ?? 0);
     const intakeCpu = serverSeconds(machineAtStart, machineAfterIntake);
@@ -124,10 +128,13 @@ async function measure(c: Case) {
     }
     clearInterval(sampler);
     const machineAtEnd = cpuSnapshot(processes);
+    await statements.print("from then to the last call");
+    await statements.close();
     const latencies = (await probe?.stop()) ?? [];
     const probed = `  GET /v1/runs/{id} meanwhile (a fresh connection every ${PROBE_EVERY_MS} ms, ${latencies.length} requests): p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(percentile(latencies, 100))} ms`;
     const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second); server CPU meanwhile ${intakeCpu.toFixed(1)} s, ${((intakeCpu * 1000) / c.sites).toFixed(1)} ms a warm`;
     if (INTAKE_ONLY) {
+      await statements.close();
       console.log(`${c.sites} sites × ${c.urls} URLs, the intake alone (no worker, no call)`);
       console.log(`${intake}\n  the machine's CPU during the intake: ${cpuSplit(machineAtStart, machineAfterIntake)}\n${probed}`);
       return;

@@ -24,7 +24,8 @@ function asServerUser(): { uid?: number; gid?: number } {
 /** A throw-away PostgreSQL server on 127.0.0.1 for tests: its own data directory, trust auth, stopped by `stop()`. */
 export type PostgresServer = { url: string; stop: () => Promise<void>; pause: () => Promise<void>; resume: () => Promise<void> };
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/** `statementStatistics`: pg_stat_statements loaded, for a bench to read where the server's time went (lib/bench/pg-statements.ts). */
+export async function startPostgresServer(options: { statementStatistics?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed (apt-get install postgresql).");
   const user = asServerUser();
@@ -32,8 +33,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
   execFileSync(path.join(bin, "initdb"), ["-D", dir, "-U", "preheat", "--auth=trust", "--no-sync", "-E", "UTF8"], { ...user, stdio: "ignore" });
   const port = await freePort();
+  const statistics = options.statementStatistics ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [];
   const launch = async (): Promise<ChildProcess> => {
-    const server = spawn(path.join(bin, "postgres"), ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"], {
+    const server = spawn(path.join(bin, "postgres"), ["-D", dir, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50", ...statistics], {
       ...user,
       stdio: "ignore",
     });
