@@ -2,6 +2,7 @@ import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/li
 import { activeStanding } from "@/lib/plans/suspension";
 import { and, desc, eq, gte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { preparedOnce } from "@/lib/db/prepared";
+import { inIdsPlaceholder } from "@/lib/db/recordset";
 import { boostRunCounts, boosts, type RunBreakdown, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import type { Summary } from "@/lib/core/run-figures";
@@ -17,6 +18,7 @@ import type { z } from "zod";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schemas";
 import { breakdownFrom, emptySummary, summariseRuns, summaryOf } from "./summary";
 import { figuresOfRuns, type RunFigures } from "./batch-figures";
+import { type FinishedStamp, keepEntry, keptEntry } from "./finished-entries";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -87,15 +89,21 @@ const totalOfRuns = (db: Database, accountId: Value<number>, boostId: Value<numb
 
 type RunsFilter = { accountId: Value<number>; boostId: Value<number> | undefined; owner?: Pick<AccountContext, "siteIds"> };
 
+/** What a page reads of each run: enough to tell whether its kept entry still holds (lib/runs/finished-entries.ts). */
+const pageStamps = { id: runs.id, status: runs.status, finishedAt: runs.finishedAt };
+
+/** The listed columns of the runs a page had no kept entry for. */
+const listedRunsById = preparedOnce((db) => db.select(listedColumns).from(runs).where(inIdsPlaceholder(runs.id, "ids")).prepare("listed_runs_by_id"));
+
 /**
- * The page and the total in one statement: the busiest read of the API (docs/benchmarks.md). The
+ * The page's runs and the total in one statement: the busiest read of the API (docs/benchmarks.md). The
  * first page has no OFFSET: PostgreSQL plans a statement with an OFFSET parameter afresh on every
  * run (its generic plan looks dearer than a custom one), which made the statement 60 % slower.
  */
 function pageOfRuns(db: Database, { accountId, boostId, owner = { siteIds: null } }: RunsFilter, limit: Value<number>, offset: Value<number> | undefined) {
   const total = totalOfRuns(db, accountId, boostId, withinSiteLimit(owner, boostRunCounts.siteId));
   const page = db
-    .select({ run: listedColumns, total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ ...pageStamps, total: sql<number>`(${total})`.mapWith(Number) })
     .from(runs)
     .where(boostRunsWhere(accountId, boostId, withinSiteLimit(owner, runs.siteId)))
     .orderBy(desc(runs.id))
@@ -121,12 +129,31 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
   const rows = ctx.siteIds ? await pageOfRuns(ctx.db, { accountId, boostId, owner: ctx }, page.limit, offset) : await statement(ctx.db).execute({ accountId, boostId, limit: page.limit, offset });
   // Past the last page no row carries the total.
   const total = rows[0]?.total ?? (page.offset ? await countBoostRuns(ctx, boostId) : 0);
-  const views = await runViews(
-    ctx.db,
-    rows.map((r) => r.run),
-  );
-  const data: z.infer<typeof runListItemSchema>[] = views.map(({ row, common }) => ({ boost_id: row.boostId!, ...common }));
-  return { data, total };
+  return { data: await listEntries(ctx.db, rows), total };
+}
+
+type ListItem = z.infer<typeof runListItemSchema>;
+
+/** The page's entries in its order: those of finished runs shown before as they were kept, the others read and made now. */
+async function listEntries(db: Database, page: (FinishedStamp & { id: number })[]): Promise<ListItem[]> {
+  const kept = page.map((stamp) => keptEntry<ListItem>(db, stamp.id, stamp));
+  const missing = page.filter((_, i) => !kept[i]).map((stamp) => stamp.id);
+  if (missing.length) {
+    const read = await listedRunsById(db).execute({ ids: JSON.stringify(missing) });
+    const made = new Map(
+      (await runViews(db, read)).map(({ row, common }) => {
+        const entry: ListItem = { boost_id: row.boostId!, ...common };
+        // Kept as the row it was made from says, which may be newer than the page's stamp.
+        keepEntry(db, row.id, { status: row.status, finishedAt: row.finishedAt, hasFinalFigures: row.summary !== null }, entry);
+        return [row.id, entry];
+      }),
+    );
+    page.forEach((stamp, i) => {
+      kept[i] ??= made.get(stamp.id);
+    });
+  }
+  // A run deleted between the two reads is left out.
+  return kept.filter((entry): entry is ListItem => entry !== undefined);
 }
 
 async function countBoostRuns(ctx: AccountContext, boostId: number | undefined): Promise<number> {
