@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { accounts, apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
+import { oncePerDatabase } from "@/lib/db/per-database";
 import { encodedPlaceholder, encodedValue, preparedOnce } from "@/lib/db/prepared";
 import { InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
@@ -119,7 +120,6 @@ export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | nul
 type ApiKeyRow = typeof apiKeys.$inferSelect & { suspendedAt: Date | null; suspensionReason: string | null };
 /** `revocations` counts revocations (and suspensions), so that a lookup that raced one does not remember what it read before it. */
 type KeyCache = { keys: Map<string, ApiKeyRow>; revocations: number };
-type Global = typeof globalThis & { __preheatApiKeyCache?: WeakMap<Database, KeyCache> };
 /** Keys remembered per embedded database; past this many the memory starts afresh. */
 const CACHED_KEYS_MAX = 10_000;
 
@@ -127,15 +127,11 @@ const CACHED_KEYS_MAX = 10_000;
  * The active keys already seen, by hash, for a database only this process writes (the embedded
  * one: the dashboard, the API and the operator CLI all revoke through this process, which forgets
  * the key at once). A request then costs no key lookup. Never for a PostgreSQL server, which other
- * servers write: a key revoked there must answer 401 here at once. On globalThis, like the set of
- * owned databases: Next.js bundles this module once per route.
+ * servers write: a key revoked there must answer 401 here at once.
  */
 function cachedKeys(db: Database): KeyCache | undefined {
   if (!ownedByThisProcess(db)) return undefined;
-  const g = globalThis as Global;
-  g.__preheatApiKeyCache ??= new WeakMap();
-  let cache = g.__preheatApiKeyCache.get(db);
-  if (!cache) g.__preheatApiKeyCache.set(db, (cache = { keys: new Map(), revocations: 0 }));
+  const cache = oncePerDatabase("apiKeys", db, (): KeyCache => ({ keys: new Map(), revocations: 0 }));
   if (cache.keys.size > CACHED_KEYS_MAX) cache.keys.clear();
   return cache;
 }

@@ -1,6 +1,7 @@
 import { type RateLimiterAbstract, RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimits } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
+import { oncePerDatabase } from "@/lib/db/per-database";
 import { setting } from "@/lib/config";
 
 /**
@@ -21,18 +22,9 @@ const API_WINDOW_SECONDS = 60;
 /** PREHEAT_RATE_LIMIT_PER_MINUTE (600 by default): the API requests one key (or one signed-in account) may make a minute. */
 export const apiBudget = (): Budget => ({ name: "api", points: setting("PREHEAT_RATE_LIMIT_PER_MINUTE"), seconds: API_WINDOW_SECONDS });
 
-type Limiters = WeakMap<Database, Map<string, RateLimiterAbstract>>;
-
-/** On globalThis: Next.js bundles this module once per route, and a budget counted in memory must be one for all of them. */
-function limiters(): Limiters {
-  const g = globalThis as typeof globalThis & { __preheatLimiters?: Limiters };
-  g.__preheatLimiters ??= new WeakMap();
-  return g.__preheatLimiters;
-}
-
 function limiterFor(db: Database, budget: Budget): RateLimiterAbstract {
-  let byBudget = limiters().get(db);
-  if (!byBudget) limiters().set(db, (byBudget = new Map()));
+  // One per process: a budget counted in memory must be one for every route.
+  const byBudget = oncePerDatabase("limiters", db, () => new Map<string, RateLimiterAbstract>());
   const id = `${budget.name}/${budget.points}/${budget.seconds}`;
   let limiter = byBudget.get(id);
   if (!limiter) {

@@ -1,5 +1,6 @@
 import { isActiveRun } from "@/lib/core/run-status";
 import type { Database } from "@/lib/db";
+import { oncePerDatabase } from "@/lib/db/per-database";
 
 /**
  * Finished runs' list entries, kept between requests. A run that ended with its final figures kept
@@ -7,7 +8,7 @@ import type { Database } from "@/lib/db";
  * their ids: the busiest read of the API, and the one dashboards poll (docs/benchmarks.md). An entry
  * serves only a run whose status and end time are still those it was made from (a run finished again
  * would differ). Per process and database, at most ENTRIES_MAX entries, the least recently used out
- * first. On globalThis: Next.js bundles this module once per route.
+ * first.
  */
 const ENTRIES_MAX = 5_000;
 
@@ -16,15 +17,8 @@ export type FinishedStamp = { status: string; finishedAt: Date | null };
 
 type Entry<T> = { status: string; finishedAtMs: number; entry: T };
 type Entries = Map<number, Entry<unknown>>;
-type Global = typeof globalThis & { __preheatFinishedRunEntries?: WeakMap<Database, Entries> };
 
-function entriesOf(db: Database): Entries {
-  const g = globalThis as Global;
-  g.__preheatFinishedRunEntries ??= new WeakMap();
-  let entries = g.__preheatFinishedRunEntries.get(db);
-  if (!entries) g.__preheatFinishedRunEntries.set(db, (entries = new Map()));
-  return entries;
-}
+const entriesOf = (db: Database) => oncePerDatabase("finishedRunEntries", db, (): Entries => new Map());
 
 /** The run's entry made when it was finished as `stamp` says, or undefined. */
 export function keptEntry<T>(db: Database, runId: number, stamp: FinishedStamp): T | undefined {
