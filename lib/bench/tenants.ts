@@ -89,6 +89,7 @@ async function measure(c: Case) {
   const profiling = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   const server = await startProductionServer(await freePort(), env, { nodeArgs: profiling });
   const workers = database ? await startWorkerProcesses(WORKERS, { ...process.env, ...env }, profiling) : undefined;
+  let statements: Awaited<ReturnType<typeof statementWindows>> | undefined;
   try {
     const hosts = Array.from({ length: c.sites }, (_, s) => ({ host: `site-${s}.bench.test`, key: keys[Math.floor(s / SITES_PER_ACCOUNT)]! }));
     const created: { id: number; key: string; host: string }[] = [];
@@ -104,7 +105,7 @@ async function measure(c: Case) {
     const inFlight: number[] = [];
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
     const processes = { server: server.pid, origin: origin.pid, "the clients": process.pid, ...(workers ? { workers: workers.pids } : {}) };
-    const statements = await statementWindows(database?.url);
+    statements = await statementWindows(database?.url);
     const machineAtStart = cpuSnapshot(processes);
     const started = Date.now();
     let probe: ReturnType<typeof probeLatency> | undefined;
@@ -129,12 +130,10 @@ async function measure(c: Case) {
     clearInterval(sampler);
     const machineAtEnd = cpuSnapshot(processes);
     await statements.print("from then to the last call");
-    await statements.close();
     const latencies = (await probe?.stop()) ?? [];
     const probed = `  GET /v1/runs/{id} meanwhile (a fresh connection every ${PROBE_EVERY_MS} ms, ${latencies.length} requests): p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, max ${Math.round(percentile(latencies, 100))} ms`;
     const intake = `  intake: ${c.sites} warms accepted in ${intakeSeconds.toFixed(1)} s by ${CLIENTS} clients (${Math.round(c.sites / intakeSeconds)} a second); server CPU meanwhile ${intakeCpu.toFixed(1)} s, ${((intakeCpu * 1000) / c.sites).toFixed(1)} ms a warm`;
     if (INTAKE_ONLY) {
-      await statements.close();
       console.log(`${c.sites} sites × ${c.urls} URLs, the intake alone (no worker, no call)`);
       console.log(`${intake}\n  the machine's CPU during the intake: ${cpuSplit(machineAtStart, machineAfterIntake)}\n${probed}`);
       return;
@@ -163,6 +162,7 @@ async function measure(c: Case) {
     const peak = (pid: number) => `${mib(memoryOf(pid)?.hwm ?? 0)} MiB`;
     console.log(`  peak RSS: server ${peak(server.pid)}, origin ${peak(origin.pid)}${workers ? `; ${workers.rss()}` : ""}`);
   } finally {
+    await statements?.close();
     await workers?.stop();
     await server.stop();
     origin.stop();
