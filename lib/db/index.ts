@@ -29,21 +29,32 @@ export type OpenOptions = {
 
 const migrationsFolder = path.join(process.cwd(), "drizzle", "migrations");
 
+type Listen = NonNullable<DatabaseHandle["listen"]>;
+
 /**
  * Databases no other process can reach: the embedded ones (PGlite, locked to the process that
- * opened it). Kept on globalThis, like the handle: Next.js bundles this module once per entry point
- * (instrumentation, which opens the database, and each route), and a module-level set would be empty
- * in the routes.
+ * opened it), each with its LISTEN (listenOwned). Kept on globalThis, like the handle: Next.js bundles
+ * this module once per entry point (instrumentation, which opens the database, and each route), and a
+ * module-level map would be empty in the routes.
  */
-function ownedDatabases(): WeakSet<Database> {
+function ownedDatabases(): WeakMap<Database, Listen> {
   const g = globalThis as Global;
-  g.__preheatOwnedDatabases ??= new WeakSet();
+  g.__preheatOwnedDatabases ??= new WeakMap();
   return g.__preheatOwnedDatabases;
 }
 
 /** True for the embedded database: what this process keeps in memory about it is all there is to know. */
 export function ownedByThisProcess(db: Database): boolean {
   return ownedDatabases().has(db);
+}
+
+/**
+ * On the embedded database, LISTEN on `channel`: each NOTIFY reaches
+ * `onNotify` before the statement that committed it returns, so a process may keep what it read
+ * until told of a change. Undefined on a PostgreSQL server, whose notices arrive some time after.
+ */
+export function listenOwned(db: Database, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> | undefined {
+  return ownedDatabases().get(db)?.(channel, onNotify);
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DatabaseHandle> {
@@ -78,7 +89,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const { reuseStatements } = await import("./pglite-statements");
+  const { listenEmbedded, reuseStatements } = await import("./pglite-statements");
   const inMemory = dataDir === "memory://";
   const unlock = inMemory ? () => {} : lockEmbeddedDatabase(dataDir);
   try {
@@ -89,8 +100,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     reuseStatements(pglite);
     takeStatementTurns(pglite);
     const maintenance = await maintainEmbedded(pglite);
-    ownedDatabases().add(db as unknown as Database);
-    return {
+    const handle: DatabaseHandle = {
       db: db as unknown as Database,
       kind: "embedded",
       pglite,
@@ -100,13 +110,15 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
         unlock();
       },
     };
+    ownedDatabases().set(handle.db, (channel, onNotify) => listenEmbedded(pglite, channel, onNotify));
+    return handle;
   } catch (error) {
     unlock();
     throw error;
   }
 }
 
-type Global = typeof globalThis & { __preheatDatabase?: Promise<DatabaseHandle>; __preheatOwnedDatabases?: WeakSet<Database> };
+type Global = typeof globalThis & { __preheatDatabase?: Promise<DatabaseHandle>; __preheatOwnedDatabases?: WeakMap<Database, Listen> };
 
 /** The process-wide database, opened once per process (and never by two processes on one PGlite directory). */
 export function getDatabaseHandle(): Promise<DatabaseHandle> {

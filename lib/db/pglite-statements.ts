@@ -29,6 +29,42 @@ const ROW_DESCRIPTION = 0x54; // T
 const DATA_ROW = 0x44; // D
 const COMMAND_COMPLETE = 0x43; // C
 const ERROR_RESPONSE = 0x45; // E
+const NOTIFICATION_RESPONSE = 0x41; // A
+
+type Notified = (channel: string, payload: string) => void;
+type Listener = (payload: string) => void;
+/** Listeners of the answers this module reads itself (PGlite calls its own for the answers it reads). */
+const listenersByDatabase = new WeakMap<PGlite, Map<string, Set<Listener>>>();
+
+function notifiedOf(pglite: PGlite): Notified {
+  return (channel, payload) => {
+    for (const listener of listenersByDatabase.get(pglite)?.get(channel) ?? []) listener(payload);
+  };
+}
+
+/**
+ * LISTEN on `channel`: `onNotify` gets each NOTIFY's payload, read from the answer to the statement that
+ * committed it, before that statement's caller resumes (PGlite's own answers call it in a microtask
+ * queued as they are read, this module's at once). So what a process keeps about the embedded
+ * database can be dropped before anything could read the change. Answers how to stop listening.
+ */
+export async function listenEmbedded(pglite: PGlite, channel: string, onNotify: Listener): Promise<() => Promise<void>> {
+  let byChannel = listenersByDatabase.get(pglite);
+  if (!byChannel) listenersByDatabase.set(pglite, (byChannel = new Map()));
+  let listeners = byChannel.get(channel);
+  if (!listeners) byChannel.set(channel, (listeners = new Set()));
+  listeners.add(onNotify);
+  try {
+    const unlisten = await pglite.listen(channel, onNotify);
+    return async () => {
+      listeners.delete(onNotify);
+      await unlisten();
+    };
+  } catch (error) {
+    listeners.delete(onNotify);
+    throw error;
+  }
+}
 
 /**
  * The bytes the database wrote for `message`, copied: the chunks are views of its memory, which its
@@ -55,7 +91,7 @@ function cstring(data: Buffer, offset: number): [string, number] {
  * parser, so that callers get the same DatabaseError either way. The caller's parsers are looked up
  * once per answer, not merged into PGlite's 300-odd on every statement as its parseResults does.
  */
-function readAnswer<T>(data: Buffer, defaults: Record<number, Parser>, options: QueryOptions | undefined): Results<T> {
+function readAnswer<T>(data: Buffer, defaults: Record<number, Parser>, options: QueryOptions | undefined, notified: Notified): Results<T> {
   const result: Results<T> = { rows: [], fields: [], affectedRows: 0 };
   const arrays = options?.rowMode === "array";
   let names: string[] = [];
@@ -108,6 +144,10 @@ function readAnswer<T>(data: Buffer, defaults: Record<number, Parser>, options: 
       result.command = words[0];
       if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(words[0]!)) result.affectedRows = count;
       if (!Number.isNaN(count)) result.rowCount = count;
+    } else if (type === NOTIFICATION_RESPONSE) {
+      // the notifying process's id (4), then the channel and the payload
+      const [channel, next] = cstring(data, at + 4);
+      notified(channel, cstring(data, next)[0]);
     } else if (type === ERROR_RESPONSE) {
       let error: unknown;
       new protocol.Parser().parse(data.subarray(offset, end), (message) => (error = message));
@@ -129,6 +169,7 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
   const statements = new Map<string, Statement>(); // in order of last use, the oldest first
   const closing: string[] = []; // forgotten statements, closed by the next prepare's message
   let counter = 0;
+  const notified = notifiedOf(pglite);
 
   function forget(text: string): boolean {
     const statement = statements.get(text);
@@ -159,7 +200,7 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
         return serialize ? serialize(value) : String(value);
       });
       const message = concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync()]);
-      return readAnswer<T>(await rawAnswer(pglite, message, !inTransaction), pglite.parsers, options);
+      return readAnswer<T>(await rawAnswer(pglite, message, !inTransaction), pglite.parsers, options, notified);
     } catch (error) {
       // A table changed under a prepared statement (a migration): prepared afresh on its next run.
       if (error instanceof Error && "code" in error && error.code === "0A000" && forget(text) && !inTransaction) return run(text, params, options, inTransaction);
@@ -180,6 +221,7 @@ export function reuseStatements(pglite: PGlite, capacity = PREPARED_STATEMENTS_M
       if (error) return;
       if (received instanceof protocol.messages.DatabaseError) error = throwOnError ? received : undefined;
       else if (received instanceof protocol.messages.NoticeMessage) onNotice?.(received);
+      else if (received instanceof protocol.messages.NotificationResponseMessage) notified(received.channel, received.payload);
       messages.push(received);
     });
     if (throwOnError && error) throw error;

@@ -19,6 +19,7 @@ import type { runDetailSchema, runListItemSchema, warmRunSchema } from "./schema
 import { breakdownFrom, emptySummary, summariseRuns, summaryOf } from "./summary";
 import { figuresOfRuns, type RunFigures } from "./batch-figures";
 import { type FinishedStamp, keepEntry, keptEntry } from "./finished-entries";
+import { keptListingRead } from "./listing-changes";
 
 export type RunRow = typeof runs.$inferSelect;
 type BoostRow = typeof boosts.$inferSelect;
@@ -126,7 +127,9 @@ export async function listRuns(ctx: AccountContext, filter: { boostId?: number }
   const { boostId } = filter;
   const offset = page.offset || undefined;
   const statement = (boostId === undefined ? runsPages : boostRunsPages)[offset ? "later" : "first"];
-  const rows = ctx.siteIds ? await pageOfRuns(ctx.db, { accountId, boostId, owner: ctx }, page.limit, offset) : await statement(ctx.db).execute({ accountId, boostId, limit: page.limit, offset });
+  const rows = ctx.siteIds
+    ? await pageOfRuns(ctx.db, { accountId, boostId, owner: ctx }, page.limit, offset)
+    : await keptListingRead(ctx.db, accountId, `${boostId ?? "all"}/${page.limit}/${offset ?? 0}`, () => statement(ctx.db).execute({ accountId, boostId, limit: page.limit, offset }));
   // Past the last page no row carries the total.
   const total = rows[0]?.total ?? (page.offset ? await countBoostRuns(ctx, boostId) : 0);
   return { data: await listEntries(ctx.db, rows), total };
