@@ -5,7 +5,7 @@ import { oncePerDatabase } from "@/lib/db/per-database";
  * The reads of GET /v1/runs's pages (which runs, their status and end time, the total), kept between
  * requests on the embedded database until the organization's boost runs change. Triggers on `runs`
  * (migration 0031) NOTIFY on this channel, with the organization's id, when a boost's run is added or
- * deleted or its status, end time or boost changes; the notice reaches this process before the
+ * deleted or its status, end time, boost or organization changes; the notice reaches this process before the
  * statement that committed the change returns (listenOwned), and makes the organization's kept pages
  * stale. A page read is kept only under the organization's version read before it, so a change
  * committed while it was read makes it stale at once. The page statement was a quarter of the
