@@ -14,8 +14,8 @@ import { oncePerDatabase } from "@/lib/db/per-database";
  */
 const RUNS_LISTING_CHANNEL = "preheat_runs_listing";
 
-/** Pages kept at once, per process and database; the least recently read one out first. */
-const PAGES_MAX = 2_000;
+/** Pages kept at once, per process and database (at most 100 runs' stamps each, about 15 MB in all); the least recently read one out first. */
+const PAGES_MAX = 1_000;
 
 type Kept = { version: number; read: unknown };
 
