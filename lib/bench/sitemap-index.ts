@@ -48,6 +48,8 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-bench-index-"));
   process.env.PREHEAT_DATA_DIR = dataDir;
+  // A call every 25 ms is 2,400 a minute: past the API's default budget, which is not what is measured.
+  process.env.PREHEAT_RATE_LIMIT_PER_MINUTE = "1000000000";
   process.env.PREHEAT_CONNECT_TO = `index.test:443:127.0.0.1:${(server.address() as AddressInfo).port},index.test:80:127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const handle = await getDatabaseHandle();
