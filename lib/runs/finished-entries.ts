@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { isActiveRun } from "@/lib/core/run-status";
 import type { Database } from "@/lib/db";
 import { oncePerDatabase } from "@/lib/db/per-database";
@@ -15,26 +16,19 @@ const ENTRIES_MAX = 5_000;
 /** What makes an entry valid: the run's status and end time as the page read them. */
 export type FinishedStamp = { status: string; finishedAt: Date | null };
 
-type Entry<T> = { status: string; finishedAtMs: number; entry: T };
-type Entries = Map<number, Entry<unknown>>;
+type Entry = { status: string; finishedAtMs: number; entry: unknown };
 
-const entriesOf = (db: Database) => oncePerDatabase("finishedRunEntries", db, (): Entries => new Map());
+const entriesOf = (db: Database) => oncePerDatabase("finishedRunEntries", db, () => new LRUCache<number, Entry>({ max: ENTRIES_MAX }));
 
 /** The run's entry made when it was finished as `stamp` says, or undefined. */
 export function keptEntry<T>(db: Database, runId: number, stamp: FinishedStamp): T | undefined {
-  const entries = entriesOf(db);
-  const kept = entries.get(runId);
+  const kept = entriesOf(db).get(runId);
   if (!kept || kept.status !== stamp.status || kept.finishedAtMs !== stamp.finishedAt?.getTime()) return undefined;
-  // Seen again: moved to the most recent end.
-  entries.delete(runId);
-  entries.set(runId, kept);
   return kept.entry as T;
 }
 
 /** Keeps the entry of a finished run (`hasFinalFigures`: its summary was kept when it ended); nothing for the others. */
 export function keepEntry<T>(db: Database, runId: number, stamp: FinishedStamp & { hasFinalFigures: boolean }, entry: T): void {
   if (!stamp.hasFinalFigures || !stamp.finishedAt || isActiveRun(stamp.status)) return;
-  const all = entriesOf(db);
-  all.set(runId, { status: stamp.status, finishedAtMs: stamp.finishedAt.getTime(), entry });
-  if (all.size > ENTRIES_MAX) all.delete(all.keys().next().value!);
+  entriesOf(db).set(runId, { status: stamp.status, finishedAtMs: stamp.finishedAt.getTime(), entry });
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { type Database, listenOwned } from "@/lib/db";
 import { oncePerDatabase } from "@/lib/db/per-database";
 
@@ -26,12 +27,12 @@ type Listing = {
   started: Promise<void>;
   /** Each organization's changes so far; an organization never changed is at 0. */
   versions: Map<number, number>;
-  pages: Map<string, Kept>;
+  pages: LRUCache<string, Kept>;
 };
 
 function listingOf(db: Database): Listing {
   return oncePerDatabase("runsListing", db, () => {
-    const listing: Listing = { listening: false, started: Promise.resolve(), versions: new Map(), pages: new Map() };
+    const listing: Listing = { listening: false, started: Promise.resolve(), versions: new Map(), pages: new LRUCache({ max: PAGES_MAX }) };
     const listen = listenOwned(db, RUNS_LISTING_CHANNEL, (payload) => {
       const accountId = Number(payload);
       listing.versions.set(accountId, (listing.versions.get(accountId) ?? 0) + 1);
@@ -66,17 +67,9 @@ export async function keptListingRead<T>(db: Database, accountId: number, page: 
   const key = `${accountId}/${page}`;
   const version = listing.versions.get(accountId) ?? 0;
   const kept = listing.pages.get(key);
-  if (kept && kept.version === version) {
-    listing.pages.delete(key); // seen again: moved to the most recent end
-    listing.pages.set(key, kept);
-    return kept.read as T;
-  }
+  if (kept && kept.version === version) return kept.read as T;
   const fresh = await read();
   // A change committed while the page was read bumped the version: the read may predate it.
-  if ((listing.versions.get(accountId) ?? 0) === version) {
-    listing.pages.delete(key);
-    listing.pages.set(key, { version, read: fresh });
-    if (listing.pages.size > PAGES_MAX) listing.pages.delete(listing.pages.keys().next().value!);
-  }
+  if ((listing.versions.get(accountId) ?? 0) === version) listing.pages.set(key, { version, read: fresh });
   return fresh;
 }
