@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
@@ -12,49 +11,9 @@ import { workerMaxInFlight } from "@/lib/warm/engine";
 import { REPORT_EVERY_MS, regionsWithWorkers, reportIn, signOff, workerRegions } from "@/lib/warm/workers";
 import { jobConcurrency } from "./config";
 import { handledJobs, runJob } from "./handlers";
+import { pgliteJobsDb } from "./pglite-jobs-db";
 import { failOrphans, requeueRecords } from "./recovery";
 import { RunJobPump } from "./run-jobs";
-
-type PgliteJobsDb = PgBoss.Db & { close: () => Promise<void> };
-
-/**
- * pg-boss sends parameterless (possibly multi-statement) SQL through exec(), the rest through query().
- * pg-boss marks a job complete without awaiting it, also while it stops: `close` waits for every
- * statement under way, so that none reaches a database closed under it (an unhandled rejection),
- * and a statement after it changes nothing: the job it would have completed stays active and is
- * retried after its expiry, which every handler allows.
- */
-function pgliteAdapter(pglite: PGlite): PgliteJobsDb {
-  const underWay = new Set<Promise<unknown>>();
-  let closed = false;
-  const execute = async (text: string, values?: unknown[]) => {
-    if (!values?.length) {
-      const results = await pglite.exec(text);
-      return { rows: results.at(-1)?.rows ?? [] };
-    }
-    const result = await pglite.query(text, values);
-    return { rows: result.rows };
-  };
-  return {
-    executeSql(text, values) {
-      if (closed) {
-        console.warn("[jobs] a job statement after the jobs stopped was dropped; its job is retried after its expiry");
-        return Promise.resolve({ rows: [] });
-      }
-      const statement = execute(text, values);
-      underWay.add(statement);
-      void statement.then(
-        () => underWay.delete(statement),
-        () => underWay.delete(statement),
-      );
-      return statement;
-    },
-    async close() {
-      closed = true;
-      await Promise.allSettled([...underWay]);
-    },
-  };
-}
 
 /** run.batch has a queue per region, so that a regional worker fetches its regions' jobs only. */
 const queueName = (name: JobName, region?: string) => (region ? `preheat.${name}.${region}` : `preheat.${name}`);
@@ -109,7 +68,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
     schema: "pgboss",
     maintenanceIntervalSeconds: setting("PREHEAT_JOBS_MAINTENANCE_SECONDS"),
   };
-  const embeddedDb = handle.pglite ? pgliteAdapter(handle.pglite) : undefined;
+  const embeddedDb = handle.pglite ? pgliteJobsDb(handle.pglite) : undefined;
   const boss = embeddedDb
     ? new PgBoss({ ...common, db: embeddedDb, supervise: options.work, schedule: options.work })
     : new PgBoss({ ...common, connectionString: setting("DATABASE_URL")!, max: 4, supervise: options.work, schedule: options.work });
@@ -154,7 +113,10 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   const db = handle.db;
   if (handle.kind === "embedded") await failOrphans(boss, db);
   const pollMs = setting("PREHEAT_JOBS_POLL_SECONDS") * 1000;
-  const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
+  const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => {
+    const handled = runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
+    return embeddedDb ? embeddedDb.handling(handled) : handled;
+  };
   const pumped = (name: JobName) => (data: unknown, final: boolean) => runJob(name, data, { db, final });
   const retryDelaySeconds = (name: JobName) => jobRetryPolicy(name).retryDelaySeconds;
   for (const name of handledJobs()) {
