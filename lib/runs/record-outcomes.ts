@@ -24,6 +24,43 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
   return recording.decisions;
 }
 
+/**
+ * Runs one recording transaction holds at most, and outcomes: on the embedded database a transaction
+ * holds the only thread's database to its end, and with 1,000 runs held, one transaction for all took
+ * 60 to 85 ms, a wait every request reading a run shared (GET /v1/runs/{id} p99 106 to 522 ms,
+ * docs/benchmarks.md). A run's deltas (one per region) are never split: its decision needs them all.
+ */
+export const RECORDING_RUNS_MAX = 100;
+export const RECORDING_OUTCOMES_MAX = 1_000;
+
+/** The deltas in the parts each recorded in a transaction of its own, in the order given. */
+export function recordingParts(deltas: readonly RunDelta[], limits = { runs: RECORDING_RUNS_MAX, outcomes: RECORDING_OUTCOMES_MAX }): RunDelta[][] {
+  const byRun = new Map<number, RunDelta[]>();
+  for (const delta of deltas) {
+    const run = byRun.get(delta.source.runId);
+    if (run) run.push(delta);
+    else byRun.set(delta.source.runId, [delta]);
+  }
+  const parts: RunDelta[][] = [];
+  let part: RunDelta[] = [];
+  let runsInPart = 0;
+  let outcomesInPart = 0;
+  for (const run of byRun.values()) {
+    const outcomes = run.reduce((sum, d) => sum + d.recorded, 0);
+    if (part.length && (runsInPart + 1 > limits.runs || outcomesInPart + outcomes > limits.outcomes)) {
+      parts.push(part);
+      part = [];
+      runsInPart = 0;
+      outcomesInPart = 0;
+    }
+    part.push(...run);
+    runsInPart++;
+    outcomesInPart += outcomes;
+  }
+  if (part.length) parts.push(part);
+  return parts;
+}
+
 function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
   // Only what the decisions need (a warm's source_urls may hold 5,000 URLs): samples and slowdowns are appended by the database.
   return tx

@@ -12,15 +12,16 @@ import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { botSigner } from "@/lib/warm/signing-keys";
-import { recordOutcomes } from "./record-outcomes";
+import { recordingParts, recordOutcomes } from "./record-outcomes";
 import { basicAuthorization } from "./request-profile";
 import { type BatchRow, type RunDelta, RunSource, sourceKey } from "./run-source";
 import { renewSlots, type SiteGrant, slotTtlSeconds, soleGrant, soleGrants } from "@/lib/warm/site-slots";
 
 /**
- * Outcomes of every run the worker holds are recorded together this often, in one transaction; when
- * recording takes longer (thousands of runs on a busy database), the next waits three times as long
- * (2 s at most), so that recording never takes more than a quarter of the database's time.
+ * Outcomes of every run the worker holds are recorded together this often, in transactions of a
+ * bounded size (recordingParts); when recording takes longer (thousands of runs on a busy database),
+ * the next waits three times as long (2 s at most), so that recording never takes more than a
+ * quarter of the database's time.
  */
 const RECORD_EVERY_MS = 250;
 const RECORD_EVERY_MAX_MS = 2_000;
@@ -98,8 +99,8 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
 /**
  * Every run a worker process holds, warmed together through the process's engine: batches are
  * loaded and calls reserved (dispatched_calls, one statement for every run that needs it) before
- * they go out, and every RECORD_EVERY_MS the outcomes of all runs are recorded in one transaction
- * (lib/runs/record-outcomes.ts: batch statistics and progress, each run's error window, samples and
+ * they go out, and every RECORD_EVERY_MS the outcomes of all runs are recorded, a bounded part of the runs a
+ * transaction (lib/runs/record-outcomes.ts: batch statistics and progress, each run's error window, samples and
  * slowdowns, auto-pause, the early stop on blocked calls). A run leaves when it is finished,
  * stopped, or has warmed for its job's time budget.
  */
@@ -279,16 +280,18 @@ class WarmLoop {
 
   private async tick(): Promise<void> {
     const deltas = [...this.held.values()].map((h) => h.source.delta()).filter((d): d is RunDelta => Boolean(d));
-    if (deltas.length) {
+    let failed = false;
+    for (const part of recordingParts(deltas)) {
       try {
-        await this.record(deltas);
+        await this.record(part);
       } catch (error) {
-        // Nothing of these outcomes is recorded: their jobs fail and are retried, and the calls
+        // Nothing of this part's outcomes is recorded: their jobs fail and are retried, and the calls
         // already handed out count once, as interrupted (dispatched_calls), when the runs resume.
-        for (const { source } of deltas) this.release(source.key, (held) => held.fail(error));
-        return;
+        for (const { source } of part) this.release(source.key, (held) => held.fail(error));
+        failed = true;
       }
     }
+    if (failed) return;
     for (const [key, { source, done }] of [...this.held]) {
       if (source.inFlight || !source.settled) continue;
       const result: WarmResult | undefined = source.halt === "stopped" ? "stopped" : source.allSent ? "finished" : source.halt === "budget" ? "more" : undefined;
@@ -410,7 +413,7 @@ class WarmLoop {
     settle(held);
   }
 
-  /** Every run's outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
+  /** These runs' outcomes in one transaction; a run paused or stopped elsewhere stops here too. */
   private async record(deltas: RunDelta[]): Promise<void> {
     // Giving reservations back must not cross a reservation of the same batch being written.
     if (deltas.some((d) => d.batches.some((b) => b.giveBack))) await this.flushing;
