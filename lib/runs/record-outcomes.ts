@@ -30,8 +30,8 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
  * 60 to 85 ms, a wait every request reading a run shared (GET /v1/runs/{id} p99 106 to 522 ms,
  * docs/benchmarks.md). A run's deltas (one per region) are never split: its decision needs them all.
  */
-export const RECORDING_RUNS_MAX = 100;
-export const RECORDING_OUTCOMES_MAX = 1_000;
+const RECORDING_RUNS_MAX = 100;
+const RECORDING_OUTCOMES_MAX = 1_000;
 
 /** The deltas in the parts each recorded in a transaction of its own, in the order given. */
 export function recordingParts(deltas: readonly RunDelta[], limits = { runs: RECORDING_RUNS_MAX, outcomes: RECORDING_OUTCOMES_MAX }): RunDelta[][] {
