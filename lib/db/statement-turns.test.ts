@@ -75,4 +75,31 @@ describe("statement turns on the embedded database", () => {
     const first = order.indexOf("transaction: first");
     expect(order[first + 1]).toBe("transaction: last");
   });
+
+  it("starts a read at once when the database is idle, without waiting for the loop's next turn; a write waits for it", async () => {
+    const ranBefore = async (lane: Exclude<Lane, "background">) => {
+      let turnPassed = false;
+      setImmediate(() => {
+        turnPassed = true;
+      });
+      await inForeground(() => pglite.query("select 1"), lane);
+      return turnPassed;
+    };
+    expect(await ranBefore("read")).toBe(false);
+    expect(await ranBefore("write")).toBe(true);
+  });
+
+  it("gives a read no head start while a statement runs: it takes its turn, first among those waiting", async () => {
+    const order: string[] = [];
+    const transaction = pglite.transaction(async (tx) => {
+      await tx.query("select 1");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push("transaction");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const background = start(5, "background", order);
+    const read = start(1, "read", order, "read");
+    await Promise.all([transaction, ...background, ...read]);
+    expect(order.slice(0, 2)).toEqual(["transaction", "read"]);
+  });
 });
