@@ -47,7 +47,7 @@ export function recordingParts(deltas: readonly RunDelta[], limits = { runs: REC
   let outcomesInPart = 0;
   for (const run of byRun.values()) {
     const outcomes = run.reduce((sum, d) => sum + d.recorded, 0);
-    if (part.length && (runsInPart + 1 > limits.runs || outcomesInPart + outcomes > limits.outcomes)) {
+    if (part.length && (runsInPart === limits.runs || outcomesInPart + outcomes > limits.outcomes)) {
       parts.push(part);
       part = [];
       runsInPart = 0;

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import type PgBoss from "pg-boss";
 
@@ -52,9 +51,7 @@ export function pgliteJobsDb(pglite: PGlite): PgliteJobsDb {
         await turnOfTheLoop();
         const left = deadline - Date.now();
         if (!underWay.size || left <= 0) break;
-        const timer = new AbortController();
-        await Promise.race([Promise.allSettled([...underWay]), sleep(left, undefined, { signal: timer.signal }).catch(() => {})]);
-        timer.abort();
+        await Promise.race([Promise.allSettled([...underWay]), new Promise((resolve) => setTimeout(resolve, left).unref())]);
       }
       closed = true;
     },
