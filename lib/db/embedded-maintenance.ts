@@ -1,28 +1,32 @@
 import type { PGlite } from "@electric-sql/pglite";
 
-/** A table is analysed again once its size has moved by this share since its last analysis. */
-const GROWTH_TO_REANALYZE = 0.2;
 const CHECK_EVERY_MS = 60_000;
-
-type TableSize = { schema: string; name: string; analysed_pages: number; pages: number };
 
 /**
  * PGlite runs no autovacuum, so nothing keeps the planner's statistics: a table it believes
  * empty gets nested-loop plans, and listing runs took 160 ms instead of 3 ms on a database of
- * 17,000 sites (docs/benchmarks.md, API capacity). PGlite keeps no modification counters either, so
- * a table's size stands in for them: the tables whose page count moved by a fifth since their last
- * ANALYZE are analysed again. Returns the tables analysed.
+ * 17,000 sites (docs/benchmarks.md, API capacity). PGlite keeps the server's activity counters, so
+ * autovacuum's own rule applies, with its own settings: a table is analysed once the rows inserted,
+ * updated or deleted since its last analysis pass autovacuum_analyze_threshold (50) plus
+ * autovacuum_analyze_scale_factor (10 %) of its rows. (A rule on the table's page count did not hold:
+ * the vacuum of the same pass sets the page count too, so a table vacuumed as it grew kept the
+ * statistics of its first minutes.) The counters start from zero when the database is opened: a
+ * table with pages and no statistics at all is analysed then too. Returns the tables analysed.
  */
-export async function analyzeGrownTables(pglite: PGlite): Promise<string[]> {
-  const { rows } = await pglite.query<TableSize>(
-    `select n.nspname as schema, c.relname as name, c.relpages as analysed_pages,
-            (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
+export async function analyzeChangedTables(pglite: PGlite): Promise<string[]> {
+  const { rows } = await pglite.query<{ schema: string; name: string }>(
+    `select s.schemaname as schema, s.relname as name
+       from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+      where c.relkind = 'r' and s.schemaname not in ('pg_catalog', 'information_schema') and s.schemaname not like 'pg_toast%'
+        and (s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
+                                     + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+          or (pg_relation_size(c.oid) > 0 and c.reltuples <> 0
+              and not exists (select 1 from pg_statistic st where st.starelid = c.oid)
+              and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attstattarget is distinct from 0)))
+      order by s.n_mod_since_analyze desc`,
   );
-  const grown = rows.filter((t) => t.pages > 0 && Math.abs(t.pages - Math.max(0, t.analysed_pages)) > Math.max(0, t.analysed_pages) * GROWTH_TO_REANALYZE);
-  for (const table of grown) await pglite.exec(`analyze "${table.schema}"."${table.name}"`);
-  return grown.map((t) => `${t.schema}.${t.name}`);
+  for (const table of rows) await pglite.exec(`analyze "${table.schema}"."${table.name}"`);
+  return rows.map((t) => `${t.schema}.${t.name}`);
 }
 
 /**
@@ -74,10 +78,10 @@ export async function vacuumChangedTables(pglite: PGlite): Promise<string[]> {
   return rows.map((t) => `${t.schema}.${t.name}`);
 }
 
-/** What the embedded database needs in place of autovacuum: the changed tables vacuumed, the grown ones analysed, the aging ones frozen. */
-async function maintain(pglite: PGlite): Promise<void> {
+/** What the embedded database needs in place of autovacuum: the changed tables vacuumed and analysed, the aging ones frozen. */
+export async function maintain(pglite: PGlite): Promise<void> {
   await vacuumChangedTables(pglite);
-  await analyzeGrownTables(pglite);
+  await analyzeChangedTables(pglite);
   await freezeAgingTables(pglite);
 }
 
