@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordingParts } from "./record-outcomes";
+import { recordingLimits, recordingParts } from "./record-outcomes";
 import type { RunDelta } from "./run-source";
 
 const delta = (runId: number, recorded: number, region = "eu") => ({ source: { runId, region }, recorded }) as unknown as RunDelta;
@@ -7,8 +7,14 @@ const shape = (parts: RunDelta[][]) => parts.map((part) => part.map((d) => `${d.
 
 describe("a recording's parts, each a transaction of its own", () => {
   it("records a few runs in one transaction", () => {
-    expect(shape(recordingParts([delta(1, 5), delta(2, 5)]))).toEqual([["1eu", "2eu"]]);
-    expect(recordingParts([])).toEqual([]);
+    expect(shape(recordingParts([delta(1, 5), delta(2, 5)], recordingLimits(true)))).toEqual([["1eu", "2eu"]]);
+    expect(recordingParts([], recordingLimits(true))).toEqual([]);
+  });
+
+  it("holds fewer outcomes in a part on the embedded database, whose transaction holds the only thread, than on a PostgreSQL server", () => {
+    const deltas = Array.from({ length: 10 }, (_, i) => delta(i, 50));
+    expect(recordingParts(deltas, recordingLimits(true))).toHaveLength(5);
+    expect(recordingParts(deltas, recordingLimits(false))).toHaveLength(1);
   });
 
   it("bounds the runs of a part, and keeps a run's regions together whatever their order", () => {

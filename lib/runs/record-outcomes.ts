@@ -24,17 +24,24 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
   return recording.decisions;
 }
 
+/** What one recording transaction holds at most: runs, and their outcomes. */
+type PartLimits = { runs: number; outcomes: number };
+
 /**
- * Runs one recording transaction holds at most, and outcomes: on the embedded database a transaction
- * holds the only thread's database to its end, and with 1,000 runs held, one transaction for all took
- * 60 to 85 ms, a wait every request reading a run shared (GET /v1/runs/{id} p99 106 to 522 ms,
- * docs/benchmarks.md). A run's deltas (one per region) are never split: its decision needs them all.
+ * On the embedded database a transaction holds the only thread's database to its end: with 1,000 runs
+ * held, one transaction for all took 60 to 85 ms, a wait every request reading a run shared
+ * (GET /v1/runs/{id} p99 106 to 522 ms), and parts of 100 outcomes rather than 1,000 let the freed
+ * slots' reservations in between (a slot waited a third less for its next call, at no more CPU a
+ * call). A PostgreSQL server lets others read during a transaction, and there parts of 100 outcomes
+ * cost the workers a quarter more CPU for lower ratios: 1,000 (docs/benchmarks.md). A run's deltas
+ * (one per region) are never split: its decision needs them all.
  */
-const RECORDING_RUNS_MAX = 100;
-const RECORDING_OUTCOMES_MAX = 1_000;
+export function recordingLimits(embedded: boolean): PartLimits {
+  return { runs: 100, outcomes: embedded ? 100 : 1_000 };
+}
 
 /** The deltas in the parts each recorded in a transaction of its own, in the order given. */
-export function recordingParts(deltas: readonly RunDelta[], limits = { runs: RECORDING_RUNS_MAX, outcomes: RECORDING_OUTCOMES_MAX }): RunDelta[][] {
+export function recordingParts(deltas: readonly RunDelta[], limits: PartLimits): RunDelta[][] {
   const byRun = new Map<number, RunDelta[]>();
   for (const delta of deltas) {
     const run = byRun.get(delta.source.runId);

@@ -12,7 +12,7 @@ import { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import { type WarmEngine, warmEngine } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
 import { botSigner } from "@/lib/warm/signing-keys";
-import { recordingParts, recordOutcomes } from "./record-outcomes";
+import { recordingLimits, recordingParts, recordOutcomes } from "./record-outcomes";
 import { basicAuthorization } from "./request-profile";
 import { type BatchRow, type RunDelta, RunSource, sourceKey } from "./run-source";
 import { renewSlots, type SiteGrant, slotTtlSeconds, soleGrant, soleGrants } from "@/lib/warm/site-slots";
@@ -281,7 +281,7 @@ class WarmLoop {
   private async tick(): Promise<void> {
     const deltas = [...this.held.values()].map((h) => h.source.delta()).filter((d): d is RunDelta => Boolean(d));
     let failed = false;
-    for (const part of recordingParts(deltas)) {
+    for (const part of recordingParts(deltas, recordingLimits(this.alone))) {
       try {
         await this.record(part);
       } catch (error) {
