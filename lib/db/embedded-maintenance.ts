@@ -11,21 +11,31 @@ const CHECK_EVERY_MS = 60_000;
  * autovacuum_analyze_scale_factor (10 %) of its rows. (A rule on the table's page count did not hold:
  * the vacuum of the same pass sets the page count too, so a table vacuumed as it grew kept the
  * statistics of its first minutes.) The counters start from zero when the database is opened: a
- * table with pages and no statistics at all is analysed then too. Returns the tables analysed.
+ * table with rows and no statistics at all is analysed then too. Returns the tables analysed.
  */
-export async function analyzeChangedTables(pglite: PGlite): Promise<string[]> {
+export function analyzeChangedTables(pglite: PGlite): Promise<string[]> {
+  return eachTable(
+    pglite,
+    "analyze",
+    `s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
+                             + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+     or (pg_relation_size(c.oid) > 0 and c.reltuples <> 0
+         and not exists (select 1 from pg_statistic st where st.starelid = c.oid)
+         and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attstattarget is distinct from 0))`,
+    "s.n_mod_since_analyze desc",
+  );
+}
+
+/** Runs `command` on each of the application's tables (not the catalogs) that `condition` picks, in `order`; returns them. */
+async function eachTable(pglite: PGlite, command: "analyze" | "vacuum", condition: string, order: string): Promise<string[]> {
   const { rows } = await pglite.query<{ schema: string; name: string }>(
     `select s.schemaname as schema, s.relname as name
        from pg_stat_all_tables s join pg_class c on c.oid = s.relid
       where c.relkind = 'r' and s.schemaname not in ('pg_catalog', 'information_schema') and s.schemaname not like 'pg_toast%'
-        and (s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
-                                     + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
-          or (pg_relation_size(c.oid) > 0 and c.reltuples <> 0
-              and not exists (select 1 from pg_statistic st where st.starelid = c.oid)
-              and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attstattarget is distinct from 0)))
-      order by s.n_mod_since_analyze desc`,
+        and (${condition})
+      order by ${order}`,
   );
-  for (const table of rows) await pglite.exec(`analyze "${table.schema}"."${table.name}"`);
+  for (const table of rows) await pglite.exec(`${command} "${table.schema}"."${table.name}"`);
   return rows.map((t) => `${t.schema}.${t.name}`);
 }
 
@@ -63,19 +73,16 @@ export async function freezeAgingTables(pglite: PGlite, olderThan?: number): Pro
  * database is opened: rows left dead before are counted again once an analysis estimates them.
  * Returns the tables vacuumed.
  */
-export async function vacuumChangedTables(pglite: PGlite): Promise<string[]> {
-  const { rows } = await pglite.query<{ schema: string; name: string }>(
-    `select s.schemaname as schema, s.relname as name
-       from pg_stat_all_tables s join pg_class c on c.oid = s.relid
-      where c.relkind = 'r' and s.schemaname not in ('pg_catalog', 'information_schema') and s.schemaname not like 'pg_toast%'
-        and (s.n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
-                            + current_setting('autovacuum_vacuum_scale_factor')::float8 * greatest(c.reltuples, 0)
-          or s.n_ins_since_vacuum > current_setting('autovacuum_vacuum_insert_threshold')::float8
-                                    + current_setting('autovacuum_vacuum_insert_scale_factor')::float8 * greatest(c.reltuples, 0))
-      order by s.n_dead_tup desc`,
+export function vacuumChangedTables(pglite: PGlite): Promise<string[]> {
+  return eachTable(
+    pglite,
+    "vacuum",
+    `s.n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
+                    + current_setting('autovacuum_vacuum_scale_factor')::float8 * greatest(c.reltuples, 0)
+     or s.n_ins_since_vacuum > current_setting('autovacuum_vacuum_insert_threshold')::float8
+                               + current_setting('autovacuum_vacuum_insert_scale_factor')::float8 * greatest(c.reltuples, 0)`,
+    "s.n_dead_tup desc",
   );
-  for (const table of rows) await pglite.exec(`vacuum "${table.schema}"."${table.name}"`);
-  return rows.map((t) => `${t.schema}.${t.name}`);
 }
 
 /** What the embedded database needs in place of autovacuum: the changed tables vacuumed and analysed, the aging ones frozen. */
