@@ -100,7 +100,8 @@ type Held = { source: RunSource; done: (result: WarmResult) => void; fail: (erro
  * Every run a worker process holds, warmed together through the process's engine: batches are
  * loaded and calls reserved (dispatched_calls, one statement for every run that needs it) before
  * they go out, and every RECORD_EVERY_MS the outcomes of all runs are recorded, in transactions of a
- * bounded number of runs (lib/runs/record-outcomes.ts: batch statistics and progress, each run's error
+ * bounded number of runs and outcomes, smaller on the embedded database (recordingLimits in
+ * lib/runs/record-outcomes.ts: batch statistics and progress, each run's error
  * window, samples and slowdowns, auto-pause, the early stop on blocked calls). A run leaves when it is finished,
  * stopped, or has warmed for its job's time budget.
  */
