@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import PgBoss from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
+import { reuseStatements } from "@/lib/db/pglite-statements";
 import { pgliteJobsDb } from "./pglite-jobs-db";
 
 /** PGlite whose fetches of jobs wait for `release` while held: a fetch under way when the jobs stop. */
@@ -73,5 +74,30 @@ describe("pg-boss on the embedded database, stopping", () => {
     expect(handled).toHaveLength(1);
     const { rows } = await pglite.query<{ state: string }>("select state from pgboss.job where name = 'q'");
     expect(rows).toEqual([{ state: "completed" }]);
+  }, 30_000);
+});
+
+describe("pg-boss on the embedded database, fetching", () => {
+  it("fetches each queue's own jobs, through a plan kept for that queue (an idle poll is not planned anew)", async () => {
+    const db = new PGlite();
+    reuseStatements(db);
+    const boss = new PgBoss({ db: pgliteJobsDb(db), schema: "pgboss", supervise: false, schedule: false });
+    try {
+      await boss.start();
+      for (const queue of ["a", "b", "it's"]) {
+        await boss.createQueue(queue);
+        await boss.send(queue, { queue });
+      }
+      for (let poll = 0; poll < 10; poll++) expect(await boss.fetch("a", { batchSize: poll ? 5 : 1 })).toHaveLength(poll ? 0 : 1);
+      expect((await boss.fetch<{ queue: string }>("it's", { batchSize: 5 }))?.map((job) => job.data.queue)).toEqual(["it's"]);
+      expect((await boss.fetch<{ queue: string }>("b", { batchSize: 5, includeMetadata: true }))?.map((job) => job.data.queue)).toEqual(["b"]);
+
+      const { rows } = await db.query<{ generic_plans: number }>("select generic_plans from pg_prepared_statements where statement like '%SKIP LOCKED%' and statement like '%name = ''a''%'");
+      expect(rows.length).toBeGreaterThan(0);
+      expect(Math.max(...rows.map((row) => row.generic_plans))).toBeGreaterThan(0);
+    } finally {
+      await boss.stop({ graceful: false, close: false });
+      await db.close();
+    }
   }, 30_000);
 });
