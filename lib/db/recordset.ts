@@ -11,6 +11,15 @@ export function recordset(json: string, columns: string): SQL {
   return sql`json_to_recordset(${json}::json) as v(${sql.raw(columns)})`;
 }
 
+/**
+ * `<numbers>::int[]`, the array as one text parameter (drizzle would write a parameter per element):
+ * beside another, for `unnest(a, b) as v(x, y)`, whose plan reads a table through its index where a
+ * JSON recordset, counted for a hundred rows, may hash the whole table (docs/benchmarks.md).
+ */
+export function intArray(numbers: readonly number[]): SQL {
+  return sql`${`{${numbers.join(",")}}`}::int[]`;
+}
+
 /** `(select … from json_array_elements_text(<json>))`: a list of ids as one parameter, for `in`. */
 export function idList(ids: readonly number[]): SQL {
   return sql`(select value::int from json_array_elements_text(${JSON.stringify(ids)}::json))`;

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
-import { inIdsPlaceholder, recordset } from "@/lib/db/recordset";
+import { inIdsPlaceholder, intArray } from "@/lib/db/recordset";
 import { preparedOnce } from "@/lib/db/prepared";
 import { inForeground } from "@/lib/db/statement-turns";
 import { jobExpireSeconds } from "@/lib/jobs";
@@ -270,10 +270,11 @@ class WarmLoop {
       return wanted.map((reservation) => ({ source, ...reservation }));
     });
     if (extended.length) {
-      const values = JSON.stringify(extended.map(({ batch, upTo }) => ({ id: batch.id, up_to: upTo })));
-      // A reservation stands between a free slot and its next call: on the embedded database it takes
-      // its turn with the requests' writes, not behind the background's planning and recordings.
-      await inForeground(() => this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from ${recordset(values, "id int, up_to int")} where b.id = v.id`), "write");
+      // Two arrays rather than a JSON recordset (intArray): 1.03 to 1.25 ms a reservation against 1.46
+      // to 1.56 in the 1,000-site case (docs/benchmarks.md).
+      const ids = intArray(extended.map(({ batch }) => batch.id));
+      const upTos = intArray(extended.map(({ upTo }) => upTo));
+      await inForeground(() => this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from unnest(${ids}, ${upTos}) as v(id, up_to) where b.id = v.id`), "write");
       for (const { source, batch, upTo } of extended) source.reserved(batch, upTo);
     }
     this.engine.pump(wanting);
