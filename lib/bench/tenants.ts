@@ -25,7 +25,8 @@ import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLin
  * Printed per case: the intake (time to accept every warm, and warms accepted per second), the time
  * from the first warm request to the last call answered, calls in flight (peak, and the average over
  * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay), the peak
- * per site against C, how long after its warm was accepted each site saw its first call, the
+ * per site against C, how long after its warm was accepted each site saw its first call (and its
+ * mean for each tenth of the warms, in the order accepted), the
  * turnaround, the latency of `GET /v1/runs/{id}` meanwhile, where the machine's CPU went (each
  * process's, the rest, idle: during the intake, then to the last call) and each process's peak RSS.
  *
