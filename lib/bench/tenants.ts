@@ -8,6 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { type CpuSnapshot, cpuSnapshot, cpuSplit } from "./machine-cpu";
+import { machineSpeedMs } from "./machine-speed";
 import { statementWindows } from "./pg-statements";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
@@ -107,6 +108,8 @@ async function measure(c: Case) {
     const sampler = setInterval(async () => inFlight.push((await origin.stats()).inFlight), 250);
     const processes = { server: server.pid, origin: origin.pid, "the clients": process.pid, ...(workers ? { workers: workers.pids } : {}) };
     statements = await statementWindows(database?.url);
+    // Before the warms, the machine quiet: its speed now, for comparing this case with other runs.
+    const speedMs = machineSpeedMs();
     const machineAtStart = cpuSnapshot(processes);
     const started = Date.now();
     let probe: ReturnType<typeof probeLatency> | undefined;
@@ -147,6 +150,7 @@ async function measure(c: Case) {
     console.log(
       `${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls${cut}; ${c.sites} sites created and validated through /v1 in ${setupSeconds.toFixed(1)} s`,
     );
+    console.log(`  the machine's speed before the warms: a fixed workload's fastest round took ${speedMs.toFixed(2)} ms (lib/bench/machine-speed.ts; lower is faster)`);
     console.log(intake);
     console.log(
       `  ${seconds.toFixed(1)} s from the first warm request to the last call answered: ${Math.round(rate).toLocaleString("en")} calls/s, ideal ${Math.round(ideal).toLocaleString("en")} (N × C / delay): ratio ${(rate / ideal).toFixed(2)}`,
