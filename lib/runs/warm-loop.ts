@@ -271,7 +271,9 @@ class WarmLoop {
     });
     if (extended.length) {
       // Two arrays rather than a JSON recordset (intArray): 1.03 to 1.25 ms a reservation against 1.46
-      // to 1.56 in the 1,000-site case (docs/benchmarks.md).
+      // to 1.56 in the 1,000-site case (docs/benchmarks.md). A reservation stands between a free slot and
+      // its next call: on the embedded database it takes its turn with the requests' writes, not behind
+      // the background's planning and recordings.
       const ids = intArray(extended.map(({ batch }) => batch.id));
       const upTos = intArray(extended.map(({ upTo }) => upTo));
       await inForeground(() => this.db.execute(sql`update ${runBatches} as b set dispatched_calls = v.up_to from unnest(${ids}, ${upTos}) as v(id, up_to) where b.id = v.id`), "write");
