@@ -12,7 +12,7 @@ import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "@/lib/runs/warm-runs";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
-import { bareDispatchRate } from "./bare-dispatch";
+import { measureCallLayers } from "./call-layers";
 
 /**
  * Warming throughput of one worker against a local origin, next to a plain HTTP load generator
@@ -227,8 +227,16 @@ async function main() {
     );
     const load = await loadGenerator(origin.port, concurrency, seconds);
     console.log(`${load.tool}: ${load.rate.toFixed(0)} requests/s over ${seconds} s`);
-    const { rate: bare, cpuMicrosPerRequest: bareCpu } = await bareDispatchRate(`http://127.0.0.1:${origin.port}`, BENCH_PATH, loadHeaders, concurrency, seconds);
-    console.log(`bare undici dispatch, ${concurrency} connections: ${bare.toFixed(0)} requests/s over ${seconds} s, ${bareCpu.toFixed(1)} µs of CPU a request`);
+    process.env.PREHEAT_CONNECT_TO = `${HOST}:80:127.0.0.1:${origin.port}`;
+    process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true";
+    const layers = await measureCallLayers(`http://127.0.0.1:${origin.port}`, `http://${HOST}${BENCH_PATH}`, loadHeaders, concurrency, seconds);
+    const { rate: bare, cpuMicrosPerRequest: bareCpu } = layers.bare;
+    const layerLine = (name: string, layer: { rate: number; cpuMicrosPerRequest: number }) =>
+      `${name}: ${layer.rate.toFixed(0)} requests/s, ${layer.cpuMicrosPerRequest.toFixed(1)} µs of CPU a request`;
+    console.log(`each alone, ${concurrency} connections, alternated over ${seconds} s (medians of 3 rounds):`);
+    console.log(`  ${layerLine("bare undici dispatch", layers.bare)}`);
+    console.log(`  ${layerLine("the guarded fetch layer (lib/fetch)", layers.fetch)}`);
+    console.log(`  ${layerLine("a warming call (lib/warm/call.ts: its headers, the answer's cache status and challenge check)", layers.call)}`);
     const results: SizeResult[] = [];
     for (const size of sizes) {
       const before = await origin.served();
@@ -254,6 +262,10 @@ async function main() {
     console.log(`ratio: ${(largest.rate / load.rate).toFixed(2)} of ${load.tool}; ${(largest.rate / bare).toFixed(2)} of bare undici dispatch (${bare.toFixed(0)} req/s)`);
     // At four connections both loops wait on the origin part of the time: the CPU a call is what a busier worker pays.
     console.log(`CPU a call: preheat ${largest.cpuMicrosPerCall.toFixed(1)} µs, bare undici dispatch ${bareCpu.toFixed(1)} µs (${(largest.cpuMicrosPerCall / bareCpu).toFixed(1)} ×)`);
+    console.log(
+      `CPU a call, layer upon layer: undici ${bareCpu.toFixed(1)} µs, with the guarded fetch layer ${layers.fetch.cpuMicrosPerRequest.toFixed(1)}, a whole warming call ${layers.call.cpuMicrosPerRequest.toFixed(1)}, ` +
+        `in a run (the engine, reservations, recording, the database) ${largest.cpuMicrosPerCall.toFixed(1)}; of bare dispatch's rate: the fetch layer ${(layers.fetch.rate / bare).toFixed(2)}, a warming call ${(layers.call.rate / bare).toFixed(2)}, a run ${(largest.rate / bare).toFixed(2)}`,
+    );
   } finally {
     origin.child.disconnect();
   }
