@@ -13,7 +13,7 @@ import { statementWindows } from "./pg-statements";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
 import { percentile } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
-import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
+import { benchCases, type Case, firstCallLine, ratioBound, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
 
 /**
  * Many tenants at once, as people run Preheat (issue 28): the production server (`next start`, its
@@ -25,7 +25,8 @@ import { benchCases, type Case, firstCallLine, startDelayedOrigin, turnaroundLin
  *
  * Printed per case: the intake (time to accept every warm, and warms accepted per second), the time
  * from the first warm request to the last call answered, calls in flight (peak, and the average over
- * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay), the peak
+ * that time), the ratio of the calls' rate over that time to the ideal (sites × C ÷ delay) and the most
+ * it could be with that intake (lib/bench/tenant-cases.ts, ratioBound), the peak
  * per site against C, how long after its warm was accepted each site saw its first call (and its
  * mean for each tenth of the warms, in the order accepted), the
  * turnaround, the latency of `GET /v1/runs/{id}` meanwhile, where the machine's CPU went (each
@@ -154,6 +155,10 @@ async function measure(c: Case) {
     console.log(intake);
     console.log(
       `  ${seconds.toFixed(1)} s from the first warm request to the last call answered: ${Math.round(rate).toLocaleString("en")} calls/s, ideal ${Math.round(ideal).toLocaleString("en")} (N × C / delay): ratio ${(rate / ideal).toFixed(2)}`,
+    );
+    const { bound, siteSeconds } = ratioBound(c, intakeSeconds);
+    console.log(
+      `  at most ${bound.toFixed(2)} with this intake: the last warm was accepted ${intakeSeconds.toFixed(1)} s in, and its site's ${c.urls} calls take ${siteSeconds.toFixed(1)} s at C ${c.concurrency}`,
     );
     console.log(
       `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
