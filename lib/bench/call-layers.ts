@@ -1,14 +1,15 @@
 import { guardedCount } from "@/lib/fetch";
 import { CALL_TIMEOUT_MS, warmCall } from "@/lib/warm/call";
 import { bareDispatchRate, callLoopRate, type LoopRate } from "./bare-dispatch";
+import { percentile } from "./percentile";
 
 export type CallLayers = { bare: LoopRate; fetch: LoopRate; call: LoopRate };
 
 const ROUNDS = 3;
 
 function median(rates: LoopRate[]): LoopRate {
-  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return { rate: middle(rates.map((r) => r.rate)), cpuMicrosPerRequest: middle(rates.map((r) => r.cpuMicrosPerRequest)) };
+  const p50 = (values: number[]) => percentile(values, 50);
+  return { rate: p50(rates.map((r) => r.rate)), cpuMicrosPerRequest: p50(rates.map((r) => r.cpuMicrosPerRequest)) };
 }
 
 /**
@@ -22,10 +23,11 @@ function median(rates: LoopRate[]): LoopRate {
  * (PREHEAT_CONNECT_TO) and the guard must let it (PREHEAT_ALLOW_PRIVATE_NETWORK).
  */
 export async function measureCallLayers(origin: string, url: string, headers: Record<string, string>, concurrency: number, seconds: number): Promise<CallLayers> {
-  const path = new URL(url).pathname + new URL(url).search;
+  const { pathname, search } = new URL(url);
+  const path = pathname + search;
+  const slice = seconds / ROUNDS;
   const rounds: CallLayers[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const slice = seconds / ROUNDS;
     rounds.push({
       bare: await bareDispatchRate(origin, path, headers, concurrency, slice),
       fetch: await callLoopRate((done) => void guardedCount(url, { headers, timeoutMs: CALL_TIMEOUT_MS }).then(() => done(), done), concurrency, slice),

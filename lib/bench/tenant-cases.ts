@@ -44,21 +44,29 @@ export function turnaroundLine(stats: OriginStats): string {
 
 /** The bench line of the start: how long after its warm was accepted (`acceptedAt`, epoch ms by host) each site saw its first call. */
 export function firstCallLine(acceptedAt: ReadonlyMap<string, number>, firstCalls: Record<string, number>): string {
-  const waits = [...acceptedAt].flatMap(([host, at]) => (firstCalls[host] === undefined ? [] : [Math.max(0, firstCalls[host]! - at)]));
+  // In the order the warms were accepted, for the tenths below.
+  const waits = [...acceptedAt]
+    .filter(([host]) => firstCalls[host] !== undefined)
+    .sort((a, b) => a[1] - b[1])
+    .map(([host, at]) => Math.max(0, firstCalls[host]! - at));
   if (!waits.length) return "  no site saw a call";
   const at = (p: number) => Math.round(percentile(waits, p));
-  return `  a warm's first call came after its acceptance: mean ${Math.round(waits.reduce((a, b) => a + b, 0) / waits.length)} ms, p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms\n${byTenth(acceptedAt, firstCalls)}`;
+  return `  a warm's first call came after its acceptance: mean ${mean(waits)} ms, p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms\n${byTenth(waits)}`;
 }
 
+const mean = (values: readonly number[]) => Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
+
 /**
- * The same wait for each tenth of the warms, in the order they were accepted: the last tenth's adds
- * to the case's time directly, while the earlier ones' only show how far the runs' start lags the intake.
+ * The same wait for each tenth of the warms (`waits`, in the order they were accepted): the last
+ * tenth's adds to the case's time directly, while the earlier ones' only show how far the runs' start
+ * lags the intake.
  */
-function byTenth(acceptedAt: ReadonlyMap<string, number>, firstCalls: Record<string, number>): string {
-  const accepted = [...acceptedAt].filter(([host]) => firstCalls[host] !== undefined).sort((a, b) => a[1] - b[1]);
-  const tenths = Array.from({ length: 10 }, (_, tenth) => accepted.slice(Math.floor((tenth * accepted.length) / 10), Math.floor(((tenth + 1) * accepted.length) / 10)));
-  const means = tenths.filter((tenth) => tenth.length).map((tenth) => Math.round(tenth.reduce((sum, [host, at]) => sum + Math.max(0, firstCalls[host]! - at), 0) / tenth.length));
-  return `  the same, mean of each tenth of the warms in the order accepted: ${means.join(", ")} ms`;
+function byTenth(waits: readonly number[]): string {
+  const tenths = Array.from({ length: 10 }, (_, tenth) => waits.slice(Math.floor((tenth * waits.length) / 10), Math.floor(((tenth + 1) * waits.length) / 10)));
+  return `  the same, mean of each tenth of the warms in the order accepted: ${tenths
+    .filter((tenth) => tenth.length)
+    .map(mean)
+    .join(", ")} ms`;
 }
 
 /** The delayed origin (delayed-origin.ts) in a process of its own: its port, its counts, and the sites' ownership tokens it serves. */

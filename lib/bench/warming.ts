@@ -12,6 +12,7 @@ import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { createSite } from "@/lib/sites/service";
 import { queueWarm } from "@/lib/runs/warm-runs";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
+import type { LoopRate } from "./bare-dispatch";
 import { measureCallLayers } from "./call-layers";
 
 /**
@@ -231,8 +232,7 @@ async function main() {
     process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true";
     const layers = await measureCallLayers(`http://127.0.0.1:${origin.port}`, `http://${HOST}${BENCH_PATH}`, loadHeaders, concurrency, seconds);
     const { rate: bare, cpuMicrosPerRequest: bareCpu } = layers.bare;
-    const layerLine = (name: string, layer: { rate: number; cpuMicrosPerRequest: number }) =>
-      `${name}: ${layer.rate.toFixed(0)} requests/s, ${layer.cpuMicrosPerRequest.toFixed(1)} µs of CPU a request`;
+    const layerLine = (name: string, layer: LoopRate) => `${name}: ${layer.rate.toFixed(0)} requests/s, ${layer.cpuMicrosPerRequest.toFixed(1)} µs of CPU a request`;
     console.log(`each alone, ${concurrency} connections, alternated over ${seconds} s (medians of 3 rounds):`);
     console.log(`  ${layerLine("bare undici dispatch", layers.bare)}`);
     console.log(`  ${layerLine("the guarded fetch layer (lib/fetch)", layers.fetch)}`);
