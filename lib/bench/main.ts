@@ -3,7 +3,7 @@ import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 
 /**
- * `npm run bench [-- sitemap|sitemap-index|warming|signing|multisite|multisite-postgres|api|ingest-latency]`: each case in a
+ * `npm run bench [-- sitemap|sitemap-index|warming|warming-postgres|signing|multisite|multisite-postgres|api|ingest-latency]`: each case in a
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
@@ -14,7 +14,9 @@ const benches: Record<string, Case[]> = {
   "sitemap-index": [{ file: "sitemap-index.ts" }],
   // The API beside big work: GET /v1/me through the server while it ingests a 10 × 50,000-URL index.
   "ingest-latency": [{ file: "ingest-latency.ts", database: "embedded" }],
-  warming: [{ file: "warming.ts" }],
+  warming: [{ file: "warming.ts", database: "embedded" }],
+  // The same per-call line with the database's work off the worker's thread, in PostgreSQL's processes.
+  "warming-postgres": [{ file: "warming.ts", database: "postgres-server" }],
   signing: [{ file: "signing.ts" }],
   // As people run it (the server, through /v1), then the engine alone (in-process, all queued first).
   multisite: [

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, fork, spawnSync } from "node:child_process";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { runs, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import type { Variations } from "@/lib/core/variations";
@@ -24,6 +24,9 @@ import { measureCallLayers } from "./call-layers";
  * (pg-boss on an in-memory PGlite), as in `npm run worker`: planning into run_batches,
  * warmNextBatch, the run's finish, statistics in the database. Each size runs in a fresh process,
  * so that its peak memory is its own. All traffic goes to 127.0.0.1.
+ *
+ * With DATABASE_URL (`npm run bench -- warming-postgres`), the runs are on that PostgreSQL server
+ * instead, and the CPU a call is the worker's alone.
  *
  * BENCH_SIZES (calls, default 10000,100000,1000000), BENCH_LOADGEN_SECONDS (default 10),
  * BENCH_LOADGEN=autocannon to skip wrk, PREHEAT_SITE_CONCURRENCY (default 4).
@@ -53,6 +56,7 @@ type SizeResult = {
   cpuMicrosPerCall: number;
   summary: { total_calls: number; successful_calls: number; failed_calls: number; cache_hits: number; pops: Record<string, number> };
   status: string;
+  database: string;
 };
 
 /** URLs × 4 user agents × languages × 7 regions ≥ calls, with at most 5,000 URLs (a warm's limit). */
@@ -67,12 +71,14 @@ function shape(calls: number) {
 
 const mib = (bytes: number) => bytes / 1024 / 1024;
 
-/** Child: one run of about `size` calls on a fresh in-memory database. */
+/**
+ * Child: one run of about `size` calls, on a fresh in-memory database, or on DATABASE_URL's server
+ * (`npm run bench -- warming-postgres`: the database's work in processes of its own).
+ */
 async function measureSize(size: number, port: number): Promise<SizeResult> {
   process.env.PREHEAT_CONNECT_TO = `${HOST}:80:127.0.0.1:${port}`;
   process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true";
   process.env.PREHEAT_MONTHLY_CALL_QUOTA = "1000000000";
-  delete process.env.DATABASE_URL;
   const peaks = { rss: 0, heap: 0, warmRss: 0, warmHeap: 0 };
   let warming = false;
   const sample = () => {
@@ -94,10 +100,16 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
   };
   const collector = setInterval(collect, 5000);
   const handle = await openDatabase({ dataDir: "memory://" });
+  const database = handle.kind === "postgres" ? "PostgreSQL" : "the embedded database";
   const jobs = await startEmbeddedJobs(handle, { work: true });
   const { user } = await findOrCreateUser(handle.db, "bench@example.com");
   const ctx = { db: handle.db, accountId: user.accountId };
-  const site = await createSite(ctx, { domain: HOST });
+  // On a server, each size's process finds the site the one before it created.
+  const [existing] = await handle.db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.accountId, ctx.accountId), eq(sites.domain, HOST)));
+  const site = existing ?? (await createSite(ctx, { domain: HOST }));
   await handle.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
   const { urls, languages, calls } = shape(size);
   const variations: Variations = { user_agents: [...AGENTS], languages: LANGUAGES.slice(0, languages) };
@@ -149,6 +161,7 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
     cpuMicrosPerCall: (warmingCpu.user + warmingCpu.system) / calls,
     summary: result.summary,
     status: result.status,
+    database,
   };
 }
 
@@ -245,7 +258,7 @@ async function main() {
       results.push(result);
       const check = result.summary.total_calls === received && result.summary.successful_calls === result.calls ? "totals = origin's count" : `MISMATCH: origin received ${received}`;
       console.log(
-        `preheat ${result.calls} calls (${result.urls} URLs × 4 UAs × ${result.languages} languages × 7 regions): ${result.status}, ` +
+        `preheat ${result.calls} calls (${result.urls} URLs × 4 UAs × ${result.languages} languages × 7 regions) on ${result.database}: ${result.status}, ` +
           `planned in ${result.planningSeconds.toFixed(1)} s, warmed in ${result.warmingSeconds.toFixed(1)} s = ${result.rate.toFixed(0)} calls/s, ${result.cpuMicrosPerCall.toFixed(1)} µs of CPU a call; ` +
           `peak RSS ${mib(result.peakRss).toFixed(0)} MiB (warming ${mib(result.warmPeakRss).toFixed(0)}), peak heap ${mib(result.peakHeap).toFixed(0)} MiB (warming ${mib(result.warmPeakHeap).toFixed(0)}, retained after GC ${mib(result.retainedHeap).toFixed(0)}); ` +
           `cache hits ${result.summary.cache_hits}, PoPs ${JSON.stringify(result.summary.pops)}; ${check}`,
@@ -264,7 +277,7 @@ async function main() {
     console.log(`CPU a call: preheat ${largest.cpuMicrosPerCall.toFixed(1)} µs, bare undici dispatch ${bareCpu.toFixed(1)} µs (${(largest.cpuMicrosPerCall / bareCpu).toFixed(1)} ×)`);
     console.log(
       `CPU a call, layer upon layer: undici ${bareCpu.toFixed(1)} µs, with the guarded fetch layer ${layers.fetch.cpuMicrosPerRequest.toFixed(1)}, a whole warming call ${layers.call.cpuMicrosPerRequest.toFixed(1)}, ` +
-        `in a run (the engine, reservations, recording, the database) ${largest.cpuMicrosPerCall.toFixed(1)}; of bare dispatch's rate: the fetch layer ${(layers.fetch.rate / bare).toFixed(2)}, a warming call ${(layers.call.rate / bare).toFixed(2)}, a run ${(largest.rate / bare).toFixed(2)}`,
+        `in a run on ${largest.database} (the engine, reservations, recording${largest.database === "PostgreSQL" ? "; not the server's own work" : ", the database"}) ${largest.cpuMicrosPerCall.toFixed(1)}; of bare dispatch's rate: the fetch layer ${(layers.fetch.rate / bare).toFixed(2)}, a warming call ${(layers.call.rate / bare).toFixed(2)}, a run ${(largest.rate / bare).toFixed(2)}`,
     );
   } finally {
     origin.child.disconnect();
