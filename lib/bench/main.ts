@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
 
@@ -7,8 +8,11 @@ import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-serv
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
+ * The cases that go through the production server build it first when there is no build yet.
  */
 type Case = { file: string; database?: "embedded" | "postgres-server" };
+/** The benches that start the production server (`next start`): they need `npm run build`. */
+const THROUGH_THE_SERVER = new Set(["tenants.ts", "api.ts", "ingest-latency.ts"]);
 const benches: Record<string, Case[]> = {
   sitemap: [{ file: "sitemap-50k.ts" }, { file: "sitemap-index.ts", database: "postgres-server" }, { file: "sitemap-index.ts", database: "embedded" }],
   "sitemap-index": [{ file: "sitemap-index.ts" }],
@@ -36,12 +40,19 @@ const benches: Record<string, Case[]> = {
 const asked = process.argv.slice(2);
 // sitemap-index is part of sitemap, ingest-latency part of api: all of them runs each once.
 const names = asked.length ? asked : Object.keys(benches).filter((name) => name !== "sitemap-index" && name !== "ingest-latency");
+const unknown = names.find((name) => !benches[name]);
+if (unknown) {
+  console.error(`Unknown bench ${unknown}: choose among ${Object.keys(benches).join(", ")}.`);
+  process.exit(2);
+}
+const root = path.resolve(import.meta.dirname, "../..");
+if (names.some((name) => benches[name]!.some((bench) => THROUGH_THE_SERVER.has(bench.file))) && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  console.log("No production build yet: npm run build first.");
+  const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status;
+  if (built !== 0) process.exit(built ?? 1);
+}
 for (const name of names) {
-  const cases = benches[name];
-  if (!cases) {
-    console.error(`Unknown bench ${name}: choose among ${Object.keys(benches).join(", ")}.`);
-    process.exit(2);
-  }
+  const cases = benches[name]!;
   for (const bench of cases) {
     console.log(`\n== ${name}${cases.length > 1 ? ` (${bench.file}${bench.database ? `, ${bench.database}` : ""})` : ""} ==`);
     const env = { ...process.env };
