@@ -56,8 +56,10 @@ type SizeResult = {
   cpuMicrosPerCall: number;
   summary: { total_calls: number; successful_calls: number; failed_calls: number; cache_hits: number; pops: Record<string, number> };
   status: string;
-  database: string;
+  database: "postgres" | "embedded";
 };
+
+const databaseName = (kind: SizeResult["database"]) => (kind === "postgres" ? "PostgreSQL" : "the embedded database");
 
 /** URLs × 4 user agents × languages × 7 regions ≥ calls, with at most 5,000 URLs (a warm's limit). */
 function shape(calls: number) {
@@ -100,7 +102,6 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
   };
   const collector = setInterval(collect, 5000);
   const handle = await openDatabase({ dataDir: "memory://" });
-  const database = handle.kind === "postgres" ? "PostgreSQL" : "the embedded database";
   const jobs = await startEmbeddedJobs(handle, { work: true });
   const { user } = await findOrCreateUser(handle.db, "bench@example.com");
   const ctx = { db: handle.db, accountId: user.accountId };
@@ -161,7 +162,7 @@ async function measureSize(size: number, port: number): Promise<SizeResult> {
     cpuMicrosPerCall: (warmingCpu.user + warmingCpu.system) / calls,
     summary: result.summary,
     status: result.status,
-    database,
+    database: handle.kind,
   };
 }
 
@@ -258,7 +259,7 @@ async function main() {
       results.push(result);
       const check = result.summary.total_calls === received && result.summary.successful_calls === result.calls ? "totals = origin's count" : `MISMATCH: origin received ${received}`;
       console.log(
-        `preheat ${result.calls} calls (${result.urls} URLs × 4 UAs × ${result.languages} languages × 7 regions) on ${result.database}: ${result.status}, ` +
+        `preheat ${result.calls} calls (${result.urls} URLs × 4 UAs × ${result.languages} languages × 7 regions) on ${databaseName(result.database)}: ${result.status}, ` +
           `planned in ${result.planningSeconds.toFixed(1)} s, warmed in ${result.warmingSeconds.toFixed(1)} s = ${result.rate.toFixed(0)} calls/s, ${result.cpuMicrosPerCall.toFixed(1)} µs of CPU a call; ` +
           `peak RSS ${mib(result.peakRss).toFixed(0)} MiB (warming ${mib(result.warmPeakRss).toFixed(0)}), peak heap ${mib(result.peakHeap).toFixed(0)} MiB (warming ${mib(result.warmPeakHeap).toFixed(0)}, retained after GC ${mib(result.retainedHeap).toFixed(0)}); ` +
           `cache hits ${result.summary.cache_hits}, PoPs ${JSON.stringify(result.summary.pops)}; ${check}`,
@@ -277,7 +278,7 @@ async function main() {
     console.log(`CPU a call: preheat ${largest.cpuMicrosPerCall.toFixed(1)} µs, bare undici dispatch ${bareCpu.toFixed(1)} µs (${(largest.cpuMicrosPerCall / bareCpu).toFixed(1)} ×)`);
     console.log(
       `CPU a call, layer upon layer: undici ${bareCpu.toFixed(1)} µs, with the guarded fetch layer ${layers.fetch.cpuMicrosPerRequest.toFixed(1)}, a whole warming call ${layers.call.cpuMicrosPerRequest.toFixed(1)}, ` +
-        `in a run on ${largest.database} (the engine, reservations, recording${largest.database === "PostgreSQL" ? "; not the server's own work" : ", the database"}) ${largest.cpuMicrosPerCall.toFixed(1)}; of bare dispatch's rate: the fetch layer ${(layers.fetch.rate / bare).toFixed(2)}, a warming call ${(layers.call.rate / bare).toFixed(2)}, a run ${(largest.rate / bare).toFixed(2)}`,
+        `in a run on ${databaseName(largest.database)} (the engine, reservations, recording${largest.database === "postgres" ? "; not the server's own work" : ", the database"}) ${largest.cpuMicrosPerCall.toFixed(1)}; of bare dispatch's rate: the fetch layer ${(layers.fetch.rate / bare).toFixed(2)}, a warming call ${(layers.call.rate / bare).toFixed(2)}, a run ${(largest.rate / bare).toFixed(2)}`,
     );
   } finally {
     origin.child.disconnect();
