@@ -137,7 +137,7 @@ async function main() {
   const workers = SERVER_URL ? `${WORKERS} worker processes (npm run worker) on a PostgreSQL server at ${new URL(SERVER_URL).host}` : "one embedded worker (pg-boss on in-memory PGlite)";
   if (!process.env.BENCH_CASE_PROCESS)
     console.log(
-      `engine alone (in-process, every run queued before the worker starts, no HTTP server): ${(await import("node:os")).cpus().length} cores, Node ${process.version}; ${workers}, origin in its own process`,
+      `engine alone (every run queued before the ${SERVER_URL ? "workers start" : "worker starts, in this process"}, no HTTP server): ${(await import("node:os")).cpus().length} cores, Node ${process.version}; ${workers}, origin in its own process`,
     );
   if (CASES.length === 1) return measure(CASES[0]!);
   // Each case in a process of its own: the engine, its sites' gates and the HTTP pools are the
