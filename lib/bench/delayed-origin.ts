@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { percentile } from "./percentile";
+import { percentile, roundedMean } from "./percentile";
 
 /**
  * The multisite bench's origin, in a process of its own: every GET answers 200 after a fixed
@@ -72,5 +72,5 @@ process.on("disconnect", () => process.exit(0));
 function turnaroundFigures() {
   if (!turnarounds.length) return null;
   const at = (p: number) => Math.round(percentile(turnarounds, p));
-  return { mean: Math.round(turnarounds.reduce((sum, ms) => sum + ms, 0) / turnarounds.length), p50: at(50), p90: at(90), p99: at(99) };
+  return { mean: roundedMean(turnarounds), p50: at(50), p90: at(90), p99: at(99) };
 }

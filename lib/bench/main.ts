@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-server";
+import { hasProductionBuild } from "@/lib/testing/production-server";
 
 /**
  * `npm run bench [-- sitemap|sitemap-index|warming|warming-postgres|signing|multisite|multisite-postgres|api|ingest-latency]`: each case in a
@@ -45,10 +45,9 @@ if (unknown) {
   console.error(`Unknown bench ${unknown}: choose among ${Object.keys(benches).join(", ")}.`);
   process.exit(2);
 }
-const root = path.resolve(import.meta.dirname, "../..");
-if (names.some((name) => benches[name]!.some((bench) => THROUGH_THE_SERVER.has(bench.file))) && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
+if (names.some((name) => benches[name]!.some((bench) => THROUGH_THE_SERVER.has(bench.file))) && !hasProductionBuild()) {
   console.log("No production build yet: npm run build first.");
-  const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status;
+  const built = spawnSync("npm", ["run", "build"], { cwd: path.resolve(import.meta.dirname, "../.."), stdio: "inherit" }).status;
   if (built !== 0) process.exit(built ?? 1);
 }
 for (const name of names) {

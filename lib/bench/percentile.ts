@@ -4,3 +4,8 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+/** The mean of `values`, rounded to a whole number (ms in the benches' lines); 0 when there is none. */
+export function roundedMean(values: readonly number[]): number {
+  return values.length ? Math.round(values.reduce((sum, value) => sum + value, 0) / values.length) : 0;
+}

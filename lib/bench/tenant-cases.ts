@@ -1,6 +1,6 @@
 import { fork } from "node:child_process";
 import path from "node:path";
-import { percentile } from "./percentile";
+import { percentile, roundedMean } from "./percentile";
 
 /** One many-tenants case: N sites × M URLs, each site with concurrency C, behind an origin answering after a delay. */
 export type Case = { sites: number; urls: number; concurrency: number; delayMs: number };
@@ -51,10 +51,8 @@ export function firstCallLine(acceptedAt: ReadonlyMap<string, number>, firstCall
     .map(([host, at]) => Math.max(0, firstCalls[host]! - at));
   if (!waits.length) return "  no site saw a call";
   const at = (p: number) => Math.round(percentile(waits, p));
-  return `  a warm's first call came after its acceptance: mean ${mean(waits)} ms, p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms\n${byTenth(waits)}`;
+  return `  a warm's first call came after its acceptance: mean ${roundedMean(waits)} ms, p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms\n${byTenth(waits)}`;
 }
-
-const mean = (values: readonly number[]) => Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
 
 /**
  * The same wait for each tenth of the warms (`waits`, in the order they were accepted): the last
@@ -65,7 +63,7 @@ function byTenth(waits: readonly number[]): string {
   const tenths = Array.from({ length: 10 }, (_, tenth) => waits.slice(Math.floor((tenth * waits.length) / 10), Math.floor(((tenth + 1) * waits.length) / 10)));
   return `  the same, mean of each tenth of the warms in the order accepted: ${tenths
     .filter((tenth) => tenth.length)
-    .map(mean)
+    .map(roundedMean)
     .join(", ")} ms`;
 }
 

@@ -11,7 +11,7 @@ import { type CpuSnapshot, cpuSnapshot, cpuSplit } from "./machine-cpu";
 import { machineSpeedMs } from "./machine-speed";
 import { statementWindows } from "./pg-statements";
 import { createCaseDatabase, memoryOf, startWorkerProcesses } from "./postgres-workers";
-import { percentile } from "./percentile";
+import { percentile, roundedMean } from "./percentile";
 import { apiCall as api, probeLatency } from "./through-the-api";
 import { benchCases, type Case, firstCallLine, ratioBound, startDelayedOrigin, turnaroundLine } from "./tenant-cases";
 
@@ -146,7 +146,6 @@ async function measure(c: Case) {
     const seconds = (stats.lastAt - started) / 1000;
     const rate = stats.served / seconds;
     const ideal = (c.sites * c.concurrency) / (c.delayMs / 1000);
-    const average = inFlight.length ? inFlight.reduce((a, b) => a + b, 0) / inFlight.length : 0;
     const cut = stats.served < total ? ` (stopped after ${MAX_SECONDS} s)` : "";
     console.log(
       `${c.sites} sites × ${c.urls} URLs, concurrency ${c.concurrency}, origin delay ${c.delayMs} ms: ${stats.served.toLocaleString("en")} of ${total.toLocaleString("en")} calls${cut}; ${c.sites} sites created and validated through /v1 in ${setupSeconds.toFixed(1)} s`,
@@ -161,7 +160,7 @@ async function measure(c: Case) {
       `  at most ${bound.toFixed(2)} with this intake: the last warm was accepted ${intakeSeconds.toFixed(1)} s in, and its site's ${c.urls} calls take ${siteSeconds.toFixed(1)} s at C ${c.concurrency}`,
     );
     console.log(
-      `  calls in flight: peak ${stats.peak}, average ${Math.round(average)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
+      `  calls in flight: peak ${stats.peak}, average ${roundedMean(inFlight)} (ideal ${c.sites * c.concurrency}); peak per site ${stats.peakPerSite} (limit ${c.concurrency}${stats.peakPerSite > c.concurrency ? ": EXCEEDED" : ""})`,
     );
     console.log(firstCallLine(acceptedAt, await origin.firstCalls()));
     console.log(turnaroundLine(stats));

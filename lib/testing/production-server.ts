@@ -7,6 +7,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 export type ProductionServer = { baseUrl: string; pid: number; stop: () => Promise<void> };
 
+/** Whether `npm run build` has left a production build for `next start`. */
+export function hasProductionBuild(): boolean {
+  return existsSync(path.join(root, ".next", "BUILD_ID"));
+}
+
 async function waitForServer(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
@@ -30,7 +35,7 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
  * `nodeArgs` go to node before the script (`--cpu-prof`).
  */
 export async function startProductionServer(port: number, env: Record<string, string>, options: { logFile?: string; nodeArgs?: string[] } = {}): Promise<ProductionServer> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
+  if (!hasProductionBuild()) throw new Error("No production build: run `npm run build` first (npm test does).");
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   for (const name of ["DATABASE_URL", "NODE_OPTIONS", "RESEND_API_KEY", "NEXTAUTH_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete childEnv[name];
   Object.assign(childEnv, env, { PORT: String(port) });
