@@ -2,6 +2,7 @@ import { notFound, redirect } from "next/navigation";
 import { idString } from "@/lib/core/primitives";
 import { currentUser } from "@/lib/accounts/next-auth";
 import type { AccountContext } from "@/lib/context";
+import type { Addressee } from "@/lib/email/outbox";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/core/errors";
 
@@ -14,10 +15,21 @@ export async function ownedOr404<T>(rawId: string, load: (ctx: AccountContext, i
   if (!user) redirect("/signin");
   // The organization requires a second factor the member has not turned on: nothing of it is shown yet.
   if (user.mustEnableTwoFactor) redirect("/account");
+  return loadOr404(rawId, async (id) => load({ db: await getDb(), accountId: user.accountId }, id));
+}
+
+/** Loads a record addressed to the signed-in user (an e-mail), whatever the organization; anyone else's is a 404. */
+export async function addressedOr404<T>(rawId: string, load: (addressee: Addressee, id: number) => Promise<T>): Promise<T> {
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  return loadOr404(rawId, async (id) => load({ db: await getDb(), email: user.email }, id));
+}
+
+async function loadOr404<T>(rawId: string, load: (id: number) => Promise<T>): Promise<T> {
   const id = idString.safeParse(rawId);
   if (!id.success) notFound();
   try {
-    return await load({ db: await getDb(), accountId: user.accountId }, id.data);
+    return await load(id.data);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -24,7 +24,7 @@ export function EmailsView() {
     <div className="space-y-6">
       <PageHeader
         title="E-mails"
-        subtitle="The latest e-mails to an address, whichever organization they belong to, as the CLI's emails --to prints them: read a sign-up or sign-in link when the server sends no e-mail (no RESEND_API_KEY) and keeps it in its outbox."
+        subtitle="The latest e-mails to an address, whichever organization they belong to. A sign-in, sign-up, invitation or address-change link is its addressee's alone: the console shows that it went, not the link. When the server sends no e-mail (no RESEND_API_KEY), the CLI's emails --to, run where the database is, prints it for an address nobody can sign in to yet."
       />
       <Card>
         <form

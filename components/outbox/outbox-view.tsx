@@ -26,8 +26,8 @@ export function OutboxView({ transport }: { transport: "resend" | "outbox" }) {
         title="Outbox"
         subtitle={
           transport === "resend"
-            ? "Every e-mail Preheat sent your account (run reports, sign-in links), with its delivery state."
-            : "This server sends no e-mail yet: run reports and sign-in links are kept here instead."
+            ? "Every e-mail Preheat sent to your address, from every organization you are in, with its delivery state. Sign-in, confirmation and invitation links are not kept: each works from the e-mail itself."
+            : "This server sends no e-mail yet: the e-mails to your address (run reports, notices, your own sign-in and invitation links) are kept here instead. Nobody else sees them, whatever their role."
         }
       />
       <Card>

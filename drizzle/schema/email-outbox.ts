@@ -28,5 +28,6 @@ export const emailOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("email_outbox_dedupe_key").on(t.dedupeKey), index("email_outbox_account_idx").on(t.accountId, t.id)],
+  // Each user reads the e-mails to their own address only (lib/email/outbox.ts), newest first.
+  (t) => [uniqueIndex("email_outbox_dedupe_key").on(t.dedupeKey), index("email_outbox_account_idx").on(t.accountId, t.id), index("email_outbox_to_idx").on(t.toAddress, t.id)],
 );

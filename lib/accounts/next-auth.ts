@@ -9,6 +9,7 @@ import { verifyPassword } from "@/lib/accounts/passwords";
 import { setting } from "@/lib/config";
 import { type Database, getDb } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
+import { hashToken } from "@/lib/auth/token-hash";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { clientAddress } from "@/lib/auth/client-address";
@@ -17,6 +18,7 @@ import { signInBudgets } from "@/lib/auth/attempts";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
 import { checkSecondFactor } from "./two-factor";
+import { countWrongProof } from "./proof-attempts";
 
 /** The sign-in errors of two-factor sign-in, as next-auth passes them to the sign-in form. */
 const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
@@ -35,8 +37,8 @@ async function sendSignInLink(db: Database, email: string, url: string): Promise
   const user = await db.select({ accountId: users.accountId }).from(users).where(eq(users.email, email.toLowerCase()));
   await sendNow(db, {
     accountId: user[0]?.accountId ?? null,
-    // Each link is its own e-mail: the token in the URL is unique.
-    dedupeKey: `sign-in-link:${new URL(url).searchParams.get("token") ?? url}`,
+    // Each link is its own e-mail: the token in the URL is unique, and only its hash is stored.
+    dedupeKey: `sign-in-link:${hashToken(new URL(url).searchParams.get("token") ?? url)}`,
     to: email,
     template: "sign-in-link",
     props: { url, host: new URL(url).host, expiresInHours: SIGN_IN_LINK_HOURS },
@@ -72,8 +74,8 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
           if (user.totpEnabledAt) {
             if (!credentials.code) throw new Error(TWO_FACTOR_REQUIRED);
             if (!(await checkSecondFactor(db, user.id, credentials.code))) {
-              await countFailure(db, byEmail, email);
-              await countFailure(db, byClient, client);
+              // Counted as every other route that takes a code counts it; the one that locks tells the user.
+              await countWrongProof(db, { userId: user.id, email, accountId: user.accountId, client }, "signing in");
               throw new Error(TWO_FACTOR_INVALID);
             }
           }

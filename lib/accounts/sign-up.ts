@@ -34,7 +34,7 @@ export async function requestSignUp(db: Database, input: { email: string; name?:
     const url = await createSignInLink(db, email);
     await sendNow(db, {
       accountId: existing.accountId,
-      dedupeKey: `sign-up-existing:${new URL(url).searchParams.get("token")}`,
+      dedupeKey: `sign-up-existing:${hashToken(new URL(url).searchParams.get("token") ?? url)}`,
       to: email,
       template: "sign-up-existing",
       props: { url, host, expiresInHours: SIGN_IN_LINK_HOURS },

@@ -8,6 +8,7 @@ import { ConflictError, InvalidError } from "@/lib/core/errors";
 import type { Database } from "@/lib/db";
 import { decryptSecret, encryptSecret, NO_SECRETS_KEY, secretsKeyConfigured } from "@/lib/secrets";
 import { verifyPassword } from "./passwords";
+import { type Prover, proveWithinLimits } from "./proof-attempts";
 
 const PURPOSE = "totp";
 const RECOVERY_CODES = 10;
@@ -66,15 +67,27 @@ function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   return { codes, hashes: codes.map(hashCode) };
 }
 
+const WRONG_CODE = "The code is not right: type the 6 digits your app shows now.";
+
+/** The step of an app's code checked within the sign-in budgets (lib/accounts/proof-attempts.ts); a wrong one is a 422. */
+async function appCodeWithinLimits(db: Database, prover: Prover, action: Parameters<typeof proveWithinLimits>[2], user: UserRow, code: string): Promise<number> {
+  let step: number | undefined;
+  const passed = await proveWithinLimits(db, prover, action, async () => {
+    step = acceptedStep(user, code);
+    return step !== undefined;
+  });
+  if (!passed || step === undefined) throw new InvalidError(WRONG_CODE, [{ field: "code", message: "Not right." }]);
+  return step;
+}
+
 /** Turns two-factor sign-in on with the first code of the app; answers the recovery codes, shown this once. */
-export async function enableTwoFactor(db: Database, userId: number, code: string): Promise<{ recovery_codes: string[] }> {
-  const user = await userOf(db, userId);
+export async function enableTwoFactor(db: Database, prover: Prover, code: string): Promise<{ recovery_codes: string[] }> {
+  const user = await userOf(db, prover.userId);
   if (user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is on already.");
   if (!user.totpSecret) throw new InvalidError("Start the set-up first: it gives the code to scan.");
-  const step = acceptedStep(user, code);
-  if (step === undefined) throw new InvalidError("The code is not right: type the 6 digits your app shows now.", [{ field: "code", message: "Not right." }]);
+  const step = await appCodeWithinLimits(db, prover, "turning two-factor sign-in on", user, code);
   const { codes, hashes } = newRecoveryCodes();
-  await db.update(users).set({ totpEnabledAt: new Date(), totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
+  await db.update(users).set({ totpEnabledAt: new Date(), totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, prover.userId));
   return { recovery_codes: codes };
 }
 
@@ -113,24 +126,29 @@ async function requiredByAnOrganization(db: Database, userId: number): Promise<s
 }
 
 /** Turns two-factor sign-in off, proven by a current code or the password; not while an organization of the user requires it. */
-export async function disableTwoFactor(db: Database, userId: number, proof: { code?: string; password?: string }): Promise<void> {
+export async function disableTwoFactor(db: Database, prover: Prover, proof: { code?: string; password?: string }): Promise<void> {
+  const userId = prover.userId;
   const user = await userOf(db, userId);
   if (!user.totpEnabledAt) return;
   const requiredBy = await requiredByAnOrganization(db, userId);
   if (requiredBy) throw new ConflictError(`${requiredBy} requires two-factor sign-in of its members: it stays on while you belong to it.`);
-  const proven = (proof.code !== undefined && (await checkSecondFactor(db, userId, proof.code))) || (proof.password !== undefined && Boolean(await verifyPassword(db, user.email, proof.password)));
+  const proven = await proveWithinLimits(
+    db,
+    prover,
+    "turning two-factor sign-in off",
+    async () => (proof.code !== undefined && (await checkSecondFactor(db, userId, proof.code))) || (proof.password !== undefined && Boolean(await verifyPassword(db, user.email, proof.password))),
+  );
   if (!proven) throw new InvalidError("Give a current code of your app (or a recovery code), or your password, to turn two-factor sign-in off.", [{ field: "code", message: "Not right." }]);
   await db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, recoveryCodeHashes: null }).where(eq(users.id, userId));
 }
 
 /** New recovery codes (the old ones stop working), proven by a current code. */
-export async function renewRecoveryCodes(db: Database, userId: number, code: string): Promise<{ recovery_codes: string[] }> {
-  const user = await userOf(db, userId);
+export async function renewRecoveryCodes(db: Database, prover: Prover, code: string): Promise<{ recovery_codes: string[] }> {
+  const user = await userOf(db, prover.userId);
   if (!user.totpEnabledAt) throw new ConflictError("Two-factor sign-in is off: there are no recovery codes.");
-  const step = acceptedStep(user, code);
-  if (step === undefined) throw new InvalidError("The code is not right: type the 6 digits your app shows now.", [{ field: "code", message: "Not right." }]);
+  const step = await appCodeWithinLimits(db, prover, "new recovery codes", user, code);
   const { codes, hashes } = newRecoveryCodes();
-  await db.update(users).set({ totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
+  await db.update(users).set({ totpLastStep: step, recoveryCodeHashes: hashes }).where(eq(users.id, prover.userId));
   return { recovery_codes: codes };
 }
 

@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { type Database, getDb } from "@/lib/db";
 import type { SessionUser } from "@/lib/accounts/sessions";
+import type { Prover } from "@/lib/accounts/proof-attempts";
+import { clientAddress } from "@/lib/auth/client-address";
 import type { Role } from "@/lib/core/roles";
 import { routeOf } from "@/lib/observability/requests";
 import { actorOf, recordAudited } from "./audit";
@@ -30,6 +32,11 @@ async function dashboardUser(request: Request): Promise<SessionUser | "not_dashb
 }
 
 export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B>; request: Request };
+
+/** The signed-in user as the giver of a code or password, counted against the sign-in budgets with the client's address. */
+export function proverOf(user: SessionUser, request: Request): Prover {
+  return { userId: user.userId, email: user.email, accountId: user.accountId, client: clientAddress(request.headers) };
+}
 
 /**
  * The dashboard's own operations (API keys, members, the outbox, one's own sessions): a signed-in

@@ -1,3 +1,4 @@
+import type { TemplateName, TemplateProps } from "./render";
 import type { RunReportProps } from "./templates/run-report";
 
 /** Test data shared by the e-mail tests. */
@@ -44,3 +45,25 @@ export const reportProps: RunReportProps = {
   failureSamples: [1, 2, 3, 4, 5, 6].map(sample),
   runUrl: "https://preheat.test/runs/7",
 };
+
+/**
+ * Props for every template, each link carrying `token` as its real link would (in the query, or as
+ * the path's last segment): the record type makes a new template add its own here.
+ */
+export function everyTemplate(token: string): { [T in TemplateName]: TemplateProps<T> } {
+  const base = "https://preheat.test";
+  return {
+    "email-change-confirmation": { url: `${base}/email-change/${token}`, host: "preheat.test", oldEmail: "old@example.com", expiresInHours: 24 },
+    "email-change-notice": { host: "preheat.test", newEmail: "new@example.com", stage: "requested" },
+    invitation: { url: `${base}/invitations/${token}`, organization: "Shop", role: "admin", invitedBy: "owner@example.com", grants: "everything", expiresInDays: 7 },
+    "ownership-lost": { domain: "shop.test", problem: "no proof", unvalidatesAt: "2026-12-01T00:00:00.000Z", siteUrl: `${base}/sites/1` },
+    "ownership-revoked": { domain: "shop.test", problem: "no proof", maxUrlsPerRun: 10, siteUrl: `${base}/sites/1` },
+    "quota-notice": { organization: "Shop", percent: 80, used: 80, limit: 100, plan: "free", periodEnd: "2026-12-01", usageUrl: `${base}/usage` },
+    "run-report": reportProps,
+    "sign-in-link": { url: `${base}/api/auth/callback/email?${new URLSearchParams({ callbackUrl: `${base}/sites`, token, email: "a@example.com" })}`, host: "preheat.test", expiresInHours: 24 },
+    "sign-up-confirmation": { url: `${base}/signup/confirm?${new URLSearchParams({ token })}`, host: "preheat.test", expiresInHours: 24 },
+    "sign-up-existing": { url: `${base}/api/auth/callback/email?${new URLSearchParams({ token })}`, host: "preheat.test", expiresInHours: 24 },
+    "two-factor-locked": { host: "preheat.test", action: "signing in", failures: 10, minutes: 15, accountUrl: `${base}/account` },
+    "webhook-disabled": { webhookUrl: "https://hooks.test/preheat", failures: 20, lastError: "HTTP 500", dashboardUrl: `${base}/webhooks/1` },
+  };
+}

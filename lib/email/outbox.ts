@@ -2,13 +2,13 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { emailOutbox } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
-import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { notFound } from "@/lib/core/errors";
+import { type TemplateName, templateSecrets } from "./render";
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
 
-export function toOutboxItem(row: OutboxRow) {
+function toOutboxItem(row: OutboxRow) {
   return {
     id: row.id,
     template: row.template,
@@ -25,24 +25,50 @@ export function toOutboxItem(row: OutboxRow) {
 
 export type OutboxItem = ReturnType<typeof toOutboxItem>;
 
-/** The account's e-mails, newest first: what was sent, or kept here when no transport is configured. */
-export async function listOutbox(ctx: AccountContext, page: Page) {
-  const where = eq(emailOutbox.accountId, ctx.accountId);
+/**
+ * Whose mailbox the dashboard shows: the signed-in user's own address. E-mails carry sign-in,
+ * invitation and confirmation links, so nobody reads another's, whatever their role or organization.
+ */
+export type Addressee = { db: Database; email: string };
+
+function addressedTo(email: string) {
+  return eq(emailOutbox.toAddress, email.trim().toLowerCase());
+}
+
+/** The e-mails to the signed-in user, newest first, from every organization: what was sent, or kept here when no transport is configured. */
+export async function listOutbox(addressee: Addressee, page: Page) {
+  const where = addressedTo(addressee.email);
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(emailOutbox).where(where).orderBy(desc(emailOutbox.id)).limit(page.limit).offset(page.offset),
-    ctx.db.select({ n: count() }).from(emailOutbox).where(where),
+    addressee.db.select().from(emailOutbox).where(where).orderBy(desc(emailOutbox.id)).limit(page.limit).offset(page.offset),
+    addressee.db.select({ n: count() }).from(emailOutbox).where(where),
   ]);
   return { data: rows.map(toOutboxItem), total: total?.n ?? 0, ...page };
 }
 
-/** One e-mail with its rendered parts. */
-export async function getOutboxEmail(ctx: AccountContext, id: number) {
-  const [row] = await ctx.db
+/** One e-mail to the signed-in user with its rendered parts; anyone else's is a 404. */
+export async function getOutboxEmail(addressee: Addressee, id: number) {
+  const [row] = await addressee.db
     .select()
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.accountId, ctx.accountId)));
+    .where(and(eq(emailOutbox.id, id), addressedTo(addressee.email)));
   if (!row) throw notFound(`E-mail ${id}`);
   return { ...toOutboxItem(row), html: row.html, text: row.text };
+}
+
+/**
+ * The operator console's view of an address's e-mails: a one-time link is its addressee's alone, so
+ * the console shows where it went but not its text, unless the operator is the addressee. The CLI,
+ * run where the database is, stays the way to read one for an address nobody can sign in to yet.
+ */
+export async function emailsForOperator(db: Database, operator: { email: string }, address: string, limit: number) {
+  const rows = await latestEmailsTo(db, address, limit);
+  return rows.map((row) => ({
+    ...toOutboxItem(row),
+    text:
+      templateSecrets[row.template as TemplateName] && row.toAddress !== operator.email
+        ? `This e-mail carries a one-time link for ${row.toAddress} only, so the console does not show it. Where the database is, \`npm run cli -- emails --to ${row.toAddress}\` prints it.`
+        : row.text,
+  }));
 }
 
 /** The operator's view (CLI): the newest e-mails to one address, whatever account they belong to. */

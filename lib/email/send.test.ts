@@ -5,8 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
-import { reportProps } from "./fixtures";
-import { deliverEmail, queueRunReport } from "./send";
+import { NotFoundError } from "@/lib/core/errors";
+import { everyTemplate, reportProps } from "./fixtures";
+import { emailsForOperator, getOutboxEmail, listOutbox } from "./outbox";
+import { type TemplateName, templateSecrets } from "./render";
+import { deliverEmail, queueEmail, queueRunReport, sendNow } from "./send";
 
 type Received = { method?: string; path?: string; auth?: string; idempotencyKey?: string; body: { from: string; to: string | string[]; subject: string; html: string; text: string } };
 
@@ -133,6 +136,91 @@ describe("delivery through Resend at RESEND_BASE_URL", () => {
     await withEnv({ RESEND_API_KEY: undefined }, async () => {
       expect(await deliverEmail(handle.db, queued.id, { final: false })).toMatchObject({ status: "outbox", attempts: 0 });
       expect(received).toHaveLength(0);
+    });
+  });
+});
+
+describe("e-mails that carry a secret", () => {
+  const names = Object.keys(templateSecrets) as TemplateName[];
+  const secretNames = names.filter((name) => templateSecrets[name]);
+
+  it("are named in the one table of templates: every link that signs in, proves an address or joins", () => {
+    expect(secretNames.sort()).toEqual(["email-change-confirmation", "invitation", "sign-in-link", "sign-up-confirmation", "sign-up-existing"]);
+  });
+
+  /** Every template sent to `addressee`, each with a token of its own in its link; what the tokens are. */
+  async function sendEveryTemplate(addressee: string, label: string) {
+    const tokens: string[] = [];
+    for (const name of names) {
+      const token = `tok${label}${name.replace(/-/g, "")}${crypto.randomUUID().replace(/-/g, "")}`;
+      tokens.push(token);
+      await sendNow(handle.db, { accountId, dedupeKey: `${label}:${name}:${crypto.randomUUID()}`, to: addressee, template: name, props: everyTemplate(token)[name] });
+    }
+    return tokens;
+  }
+
+  /** Everything another user could read of the e-mails: the list, each e-mail by id, the operator console. */
+  async function readableBy(email: string, ids: number[]) {
+    const seen: unknown[] = [await listOutbox({ db: handle.db, email }, { limit: 100, offset: 0 })];
+    for (const id of ids) seen.push(await getOutboxEmail({ db: handle.db, email }, id).catch((error) => (error instanceof NotFoundError ? "404" : error)));
+    return JSON.stringify(seen);
+  }
+
+  it("without a transport: only the addressee reads them; another member, another organization and the operator's console see no token", async () => {
+    await withEnv({ RESEND_API_KEY: undefined }, async () => {
+      const addressee = "addressee@example.com";
+      const tokens = await sendEveryTemplate(addressee, "outbox");
+      const rows = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, addressee));
+      expect(rows.map((row) => row.template).sort()).toEqual([...names].sort());
+      const ids = rows.map((row) => row.id);
+      // The addressee reads every e-mail, its links whole.
+      const own = await readableBy(addressee, ids);
+      for (const [i, name] of names.entries()) if (templateSecrets[name]) expect(own).toContain(tokens[i]);
+      for (const other of [to, "member@example.com", "someone-else@example.org"]) {
+        const seen = await readableBy(other, ids);
+        for (const token of tokens) expect(seen).not.toContain(token);
+        expect(seen.match(/"404"/g)).toHaveLength(ids.length);
+      }
+      const console = await emailsForOperator(handle.db, { email: "operator@example.com" }, addressee, 100);
+      for (const [i, name] of names.entries()) {
+        const shown = console.find((email) => email.template === name)!;
+        if (templateSecrets[name])
+          expect(shown.text).toBe(
+            `This e-mail carries a one-time link for ${addressee} only, so the console does not show it. Where the database is, \`npm run cli -- emails --to ${addressee}\` prints it.`,
+          );
+        else expect(shown.text).toBe(rows.find((row) => row.template === name)!.text);
+        expect(JSON.stringify(shown)).not.toContain(tokens[i]);
+      }
+    });
+  });
+
+  it("through Resend: the e-mail sent has its link whole, the stored copy and every view of it no usable token", async () => {
+    answer = { status: 200, body: { id: "re-secret" } };
+    await withEnv(resendEnv, async () => {
+      const addressee = "sent-to@example.com";
+      const tokens = await sendEveryTemplate(addressee, "resend");
+      expect(received).toHaveLength(names.length);
+      for (const [i, name] of names.entries()) if (templateSecrets[name]) expect(received[i]!.body.text).toContain(tokens[i]);
+      const rows = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, addressee));
+      expect(rows.every((row) => row.status === "sent")).toBe(true);
+      const stored = JSON.stringify(rows);
+      const seen = await readableBy(
+        addressee,
+        rows.map((row) => row.id),
+      );
+      for (const [i, name] of names.entries()) {
+        if (!templateSecrets[name]) continue;
+        expect(stored).not.toContain(tokens[i]);
+        expect(seen).not.toContain(tokens[i]);
+      }
+      const signIn = rows.find((row) => row.template === "sign-in-link")!;
+      expect(signIn.text).toContain("token=sent");
+    });
+  });
+
+  it("are never queued to be sent later from a stored copy", async () => {
+    await withEnv(resendEnv, async () => {
+      await expect(queueEmail(handle.db, { accountId, dedupeKey: "queued-secret", to, template: "sign-in-link", props: everyTemplate("x")["sign-in-link"] })).rejects.toThrow(/sendNow/);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { emailOutbox } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
-import { renderEmail, type TemplateName, type TemplateProps } from "./render";
+import { propsWithoutSecret, type RenderedEmail, renderEmail, type TemplateName, type TemplateProps, templateSecrets } from "./render";
 import type { RunReportProps } from "./templates/run-report";
 import { currentTransport, type EmailTransport, emailSender } from "./transport";
 
@@ -17,15 +17,20 @@ async function findByDedupeKey(db: Database, dedupeKey: string): Promise<OutboxR
  * `outbox` when none is configured (the dashboard shows it there). A second call with the same key
  * returns the first row unchanged.
  */
-export async function queueEmail<T extends TemplateName>(
-  db: Database,
-  input: { accountId: number | null; dedupeKey: string; to: string; template: T; props: TemplateProps<T> },
-  transport: EmailTransport = currentTransport(),
-): Promise<OutboxRow> {
+export async function queueEmail<T extends TemplateName>(db: Database, input: EmailInput<T>, transport: EmailTransport = currentTransport()): Promise<OutboxRow> {
+  // A queued e-mail is sent later from its stored copy, and a stored copy must not hold a secret.
+  if (templateSecrets[input.template] && transport.queuedStatus === "pending") throw new Error(`The ${input.template} e-mail carries a secret: send it with sendNow.`);
+  return storeEmail(db, input, input.props, transport.queuedStatus);
+}
+
+type EmailInput<T extends TemplateName> = { accountId: number | null; dedupeKey: string; to: string; template: T; props: TemplateProps<T> };
+
+/** The row of an e-mail, rendered from `kept` (the props its stored copy may hold), once per dedupe key. */
+async function storeEmail<T extends TemplateName>(db: Database, input: EmailInput<T>, kept: TemplateProps<T>, status: OutboxRow["status"]): Promise<OutboxRow> {
   // Run endings are signalled more than once: skip rendering when the e-mail is already there.
   const existing = await findByDedupeKey(db, input.dedupeKey);
   if (existing) return existing;
-  const rendered = await renderEmail(input.template, input.props);
+  const rendered = await renderEmail(input.template, kept);
   const [inserted] = await db
     .insert(emailOutbox)
     .values({
@@ -35,8 +40,8 @@ export async function queueEmail<T extends TemplateName>(
       toAddress: input.to,
       fromAddress: emailSender(),
       ...rendered,
-      props: input.props,
-      status: transport.queuedStatus,
+      props: kept,
+      status,
     })
     // Two signals at once: the unique dedupe key lets one insert win, the other reads its row.
     .onConflictDoNothing({ target: emailOutbox.dedupeKey })
@@ -53,10 +58,20 @@ export function queueRunReport(db: Database, input: { accountId: number; to: str
  * Queues an e-mail the reader is waiting for (a sign-in or confirmation link) and, with a transport,
  * sends it at once; the outbox keeps it either way.
  */
-export async function sendNow<T extends TemplateName>(db: Database, input: Parameters<typeof queueEmail<T>>[1]): Promise<OutboxRow> {
-  const queued = await queueEmail(db, input);
+export async function sendNow<T extends TemplateName>(db: Database, input: EmailInput<T>): Promise<OutboxRow> {
+  const transport = currentTransport();
+  if (!templateSecrets[input.template] || transport.queuedStatus === "outbox") {
+    // Without a transport the outbox keeps the link: only its addressee reads it there (lib/email/outbox.ts).
+    const queued = await storeEmail(db, input, input.props, transport.queuedStatus);
+    if (queued.status !== "pending") return queued;
+    return (await deliverEmail(db, queued.id, { final: true, transport })) ?? queued;
+  }
+  // A secret is sent from memory, once, and the stored copy has its link spent: nobody reading the
+  // database or the outbox can use it. A failed send is not retried from the copy; the reader asks again.
+  const queued = await storeEmail(db, input, propsWithoutSecret(input.template, input.props), "pending");
   if (queued.status !== "pending") return queued;
-  return (await deliverEmail(db, queued.id, { final: true })) ?? queued;
+  const content = await renderEmail(input.template, input.props);
+  return (await deliverEmail(db, queued.id, { final: true, transport, content })) ?? queued;
 }
 
 /** Updates only a row still `pending`: a delivery that raced this one and sent it wins. */
@@ -69,7 +84,12 @@ function whilePending(id: number) {
  * job runner retries; on the `final` attempt the e-mail becomes `failed`. Any other status (sent,
  * failed, outbox) is returned as is, so a repeated job never sends twice.
  */
-export async function deliverEmail(db: Database, id: number, options: { final: boolean; transport?: EmailTransport }): Promise<OutboxRow | undefined> {
+export async function deliverEmail(
+  db: Database,
+  id: number,
+  // `content`: what to send instead of the stored copy, for an e-mail whose copy keeps no secret.
+  options: { final: boolean; transport?: EmailTransport; content?: RenderedEmail },
+): Promise<OutboxRow | undefined> {
   const transport = options.transport ?? currentTransport();
   const [email] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
   if (email?.status !== "pending") return email;
@@ -85,8 +105,8 @@ export async function deliverEmail(db: Database, id: number, options: { final: b
       from: email.fromAddress,
       to: email.toAddress,
       subject: email.subject,
-      html: email.html,
-      text: email.text,
+      html: options.content?.html ?? email.html,
+      text: options.content?.text ?? email.text,
       // Stable across retries, so a send whose answer was lost is not sent again. created_at is in
       // it because dedupe keys repeat across databases (run ids restart), and Resend remembers keys for 24 h.
       idempotencyKey: `${email.dedupeKey}/${email.createdAt.getTime()}`,

@@ -4,13 +4,13 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getOutboxEmail } from "@/lib/email/outbox";
-import { ownedOr404 } from "../../owned";
+import { addressedOr404 } from "../../owned";
 
 export const metadata: Metadata = { title: "E-mail" };
 
-/** One e-mail as its recipient sees it; the HTML is shown in a sandbox with no scripts. */
+/** One e-mail to the signed-in user, as its recipient sees it; the HTML is shown in a sandbox with no scripts. */
 export default async function OutboxEmailPage({ params }: { params: Promise<{ emailId: string }> }) {
-  const email = await ownedOr404((await params).emailId, getOutboxEmail);
+  const email = await addressedOr404((await params).emailId, getOutboxEmail);
   return (
     <div className="space-y-6">
       <PageHeader

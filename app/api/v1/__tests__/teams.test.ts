@@ -2,47 +2,11 @@ import { describe, expect, it } from "vitest";
 import { operations } from "@/lib/api/operations";
 import { requiredRole } from "@/lib/api/operation";
 import { ROLES, type Role, roleAllows } from "@/lib/core/roles";
-import { api, baseUrl, createValidatedSite, lastEmailTo, uniqueDomain, uniqueEmail } from "./support/api";
-import { sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
+import { api, createValidatedSite, uniqueDomain, uniqueEmail } from "./support/api";
+import { sessionOf } from "./support/sessions";
+import { as, colleague, dashboard, invitationLink, newOwner, PASSWORD } from "./support/team";
 
 // Organizations: members with roles, invitations by e-mail, switching, and sessions that end at once.
-
-const dashboard = { "x-preheat-dashboard": "1" };
-const PASSWORD = "a long enough password";
-const as = (cookie: string) => ({ headers: { ...dashboard, cookie } });
-
-/** A new owner with a session and an admin API key of the organization. */
-async function newOwner() {
-  const email = uniqueEmail("owner");
-  await signUpAndConfirm(email, PASSWORD, uniqueClient());
-  const cookie = await sessionOf(email, PASSWORD);
-  const created = await api("POST", "/api/dashboard/keys", {
-    ...as(cookie),
-    body: { name: "setup", scopes: ["sites:read", "sites:write", "boosts:read", "boosts:write", "runs:read", "webhooks:read", "webhooks:write"] },
-  });
-  expect(created.status).toBe(201);
-  return { email, cookie, key: created.body.key as string };
-}
-
-/** The invitation link of the newest e-mail to `email`, pointed at the test server. */
-async function invitationLink(email: string): Promise<{ token: string; url: URL }> {
-  const text = await lastEmailTo(email);
-  const found = text.match(/https?:\/\/[^\s)"]+\/invitations\/[A-Za-z0-9_-]+/)?.[0];
-  if (!found) throw new Error(`no invitation link in:\n${text}`);
-  const url = new URL(new URL(found).pathname, baseUrl);
-  return { token: url.pathname.split("/").pop()!, url };
-}
-
-/** Invites a new address with `role`, accepts with a password, and signs in: the colleague's session. */
-async function colleague(ownerCookie: string, role: Role) {
-  const email = uniqueEmail(role);
-  const invited = await api("POST", "/api/dashboard/invitations", { ...as(ownerCookie), body: { email, role } });
-  expect(invited.status).toBe(201);
-  const { token } = await invitationLink(email);
-  const accepted = await api("POST", "/api/dashboard/invitations/accept", { headers: dashboard, body: { token, password: PASSWORD } });
-  expect(accepted.status).toBe(200);
-  return { email, cookie: await sessionOf(email, PASSWORD) };
-}
 
 describe("invitations", () => {
   it("a member invited by e-mail joins, sees the organization's sites, runs and warms, and cannot delete a site", async () => {

@@ -53,17 +53,28 @@ export async function signUpAndConfirm(email: string, password = "a long enough 
   expect(confirmed.status).toBe(201);
 }
 
-/** Asks for a sign-in link as the sign-in page does and follows the e-mailed link: the callback's answer (a session cookie, or a redirect naming the error). */
-export async function followNewSignInLink(email: string): Promise<Response> {
-  const csrf = await api("GET", "/api/auth/csrf");
+/** Asks for a sign-in link as the sign-in page does, signed out: anyone may ask for any address's. */
+export async function askForSignInLink(email: string, from?: string): Promise<void> {
+  const csrf = await api("GET", "/api/auth/csrf", { from });
   const cookie = csrf.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
   await api("POST", "/api/auth/signin/email", {
+    from,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie },
     rawBody: new URLSearchParams({ csrfToken: csrf.body.csrfToken, email, json: "true" }).toString(),
   });
+}
+
+/** The e-mailed sign-in link's token of the newest e-mail to `email` (the operator CLI reads it). */
+export async function signInLinkOf(email: string): Promise<URL> {
   const link = new URL((await lastEmailTo(email)).match(/https?:\/\/\S+\/api\/auth\/callback\/email\S+/)![0]);
-  return fetch(new URL(link.pathname + link.search, baseUrl), { redirect: "manual" });
+  return new URL(link.pathname + link.search, baseUrl);
+}
+
+/** Asks for a sign-in link as the sign-in page does and follows the e-mailed link: the callback's answer (a session cookie, or a redirect naming the error). */
+export async function followNewSignInLink(email: string): Promise<Response> {
+  await askForSignInLink(email);
+  return fetch(await signInLinkOf(email), { redirect: "manual" });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "email_outbox_to_idx" ON "email_outbox" USING btree ("to_address","id");
