@@ -23,6 +23,11 @@ export const idempotencyKeys = pgTable(
     accountId: integer("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
+    /**
+     * Whose key it is: `key:{id}` for an API key, `user:{id}` for a dashboard session. A replay is
+     * another holder's never, so a key limited to some sites cannot replay another key's answer.
+     */
+    holder: text("holder").notNull().default(""),
     key: text("key").notNull(),
     /** SHA-256 of the method, the path and the body: the same key with another request is refused. */
     fingerprint: text("fingerprint").notNull(),
@@ -31,5 +36,5 @@ export const idempotencyKeys = pgTable(
     responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_created_at_idx").on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.accountId, t.holder, t.key] }), index("idempotency_keys_created_at_idx").on(t.createdAt)],
 );

@@ -15,7 +15,8 @@ import { clientAddress } from "@/lib/auth/client-address";
 import type { AuditActor } from "@/lib/accounts/audit";
 import { actorOf, recordAudited } from "./audit";
 import { toErrorResponse } from "./errors";
-import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint, runOnce } from "./idempotency";
+import { checkIdempotencyKey, IDEMPOTENCY_HEADER, type KeyHolder, requestFingerprint, runOnce } from "./idempotency";
+import { assertPathReachable } from "./reach";
 import { parseBody, parseParams, parseQuery, readBodyText } from "./input";
 import { type OperationSpec, requiredRole } from "./operation";
 import { apiBudget, type BudgetState, rateLimitHeaders, takePoint } from "@/lib/auth/rate-limit";
@@ -92,6 +93,11 @@ function sessionPrincipal(user: SessionUser): ApiKeyPrincipal {
     user: { userId: user.userId, email: user.email, role: user.role, mustEnableTwoFactor: user.mustEnableTwoFactor },
     suspension: user.suspension,
   };
+}
+
+/** Whose Idempotency-Key a request's is: the API key's, or the signed-in member's on the dashboard. */
+function keyHolderOf(principal: ApiKeyPrincipal): KeyHolder {
+  return { accountId: principal.accountId, holder: principal.user && principal.keyId === 0 ? `user:${principal.user.userId}` : `key:${principal.keyId}` };
 }
 
 /** Who a run started by this request was started by: the member on the dashboard, or the key. */
@@ -217,7 +223,13 @@ export function withApiKey<P extends z.ZodType | undefined, Q extends z.ZodType 
       const { raw, ...input } = await parseRequest<P, Q, B>(spec, request, route);
       const ctx = { db, accountId: principal.accountId, siteIds: principal.siteIds, trigger: triggerOf(principal) };
       const run = () => operation({ ctx, principal, ...input, request });
-      const response = idempotencyKey === null ? await run() : await runOnce(db, principal.accountId, idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, spec.shownOnce);
+      const response =
+        idempotencyKey === null
+          ? await run()
+          : await runOnce(db, keyHolderOf(principal), idempotencyKey, requestFingerprint(spec.operationId, raw.params, raw.body), run, {
+              shownOnce: spec.shownOnce,
+              beforeReplay: () => assertPathReachable(ctx, input.params),
+            });
       await recordAudited(spec.audit, response, {
         db,
         accountId: principal.accountId,

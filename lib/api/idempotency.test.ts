@@ -35,7 +35,8 @@ describe("fields shown once", () => {
       const secret = `secret-${crypto.randomUUID()}`;
       const first = { id: 7, name: "ci", ...Object.fromEntries(op.shownOnce!.map((field) => [field, `${field}:${secret}`])) };
       const create = async () => json(first, 201, { location: "/v1/things/7" });
-      const answer = await runOnce(handle.db, accountId, key, "fingerprint", create, op.shownOnce);
+      const holder = { accountId, holder: "key:1" };
+      const answer = await runOnce(handle.db, holder, key, "fingerprint", create, { shownOnce: op.shownOnce });
       expect(answer.status).toBe(201);
       expect(await answer.json()).toEqual(first);
 
@@ -45,7 +46,7 @@ describe("fields shown once", () => {
         .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
       expect(JSON.stringify(row)).not.toContain(secret);
 
-      const replay = await runOnce(handle.db, accountId, key, "fingerprint", () => Promise.reject(new Error("created twice")), op.shownOnce);
+      const replay = await runOnce(handle.db, holder, key, "fingerprint", () => Promise.reject(new Error("created twice")), { shownOnce: op.shownOnce });
       expect(replay.status).toBe(201);
       expect(replay.headers.get(REPLAYED_HEADER)).toBe("true");
       expect(replay.headers.get("location")).toBe("/v1/things/7");

@@ -49,13 +49,16 @@ export function requestFingerprint(operationId: string, params: unknown, bodyTex
 
 type Stored = typeof idempotencyKeys.$inferSelect;
 
+/** Whose Idempotency-Key it is: the organization, and the API key (`key:{id}`) or signed-in user (`user:{id}`) that sent it. */
+export type KeyHolder = { accountId: number; holder: string };
+
 /** Claims the key for this request, or takes over one kept past 24 hours or abandoned; false when another request holds it. */
-async function claim(db: Database, accountId: number, key: string, fingerprint: string): Promise<boolean> {
+async function claim(db: Database, { accountId, holder }: KeyHolder, key: string, fingerprint: string): Promise<boolean> {
   const claimed = await db
     .insert(idempotencyKeys)
-    .values({ accountId, key, fingerprint })
+    .values({ accountId, holder, key, fingerprint })
     .onConflictDoUpdate({
-      target: [idempotencyKeys.accountId, idempotencyKeys.key],
+      target: [idempotencyKeys.accountId, idempotencyKeys.holder, idempotencyKeys.key],
       set: { fingerprint, responseStatus: null, responseBody: null, responseHeaders: null, createdAt: sql`now()` },
       setWhere: sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})
         or (${idempotencyKeys.responseStatus} is null and ${idempotencyKeys.createdAt} < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS}))`,
@@ -64,11 +67,12 @@ async function claim(db: Database, accountId: number, key: string, fingerprint: 
   return claimed.length > 0;
 }
 
-async function stored(db: Database, accountId: number, key: string): Promise<Stored | undefined> {
-  const [row] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+function heldBy({ accountId, holder }: KeyHolder, key: string) {
+  return and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.holder, holder), eq(idempotencyKeys.key, key));
+}
+
+async function stored(db: Database, holder: KeyHolder, key: string): Promise<Stored | undefined> {
+  const [row] = await db.select().from(idempotencyKeys).where(heldBy(holder, key));
   return row;
 }
 
@@ -95,25 +99,39 @@ function withoutShownOnce(body: string, shownOnce: readonly string[]): string {
 }
 
 /**
- * Runs `handle` once per account and key: a retry with the same request within 24 hours gets the
- * first answer again (`Idempotent-Replayed: true`), without the fields `shownOnce`, and creates
- * nothing; the same key with another request is refused (422 `idempotency_conflict`); a retry that
- * arrives while the first is still being handled waits for its answer (409 `idempotency_in_progress`
- * after 15 s). Only successful answers are kept: after a refusal or a failure the key may be sent again.
+ * Runs `handle` once per holder (an API key, a signed-in user) and key: a retry with the same
+ * request within 24 hours gets the first answer again (`Idempotent-Replayed: true`), without the
+ * fields `shownOnce`, and creates nothing; the same key with another request is refused (422
+ * `idempotency_conflict`); a retry that arrives while the first is still being handled waits for its
+ * answer (409 `idempotency_in_progress` after 15 s). Only successful answers are kept: after a
+ * refusal or a failure the key may be sent again. The caller has run every check of the request
+ * (authentication, scope, role, suspension) before; `beforeReplay` runs the ones that depend on what
+ * the path names (a site-limited key, a site or boost gone since), so a stored answer is never shown
+ * to a caller that would be refused the request itself.
  */
-export async function runOnce(db: Database, accountId: number, key: string, fingerprint: string, handle: () => Promise<Response>, shownOnce: readonly string[] = []): Promise<Response> {
+export async function runOnce(
+  db: Database,
+  holder: KeyHolder,
+  key: string,
+  fingerprint: string,
+  handle: () => Promise<Response>,
+  options: { shownOnce?: readonly string[]; beforeReplay?: () => Promise<void> } = {},
+): Promise<Response> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-  while (!(await claim(db, accountId, key, fingerprint))) {
-    const row = await stored(db, accountId, key);
+  while (!(await claim(db, holder, key, fingerprint))) {
+    const row = await stored(db, holder, key);
     if (!row) continue; // released between the two statements: claim again
     if (row.fingerprint !== fingerprint) {
       throw new InvalidError("This Idempotency-Key was already used with another request: use a new key for a new request.", undefined, "idempotency_conflict");
     }
-    if (row.responseStatus !== null) return replay(row);
+    if (row.responseStatus !== null) {
+      await options.beforeReplay?.();
+      return replay(row);
+    }
     if (Date.now() > deadline) throw new ConflictError("A request with this Idempotency-Key is still being handled: retry in a moment.", undefined, "idempotency_in_progress");
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus));
+  const mine = and(heldBy(holder, key), isNull(idempotencyKeys.responseStatus));
   let response: Response;
   try {
     response = await handle();
@@ -129,7 +147,7 @@ export async function runOnce(db: Database, accountId: number, key: string, fing
   const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
   await db
     .update(idempotencyKeys)
-    .set({ responseStatus: response.status, responseBody: withoutShownOnce(body, shownOnce), responseHeaders: headers })
+    .set({ responseStatus: response.status, responseBody: withoutShownOnce(body, options.shownOnce ?? []), responseHeaders: headers })
     .where(mine);
   return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -63,7 +63,11 @@ optional \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a U
 (operation, path and JSON body) within 24 hours replays the first answer, with \`Idempotent-Replayed: true\`, and creates
 nothing. The same key with another request is **422** \`idempotency_conflict\`. A retry that arrives while the first request
 is still being handled waits for its answer (**409** \`idempotency_in_progress\` after 15 seconds). Only successful answers
-are kept: after a 4xx or 5xx the key may be sent again. Keys belong to the account, so they hold across servers.
+are kept: after a 4xx or 5xx the key may be sent again. Keys are kept in the database, so they hold across servers,
+and belong to the API key that sent them (on the dashboard, to the signed-in member): another API key's same
+Idempotency-Key is a request of its own, never a replay. Before a stored answer is replayed, every check of the request
+runs again (the key, its scope, the member's role, the organization's suspension, and the key's site limit over the site
+or boost the path names): a caller the request would refuse gets that refusal, not the answer.
 What an answer shows once (a webhook's \`secret\`, a deploy hook's \`url\`) is absent from its replay: the first answer
 is the only time it is shown, and the kept answer never holds it.
 

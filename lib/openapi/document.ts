@@ -47,7 +47,7 @@ const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header" as const,
   required: false,
-  description: `Makes a retry safe: the same key with the same request within ${IDEMPOTENCY_KEEP_HOURS} hours replays the first successful answer (with \`Idempotent-Replayed: true\`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID.`,
+  description: `Makes a retry safe: the same key with the same request within ${IDEMPOTENCY_KEEP_HOURS} hours replays the first successful answer (with \`Idempotent-Replayed: true\`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID.`,
   schema: { type: "string" as const, minLength: 1, maxLength: 255 },
 };
 

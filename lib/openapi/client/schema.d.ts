@@ -2726,7 +2726,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3831,7 +3831,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4327,7 +4327,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4501,7 +4501,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5505,7 +5505,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5834,7 +5834,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6520,7 +6520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6850,7 +6850,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7329,7 +7329,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8239,7 +8239,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

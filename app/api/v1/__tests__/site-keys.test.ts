@@ -194,3 +194,44 @@ describe("creating a site-limited key", () => {
     await expect(cli("keys", "create", "--email", email, "--scopes", "sites:read", "--sites", "abc")).rejects.toThrow(/--sites/);
   });
 });
+
+describe("an Idempotency-Key", () => {
+  const withKey = () => ({ "idempotency-key": crypto.randomUUID() });
+
+  it("is its API key's own: a key limited to one site never replays another key's warm of another site", async () => {
+    const headers = withKey();
+    const body = { urls: [`https://${siteB.domain}/replayed`] };
+    const first = await api("POST", `/v1/sites/${siteB.id}/warm`, { key: full, body, headers });
+    expect(first.status).toBe(202);
+    const other = await api("POST", `/v1/sites/${siteB.id}/warm`, { key: limited, body, headers });
+    expect(other).toMatchObject({ status: 404, body: { code: "not_found" } });
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect(JSON.stringify(other.body)).not.toContain(String(first.body.run_id));
+    // The limited key's same Idempotency-Key on its own site is a request of its own, replayed to it alone.
+    const ownBody = { urls: [`https://${siteA.domain}/replayed`] };
+    const own = await api("POST", `/v1/sites/${siteA.id}/warm`, { key: limited, body: ownBody, headers });
+    expect(own.status).toBe(202);
+    expect(own.headers.get("idempotent-replayed")).toBeNull();
+    const again = await api("POST", `/v1/sites/${siteA.id}/warm`, { key: limited, body: ownBody, headers });
+    expect(again).toMatchObject({ status: 202, body: { run_id: own.body.run_id } });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    // The owner's session with that Idempotency-Key is another holder: its request is handled as its
+    // own (refused here, since the site has that warm under way), never answered with the key's run.
+    const bySession = await api("POST", `/v1/sites/${siteA.id}/warm`, { headers: { ...dashboard, cookie, ...headers }, body: ownBody });
+    expect(bySession.headers.get("idempotent-replayed")).toBeNull();
+    expect(bySession.body.run_id).toBeUndefined();
+  });
+
+  it("replays nothing once its site is gone: the caller gets the 404 the request itself gets", async () => {
+    const site = await createValidatedSite(full);
+    const headers = withKey();
+    const body = { url: `https://${site.domain}/sitemap.xml` };
+    const first = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key: full, body, headers });
+    expect(first.status).toBe(201);
+    expect((await api("POST", `/v1/sites/${site.id}/sitemaps`, { key: full, body, headers })).headers.get("idempotent-replayed")).toBe("true");
+    expect((await api("DELETE", `/v1/sites/${site.id}`, { key: full })).status).toBe(204);
+    const replay = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key: full, body, headers });
+    expect(replay).toMatchObject({ status: 404, body: { code: "not_found" } });
+    expect(replay.headers.get("idempotent-replayed")).toBeNull();
+  });
+});
