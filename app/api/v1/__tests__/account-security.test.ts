@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, lastEmailTo, newKey, uniqueEmail } from "./support/api";
+import { api, baseUrl, lastEmailTo, newKey, TRUSTED_PROXY, uniqueEmail } from "./support/api";
 import { followNewSignInLink, passwordSignIn, sessionOf, signUpAndConfirm, uniqueClient } from "./support/sessions";
 
 // Two-factor sign-in, an organization that requires it, a change of address and the deletion of one's user.
@@ -91,6 +91,38 @@ describe("two-factor sign-in", () => {
     expect((await api("GET", "/v1/sites", as(memberCookie))).status).toBe(200);
     // It stays on while the organization requires it.
     expect((await api("POST", "/api/dashboard/two-factor/disable", { ...as(owner.cookie), body: { code: codeOf(secret, 1) } })).status).toBe(409);
+  });
+});
+
+describe("two-factor codes on every route that takes one", () => {
+  it("share the sign-in limit per user: ten wrong codes lock recovery codes, turning it off and signing in, and the user is told", async () => {
+    const user = await newUser("stolen");
+    const { secret } = await enableTwoFactor(user.cookie);
+    // A stolen session searching the code space, from an address of its own (through the trusted proxy).
+    const thief = { ...as(user.cookie), from: TRUSTED_PROXY, headers: { ...as(user.cookie).headers, "x-forwarded-for": uniqueClient() } };
+    for (let i = 0; i < 10; i++) {
+      const wrong = await api("POST", "/api/dashboard/two-factor/recovery-codes", { ...thief, body: { code: String(100000 + i) } });
+      expect(wrong.status, `attempt ${i + 1}`).toBe(422);
+    }
+    const locked = await api("POST", "/api/dashboard/two-factor/recovery-codes", { ...thief, body: { code: codeOf(secret) } });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(locked.body).toMatchObject({ code: "rate_limited", error: expect.stringMatching(/Too many wrong codes/) });
+    expect((await api("POST", "/api/dashboard/two-factor/disable", { ...thief, body: { password: PASSWORD } })).status).toBe(429);
+    expect((await api("GET", "/api/dashboard/two-factor", as(user.cookie))).body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    // The limit is the user's, wherever the next attempt comes from: signing in waits too.
+    expect((await passwordSignIn(user.email, PASSWORD, undefined, codeOf(secret, 1))).result).toMatch(/Too many failed sign-ins/);
+    const notice = await lastEmailTo(user.email);
+    expect(notice).toMatch(/Subject: Too many wrong two-factor codes on Preheat/);
+    expect(notice).toMatch(/10 wrong codes were entered for your user \(new recovery codes\)/);
+  });
+
+  it("turning it off by a wrong code or password is counted alike", async () => {
+    const user = await newUser("disabling");
+    await enableTwoFactor(user.cookie);
+    const from = { ...as(user.cookie), from: TRUSTED_PROXY, headers: { ...as(user.cookie).headers, "x-forwarded-for": uniqueClient() } };
+    for (let i = 0; i < 10; i++) expect((await api("POST", "/api/dashboard/two-factor/disable", { ...from, body: { password: `wrong password ${i}` } })).status).toBe(422);
+    expect((await api("POST", "/api/dashboard/two-factor/disable", { ...from, body: { password: PASSWORD } })).status).toBe(429);
   });
 });
 
