@@ -9,7 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { Can } from "@/components/dashboard/role";
 
-const methodNames = { html_file: "the token file", meta_tag: "the meta tag" } as const;
+const methodNames = { html_file: "the token file", meta_tag: "the meta tag", dns_txt: "the DNS TXT record" } as const;
 
 function tokenFileHref(token: string): string {
   return `data:text/html;charset=utf-8,${encodeURIComponent(token)}`;

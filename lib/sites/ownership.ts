@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Parser } from "htmlparser2";
+import { dnsChallengeName } from "@/lib/core/dns-challenge";
 import { FetchError, guardedFetch } from "@/lib/fetch";
+import { dnsProof, type MethodOutcome } from "./dns-proof";
 
-type OwnershipProof = { method: "html_file" | "meta_tag"; url: string };
+type OwnershipProof = { method: "html_file" | "meta_tag"; url: string } | { method: "dns_txt"; record: string };
 export type OwnershipCheck = { proof: OwnershipProof } | { problem: string };
 
 const PAGE_LIMIT = 2 * 1024 * 1024;
@@ -54,8 +56,6 @@ function controlName(): { name: string; marker: string } {
   return { name: `preheat-${marker}.html`, marker };
 }
 
-type MethodOutcome = { proven: true } | { proven: false; why: string };
-
 /**
  * The token file proves ownership only against a control: a random missing file of the same shape
  * is always requested too. The file passes when it answers 200 and the control does not, or when it
@@ -76,12 +76,12 @@ async function fileProof(origin: string, token: string): Promise<MethodOutcome> 
   if (echoes) {
     return {
       proven: false,
-      why: "the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag",
+      why: "the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag or the DNS record",
     };
   }
   return {
     proven: false,
-    why: "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+    why: "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag or the DNS record",
   };
 }
 
@@ -93,8 +93,10 @@ async function metaProof(origin: string, token: string): Promise<MethodOutcome> 
 }
 
 /**
- * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag. When neither
- * proves ownership, the problem names each method and why it failed, on the first scheme that answered.
+ * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag; then the DNS
+ * TXT record, which needs no answer from the site (a site not serving yet can prove ownership with
+ * it). When none proves ownership, the problem names each method and why it failed, the HTTP
+ * methods on the first scheme that answered.
  */
 export async function checkOwnership(domain: string, token: string): Promise<OwnershipCheck> {
   const unreachable: string[] = [];
@@ -112,6 +114,8 @@ export async function checkOwnership(domain: string, token: string): Promise<Own
       unreachable.push(`${scheme.toUpperCase()}: ${error.message}`);
     }
   }
-  if (unreachable.length === 2) return { problem: `The site could not be reached. ${unreachable.join("; ")}.` };
-  return { problem: firstAnswered ?? "Ownership not proven." };
+  const dns = await dnsProof(domain, token);
+  if (dns.proven) return { proof: { method: "dns_txt", record: dnsChallengeName(domain) } };
+  const http = unreachable.length === 2 ? `The site could not be reached. ${unreachable.join("; ")}.` : (firstAnswered ?? "Ownership not proven.");
+  return { problem: `${http} DNS TXT record: ${dns.why}.` };
 }

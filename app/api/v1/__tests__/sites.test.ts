@@ -138,6 +138,7 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     expect(response.body).toMatchObject({ validated: false, code: "ownership_not_proven" });
     expect(response.body.error).toContain(`Token file: /${site.validation_token}.html answered 404, not 200.`);
     expect(response.body.error).toContain('Meta tag: the homepage\'s <head> has no <meta name="service-token"');
+    expect(response.body.error).toContain("DNS TXT record: the DNS server refused the connection.");
     expect((await api("GET", `/v1/sites/${site.id}`, { key })).body.validated).toBe(false);
   });
 
@@ -165,7 +166,9 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     await serveSite(site.domain, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token } }, fallback: echo });
     const refused = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toContain("the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag");
+    expect(refused.body.error).toContain(
+      "the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag or the DNS record",
+    );
 
     await serveSite(site.domain, {
       routes: { "/": { body: `<html><head><meta name="service-token" content="${site.validation_token}"></head><body>You asked for /</body></html>` } },
@@ -182,7 +185,7 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(response.status).toBe(422);
     expect(response.body.error).toContain(
-      "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+      "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag or the DNS record",
     );
   });
 
