@@ -85,8 +85,8 @@ is the only time it is shown, and the kept answer never holds it.
   paths, queries, credentials, IP addresses and invalid names are 422; the same domain twice in one account is 409.
   Validation records the method (\`html_file\`, \`meta_tag\` or \`dns_txt\`) and time. The token file is always checked against a random
   missing file of the same shape: it passes when it answers 200 and that file does not, or when it contains the token and
-  that file's page does not repeat its own name; a site answering 200 for any address and repeating it proves ownership
-  only with the meta tag or the DNS record. The DNS method needs no request to the site: a TXT record
+  that file's page does not repeat its own name; on a site answering 200 for any address and repeating it, only a file whose
+  whole content is the token proves ownership. The DNS method needs no request to the site: a TXT record
   \`_preheat-challenge.{domain}\` holding \`preheat-site-verification={validation_token}\` (CNAMEs followed, a record's strings
   joined, any of several records), asked of the operator's resolvers (\`PREHEAT_DNS_SERVERS\`) for at most 5 seconds.
   A validated site's proof is looked for again periodically (\`ownership_recheck\`), by the same three methods: missing, the
