@@ -89,7 +89,8 @@ is the only time it is shown, and the kept answer never holds it.
   whole content is the token proves ownership. The DNS method needs no request to the site: a TXT record
   \`_preheat-challenge.{domain}\` holding \`preheat-site-verification={validation_token}\` (CNAMEs followed, a record's strings
   joined, any of several records), asked of the operator's resolvers (\`PREHEAT_DNS_SERVERS\`) for at most 5 seconds.
-  A validated site's proof is looked for again periodically (\`ownership_recheck\`), by the same three methods: missing, the
+  A validated site's proof is looked for again periodically (\`ownership_recheck\`), by the same three methods (the DNS record
+  first for a site it proved, which then receives no request): missing, the
   owner is e-mailed and the site is unvalidated 7 days later unless it is back.
 - **Sitemap status**: \`waiting\` → \`processing\` → \`done\` | \`error\`, with \`status_message\` and \`url_count\`.
   A sitemap URL must be on the site's domain or its \`www.\` variant.

@@ -105,10 +105,13 @@ async function metaProof(origin: string, token: string): Promise<MethodOutcome> 
 /**
  * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag; then the DNS
  * TXT record, which needs no answer from the site (a site not serving yet can prove ownership with
- * it). When none proves ownership, the problem names each method and why it failed, the HTTP
- * methods on the first scheme that answered.
+ * it). A site last proven by its DNS record (`lastMethod`, for the rechecks) is looked up first, so
+ * that its rechecks send it no request while the record holds. When none proves ownership, the
+ * problem names each method and why it failed, the HTTP methods on the first scheme that answered.
  */
-export async function checkOwnership(domain: string, token: string): Promise<OwnershipCheck> {
+export async function checkOwnership(domain: string, token: string, lastMethod?: string | null): Promise<OwnershipCheck> {
+  const dnsFirst = lastMethod === "dns_txt" ? await dnsProof(domain, token) : undefined;
+  if (dnsFirst?.proven) return { proof: { method: "dns_txt", record: dnsChallengeName(domain) } };
   const unreachable: string[] = [];
   let firstAnswered: string | undefined;
   for (const scheme of ["https", "http"] as const) {
@@ -124,7 +127,7 @@ export async function checkOwnership(domain: string, token: string): Promise<Own
       unreachable.push(`${scheme.toUpperCase()}: ${error.message}`);
     }
   }
-  const dns = await dnsProof(domain, token);
+  const dns = dnsFirst ?? (await dnsProof(domain, token));
   if (dns.proven) return { proof: { method: "dns_txt", record: dnsChallengeName(domain) } };
   const http = unreachable.length === 2 ? `The site could not be reached. ${unreachable.join("; ")}.` : (firstAnswered ?? "Ownership not proven.");
   return { problem: `${http} DNS TXT record: ${dns.why}.` };

@@ -21,7 +21,7 @@ export async function validateSite(ctx: AccountContext, siteId: number): Promise
       validated_at: (site.validatedAt ?? site.createdAt).toISOString(),
     };
   }
-  const check = await checkOwnership(site.domain, site.validationToken);
+  const check = await checkOwnership(site.domain, site.validationToken, site.validationMethod);
   if ("problem" in check) return { validated: false, error: check.problem, code: "ownership_not_proven" };
   const validatedAt = site.validated ? (site.validatedAt ?? site.createdAt) : new Date();
   await ctx.db
