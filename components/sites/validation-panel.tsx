@@ -107,7 +107,7 @@ function ProofInstructions({ site }: { site: Site }) {
             <dt className="font-medium text-slate-700">Name</dt>
             <dd className="flex flex-wrap items-center gap-2">
               <code className="break-all rounded bg-slate-100 px-1">{recordName}</code>
-              <CopyButton value={recordName} label="Copy name" />
+              <CopyButton value={recordName} label="Copy record name" />
             </dd>
             <dt className="font-medium text-slate-700">Type</dt>
             <dd>
@@ -116,7 +116,7 @@ function ProofInstructions({ site }: { site: Site }) {
             <dt className="font-medium text-slate-700">Value</dt>
             <dd className="flex flex-wrap items-center gap-2">
               <code className="break-all rounded bg-slate-100 px-1">{recordValue}</code>
-              <CopyButton value={recordValue} label="Copy value" />
+              <CopyButton value={recordValue} label="Copy record value" />
             </dd>
           </dl>
         </div>
