@@ -5,7 +5,7 @@ import { currentUser } from "@/lib/accounts/next-auth";
 const steps = [
   { title: "Get an API key", body: "Sign up, then API keys → Create key" },
   { title: "Register your site", body: 'curl -X POST -H "Authorization: Bearer $KEY" -H "content-type: application/json" -d \'{"domain":"www.example.com"}\' /v1/sites' },
-  { title: "Prove you own it", body: 'Publish /{validation_token}.html or a <meta name="service-token"> tag, then POST /v1/sites/{id}/validate' },
+  { title: "Prove you own it", body: 'Publish /{validation_token}.html, a <meta name="service-token"> tag or a _preheat-challenge TXT record, then POST /v1/sites/{id}/validate' },
   { title: "Warm", body: "Add sitemaps and define boosts, or POST up to 5,000 URLs to /v1/sites/{id}/warm" },
 ];
 

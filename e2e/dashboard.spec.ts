@@ -80,6 +80,13 @@ test("a site is added, fails validation, then validates with its token file", as
 
   await page.getByRole("button", { name: "Validate now" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("Token file: ");
+  await expect(page.getByRole("alert").filter({ hasText: "Not validated" })).toContainText("DNS TXT record: ");
+  // The third method's record, name and value, each with its copy button.
+  const dnsProof = page.getByTestId("dns-proof");
+  await expect(dnsProof).toContainText(`_preheat-challenge.${domain}`);
+  await expect(dnsProof).toContainText("preheat-site-verification=preheat-");
+  await expect(dnsProof.getByRole("button", { name: "Copy record name" })).toBeVisible();
+  await expect(dnsProof.getByRole("button", { name: "Copy record value" })).toBeVisible();
   await shot(page, "site-not-validated");
 
   const metaTag = await page.locator("pre").filter({ hasText: "service-token" }).textContent();

@@ -15,6 +15,8 @@ export default async function globalSetup() {
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
     // Every site the test registers is served by the local origin; HTTPS finds nothing listening.
     PREHEAT_CONNECT_TO: `:80:127.0.0.1:${e2ePorts.origin},:443:127.0.0.1:${e2ePorts.closed}`,
+    // No resolver listens there: a validation's DNS proof is refused at once, without asking the machine's resolvers.
+    PREHEAT_DNS_SERVERS: `127.0.0.1:${e2ePorts.closed}`,
     PREHEAT_JOBS_POLL_SECONDS: "0.5",
   });
 

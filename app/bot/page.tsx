@@ -45,9 +45,9 @@ export default function BotPage() {
         <ul className="list-disc space-y-1 pl-5">
           <li>
             <strong>Ownership checks</strong>: the token file (<code className={code}>/&lt;token&gt;.html</code>) together with a randomly named file of the same shape that should not exist, every
-            time (a site that answers 200 for any address, or repeats the address in its page, proves nothing with a file), then the home page (for the
-            <code className={code}>&lt;meta name=&quot;service-token&quot;&gt;</code> tag in its <code className={code}>&lt;head&gt;</code>), when the owner asks to validate, and again every{" "}
-            {recheckDays} days while the site is validated (daily for a week once the proof is missing).
+            time (on a site that answers 200 for any address and repeats the address in its page, only a file holding the token and nothing else proves anything), then the home page (for the
+            <code className={code}>&lt;meta name=&quot;service-token&quot;&gt;</code> tag in its <code className={code}>&lt;head&gt;</code>), when the owner asks to validate, and again while the site
+            is validated (below).
           </li>
           <li>
             <strong>Sitemaps, feeds and CSV files</strong> the owner added, their child sitemaps, and <code className={code}>/robots.txt</code> when the owner points Preheat at it or asks it to find
@@ -58,6 +58,28 @@ export default function BotPage() {
         <p>
           Every request is a <code className={code}>GET</code>, follows at most 5 redirects, gives up after a timeout, and stops reading past the sitemaps protocol&apos;s size limit (50 MB
           uncompressed).
+        </p>
+      </Section>
+
+      <Section title="Ownership rechecks">
+        <p>
+          A site stays validated only while its owner keeps the proof in place: Preheat looks for it again every {recheckDays} days (the operator&apos;s{" "}
+          <code className={code}>PREHEAT_OWNERSHIP_RECHECK_DAYS</code>), and daily for a week once it is missing, before the site stops being validated. A recheck sends the same requests as the
+          owner&apos;s own check, and you can recognise them by:
+        </p>
+        <ul className="list-disc space-y-1 pl-5" data-testid="recheck-requests">
+          <li>
+            the User-Agent <code className={`${code} break-all`}>{userAgent}</code>, with <code className={code}>Accept-Encoding: gzip, deflate, br</code>, and no{" "}
+            <code className={code}>Preheat-Verification</code> or signature header (those are on warming calls only);
+          </li>
+          <li>
+            over HTTPS first, then over HTTP unless HTTPS proved ownership: two <code className={code}>GET /preheat-&lt;32 hexadecimal digits&gt;.html</code> at once (the site&apos;s token file and a
+            random name of the same shape), then, unless the file proved ownership, <code className={code}>GET /</code> with <code className={code}>Accept: text/html</code>.
+          </li>
+        </ul>
+        <p>
+          The DNS method makes no HTTP request: it is a lookup of the TXT record <code className={code}>_preheat-challenge.&lt;domain&gt;</code> through Preheat&apos;s DNS resolvers. A site proven by
+          its DNS record is rechecked in DNS first, so it sees no request at all while the record holds; any other site is looked up in DNS only when the requests above did not prove ownership.
         </p>
       </Section>
 

@@ -17,7 +17,7 @@ function stepOf(step: FirstStep, steps: FirstSteps): { title: string; hint: stri
     case "site_added":
       return { title: "Add a site", hint: "Its domain, in the form below.", href: "/sites" };
     case "ownership_proved":
-      return { title: "Prove you own it", hint: "Publish a token file or a meta tag, then check it.", href: site };
+      return { title: "Prove you own it", hint: "Publish a token file, a meta tag or a DNS record, then check it.", href: site };
     case "sitemap_added":
       return { title: "Add a sitemap", hint: "Or find the ones your robots.txt lists.", href: site };
     case "boost_created":

@@ -8,14 +8,15 @@ import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { Can } from "@/components/dashboard/role";
+import { dnsChallengeName, dnsChallengeValue } from "@/lib/core/dns-challenge";
 
-const methodNames = { html_file: "the token file", meta_tag: "the meta tag" } as const;
+const methodNames = { html_file: "the token file", meta_tag: "the meta tag", dns_txt: "the DNS TXT record" } as const;
 
 function tokenFileHref(token: string): string {
   return `data:text/html;charset=utf-8,${encodeURIComponent(token)}`;
 }
 
-/** Both ownership proofs, each with exactly what to publish, and the check itself. */
+/** The three ownership proofs, each with exactly what to publish, and the check itself. */
 export function ValidationPanel({ site }: { site: Site }) {
   const recheck = site.ownership_recheck;
   if (site.validated && !recheck.proof_missing_since) {
@@ -54,7 +55,8 @@ export function ValidationPanel({ site }: { site: Site }) {
         </p>
       ) : null}
       <p className="mb-4 text-sm text-slate-600">
-        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks over HTTPS first, then HTTP.
+        Until {site.domain} is validated, boosts warm 10 URLs at most and on-demand warms are refused. Publish one of these, then validate. Preheat asks over HTTPS first, then HTTP, then looks up the
+        DNS record.
       </p>
       <ProofInstructions site={site} />
     </Card>
@@ -69,15 +71,17 @@ function ProofInstructions({ site }: { site: Site }) {
   });
   const fileName = `${site.validation_token}.html`;
   const metaTag = `<meta name="service-token" content="${site.validation_token}">`;
+  const recordName = dnsChallengeName(site.domain);
+  const recordValue = dnsChallengeValue(site.validation_token);
   return (
     <>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         <div className="rounded-md border border-slate-200 p-3">
           <h3 className="text-sm font-semibold">1. A file at the site root</h3>
           <p className="mt-1 text-sm text-slate-600">
             Serve <code className="break-all rounded bg-slate-100 px-1">{`https://${site.domain}/${fileName}`}</code> with status 200 and the token as its only content. Preheat also asks for a file
-            that does not exist: if your site answers 200 for any address and repeats that address in the page (a search or &ldquo;not found&rdquo; page), a file proves nothing there and only the meta
-            tag works.
+            that does not exist: if your site answers 200 for any address and repeats that address in the page (a search or &ldquo;not found&rdquo; page), only a file holding the token and nothing
+            else proves ownership there.
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <a className={buttonClass("secondary")} href={tokenFileHref(site.validation_token)} download={fileName}>
@@ -95,6 +99,26 @@ function ProofInstructions({ site }: { site: Site }) {
           <div className="mt-3">
             <CopyButton value={metaTag} label="Copy meta tag" />
           </div>
+        </div>
+        <div className="rounded-md border border-slate-200 p-3" data-testid="dns-proof">
+          <h3 className="text-sm font-semibold">3. A DNS TXT record</h3>
+          <p className="mt-1 text-sm text-slate-600">Add this record at your DNS provider; the site need not answer at all. A CNAME on the name is followed.</p>
+          <dl className="mt-2 grid gap-2 text-sm">
+            <dt className="font-medium text-slate-700">Name</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              <code className="break-all rounded bg-slate-100 px-1">{recordName}</code>
+              <CopyButton value={recordName} label="Copy record name" />
+            </dd>
+            <dt className="font-medium text-slate-700">Type</dt>
+            <dd>
+              <code className="rounded bg-slate-100 px-1">TXT</code>
+            </dd>
+            <dt className="font-medium text-slate-700">Value</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              <code className="break-all rounded bg-slate-100 px-1">{recordValue}</code>
+              <CopyButton value={recordValue} label="Copy record value" />
+            </dd>
+          </dl>
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3" aria-live="polite">

@@ -117,6 +117,7 @@ describe("the declarations", () => {
     expect(setting("PREHEAT_WORKER_REGIONS")).toEqual([]);
     expect(setting("PREHEAT_TRUSTED_PROXIES")).toEqual([]);
     expect(setting("PREHEAT_CONNECT_TO").size).toBe(0);
+    expect(setting("PREHEAT_DNS_SERVERS")).toEqual([]);
     expect(settingDefault("PREHEAT_MONTHLY_CALL_QUOTA")).toBe(100_000);
     expect(publicBaseUrl()).toBe("http://localhost:3000");
   });
@@ -187,6 +188,8 @@ describe("setting", () => {
     expect(regionProxyUrl("de")).toBe("http://proxy-de.internal:3128");
     expect(regionProxyUrl("fr")).toBeUndefined();
     expect(regionProxyUrl("zz")).toBeUndefined();
+    process.env.PREHEAT_DNS_SERVERS = " 1.1.1.1, 127.0.0.1:5353,[::1]:53 ,2606:4700::1111";
+    expect(setting("PREHEAT_DNS_SERVERS")).toEqual(["1.1.1.1", "127.0.0.1:5353", "[::1]:53", "2606:4700::1111"]);
   });
 
   it("refuses values the product used to replace silently by its default, naming the variable, the value and what is expected", () => {
@@ -210,6 +213,8 @@ describe("setting", () => {
     expect(problemOf("PREHEAT_WORKER_REGIONS", "de,xx")).toMatch(/PREHEAT_WORKER_REGIONS="de,xx" is invalid: Unknown region "xx"/);
     expect(problemOf("PREHEAT_CONNECT_TO", "shop.test:80")).toMatch(/"shop.test:80" is not host:port:address:port/);
     expect(problemOf("PREHEAT_TRUSTED_PROXIES", "127.0.0.1, nginx")).toMatch(/PREHEAT_TRUSTED_PROXIES="127.0.0.1, nginx" is invalid: "nginx" is not an IP address or CIDR range/);
+    expect(problemOf("PREHEAT_DNS_SERVERS", "1.1.1.1, dns.google")).toMatch(/PREHEAT_DNS_SERVERS="1.1.1.1, dns.google" is invalid: "dns.google" is not an IP address with an optional port/);
+    expect(problemOf("PREHEAT_DNS_SERVERS", "127.0.0.1:70000")).toMatch(/"127.0.0.1:70000" is not an IP address/);
     expect(problemOf("INNGEST_DEV", "yes please")).toMatch(/INNGEST_DEV="yes please"/);
     expect(problemOf("EMAIL_FROM", "Preheat")).toMatch(/EMAIL_FROM="Preheat" is invalid: no e-mail address in it/);
   });

@@ -1,3 +1,4 @@
+import net from "node:net";
 import ipaddr from "ipaddr.js";
 import { parseIp } from "@/lib/fetch/ip-address";
 import { REGIONS, type RegionCode, regionCodeSchema } from "@/lib/core/regions";
@@ -73,4 +74,24 @@ export function parseSecretsKey(value: string): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, "base64") : null;
   if (key?.length !== 32) throw new Error("PREHEAT_SECRETS_KEY: not 32 bytes as 64 hex characters or base64 (openssl rand -hex 32 makes one).");
   return key;
+}
+
+/**
+ * PREHEAT_DNS_SERVERS: comma-separated `address` or `address:port` entries (`[address]:port` for
+ * IPv6), as node's `Resolver.setServers` takes them. Addresses only: a resolver named by a host name
+ * would need a resolver to be found.
+ */
+export function parseDnsServers(value: string): string[] {
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const bare = net.isIP(entry) ? [entry, undefined] : (/^\[([^\]]+)\]:(\d+)$/.exec(entry) ?? /^([^:]+):(\d+)$/.exec(entry))?.slice(1);
+      const [address, port] = bare ?? [];
+      if (!address || !net.isIP(address) || (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535))) {
+        throw new Error(`PREHEAT_DNS_SERVERS: ${JSON.stringify(entry)} is not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [2606:4700::1111]:53).`);
+      }
+      return entry;
+    });
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { REGIONS, type RegionCode } from "@/lib/core/regions";
 import { boolean, emailSender, httpUrl, inngestDev, type Kind, numeric, oneOf, parsedBy, postgresUrl, text, token } from "./kinds";
-import { type ConnectTarget, parseConnectTo, parseRegionList, parseSecretsKey, parseTrustedProxies, type ProxyRange } from "./parsers";
+import { type ConnectTarget, parseConnectTo, parseDnsServers, parseRegionList, parseSecretsKey, parseTrustedProxies, type ProxyRange } from "./parsers";
 
 /**
  * Every environment variable Preheat reads, in one place: how its text is read (a zod schema from
@@ -68,6 +68,7 @@ const positiveInteger = numeric({ integer: true, min: 1 });
 const NO_PROXIES: ProxyRange[] = [];
 const NO_REGIONS: RegionCode[] = [];
 const NO_CONNECT_TO: ReadonlyMap<string, ConnectTarget> = new Map();
+const SYSTEM_RESOLVERS: string[] = [];
 
 export type RegionProxyVariable = `PREHEAT_REGION_PROXY_${Uppercase<RegionCode>}`;
 
@@ -260,6 +261,11 @@ export const VARIABLES = {
     defaultText: "unset",
     description:
       "curl `--connect-to` style overrides (empty host or port = any), e.g. `shop.test:80:127.0.0.1:8080`; the addresses named here are trusted by the address guard, redirects elsewhere are still checked.",
+  }),
+  PREHEAT_DNS_SERVERS: withDefault(parsedBy(parseDnsServers, "IP addresses with an optional port (`address`, `address:port`, `[IPv6]:port`), comma separated"), SYSTEM_RESOLVERS, {
+    defaultText: "the system's resolvers",
+    description:
+      "The DNS resolvers asked for a site's `_preheat-challenge` TXT record (the DNS ownership proof), e.g. `1.1.1.1,8.8.8.8`; unset, those of `/etc/resolv.conf`. They must resolve public names (recursive resolvers), and they are asked only for that record.",
   }),
   ...regionProxies,
 

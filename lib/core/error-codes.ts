@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, meaning: "The request body is over the size limit." },
   unsupported_media_type: { status: 415, meaning: "The body must be sent as JSON (Content-Type: application/json)." },
   validation_failed: { status: 422, meaning: "A path, query or body value is invalid (`details` names the fields)." },
-  ownership_not_proven: { status: 422, meaning: "Neither ownership proof (token file, meta tag) was found: `error` says why." },
+  ownership_not_proven: { status: 422, meaning: "No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method." },
   idempotency_conflict: { status: 422, meaning: "This Idempotency-Key was already used with another request (another operation, path or body)." },
   rate_limited: { status: 429, meaning: "Too many requests or attempts: try again after `Retry-After` seconds." },
   too_many_runs: { status: 429, meaning: "A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start." },

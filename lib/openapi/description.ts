@@ -87,10 +87,14 @@ is the only time it is shown, and the kept answer never holds it.
   or \`unknown\`.
 - **Sites**: the domain is a host name with an optional port (\`https://\`/\`http://\` and a trailing slash are stripped, case is lowered);
   paths, queries, credentials, IP addresses and invalid names are 422; the same domain twice in one account is 409.
-  Validation records the method (\`html_file\` or \`meta_tag\`) and time. The token file is always checked against a random
+  Validation records the method (\`html_file\`, \`meta_tag\` or \`dns_txt\`) and time. The token file is always checked against a random
   missing file of the same shape: it passes when it answers 200 and that file does not, or when it contains the token and
-  that file's page does not repeat its own name; a site answering 200 for any address and repeating it proves ownership
-  only with the meta tag. A validated site's proof is looked for again periodically (\`ownership_recheck\`): missing, the
+  that file's page does not repeat its own name; on a site answering 200 for any address and repeating it, only a file whose
+  whole content is the token proves ownership. The DNS method needs no request to the site: a TXT record
+  \`_preheat-challenge.{domain}\` holding \`preheat-site-verification={validation_token}\` (CNAMEs followed, a record's strings
+  joined, any of several records), asked of the operator's resolvers (\`PREHEAT_DNS_SERVERS\`) for at most 5 seconds.
+  A validated site's proof is looked for again periodically (\`ownership_recheck\`), by the same three methods (the DNS record
+  first for a site it proved, which then receives no request): missing, the
   owner is e-mailed and the site is unvalidated 7 days later unless it is back.
 - **Sitemap status**: \`waiting\` → \`processing\` → \`done\` | \`error\`, with \`status_message\` and \`url_count\`.
   A sitemap URL must be on the site's domain or its \`www.\` variant.

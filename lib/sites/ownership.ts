@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Parser } from "htmlparser2";
+import { dnsChallengeName } from "@/lib/core/dns-challenge";
 import { FetchError, guardedFetch } from "@/lib/fetch";
+import { dnsProof, type MethodOutcome } from "./dns-proof";
 
-type OwnershipProof = { method: "html_file" | "meta_tag"; url: string };
+type OwnershipProof = { method: "html_file" | "meta_tag"; url: string } | { method: "dns_txt"; record: string };
 export type OwnershipCheck = { proof: OwnershipProof } | { problem: string };
 
 const PAGE_LIMIT = 2 * 1024 * 1024;
@@ -49,19 +51,20 @@ export function headHasTokenMeta(html: string, token: string): boolean {
 }
 
 /** A file name of the token's shape that no site has: what the site answers for a file that does not exist. */
-function controlName(): { name: string; marker: string } {
+function controlName(): { name: string; stem: string; marker: string } {
   const marker = randomBytes(16).toString("hex");
-  return { name: `preheat-${marker}.html`, marker };
+  return { name: `preheat-${marker}.html`, stem: `preheat-${marker}`, marker };
 }
-
-type MethodOutcome = { proven: true } | { proven: false; why: string };
 
 /**
  * The token file proves ownership only against a control: a random missing file of the same shape
- * is always requested too. The file passes when it answers 200 and the control does not, or when it
- * contains the token and the control, answered 200 too, does not repeat its own name (a site that
- * serves one page for every path). A site that answers 200 and repeats the address (a soft 404, a
- * search page, a single-page app) can prove nothing with a file: only the meta tag.
+ * is always requested too. The file passes when it answers 200 and the control does not; or when
+ * its whole body is the token (Google's rule for its verification file), unless the control's whole
+ * body is its own name (a site that answers any file with its name); or when it contains the token
+ * and the control, answered 200 too, does not repeat its own name (a site that serves one page for
+ * every path). A site that answers 200 and repeats the address (a soft 404, a search page, a
+ * single-page app) has the token somewhere in the page it answers for the file: only a file that
+ * holds nothing else proves ownership there.
  */
 async function fileProof(origin: string, token: string): Promise<MethodOutcome> {
   const control = controlName();
@@ -71,17 +74,24 @@ async function fileProof(origin: string, token: string): Promise<MethodOutcome> 
   ]);
   if (file.status !== 200) return { proven: false, why: `/${token}.html answered ${file.status}, not 200` };
   if (missing.status !== 200) return { proven: true };
-  const echoes = missing.body.toString("utf8").includes(control.marker);
-  if (!echoes && file.body.toString("utf8").includes(token)) return { proven: true };
+  const fileBody = file.body.toString("utf8");
+  const missingBody = missing.body.toString("utf8");
+  const exact = fileBody.trim() === token;
+  if (exact && missingBody.trim() !== control.stem) return { proven: true };
+  if (exact) {
+    return { proven: false, why: "the site answers any file that does not exist with its own name, so the token file proves nothing: use the meta tag or the DNS record" };
+  }
+  const echoes = missingBody.includes(control.marker);
+  if (!echoes && fileBody.includes(token)) return { proven: true };
   if (echoes) {
     return {
       proven: false,
-      why: "the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag",
+      why: `the site answers 200 for files that do not exist and repeats their address in the page, so only a file whose whole content is the token proves ownership there, and /${token}.html holds more: publish the file with the token as its only content, or use the meta tag or the DNS record`,
     };
   }
   return {
     proven: false,
-    why: "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+    why: "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag or the DNS record",
   };
 }
 
@@ -93,10 +103,15 @@ async function metaProof(origin: string, token: string): Promise<MethodOutcome> 
 }
 
 /**
- * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag. When neither
- * proves ownership, the problem names each method and why it failed, on the first scheme that answered.
+ * Tries HTTPS, then HTTP; on each, the token file first, then the homepage meta tag; then the DNS
+ * TXT record, which needs no answer from the site (a site not serving yet can prove ownership with
+ * it). A site last proven by its DNS record (`lastMethod`, for the rechecks) is looked up first, so
+ * that its rechecks send it no request while the record holds. When none proves ownership, the
+ * problem names each method and why it failed, the HTTP methods on the first scheme that answered.
  */
-export async function checkOwnership(domain: string, token: string): Promise<OwnershipCheck> {
+export async function checkOwnership(domain: string, token: string, lastMethod?: string | null): Promise<OwnershipCheck> {
+  const dnsFirst = lastMethod === "dns_txt" ? await dnsProof(domain, token) : undefined;
+  if (dnsFirst?.proven) return { proof: { method: "dns_txt", record: dnsChallengeName(domain) } };
   const unreachable: string[] = [];
   let firstAnswered: string | undefined;
   for (const scheme of ["https", "http"] as const) {
@@ -112,6 +127,8 @@ export async function checkOwnership(domain: string, token: string): Promise<Own
       unreachable.push(`${scheme.toUpperCase()}: ${error.message}`);
     }
   }
-  if (unreachable.length === 2) return { problem: `The site could not be reached. ${unreachable.join("; ")}.` };
-  return { problem: firstAnswered ?? "Ownership not proven." };
+  const dns = dnsFirst ?? (await dnsProof(domain, token));
+  if (dns.proven) return { proof: { method: "dns_txt", record: dnsChallengeName(domain) } };
+  const http = unreachable.length === 2 ? `The site could not be reached. ${unreachable.join("; ")}.` : (firstAnswered ?? "Ownership not proven.");
+  return { problem: `${http} DNS TXT record: ${dns.why}.` };
 }

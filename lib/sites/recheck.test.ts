@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox, sites } from "@/drizzle/schema";
+import { startDnsServer } from "@/lib/testing/dns-server";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { ownershipRecheck } from "@/lib/worker/jobs/ownership-recheck";
 import { queueDueOwnershipChecks, recheckOwnership } from "./recheck";
@@ -10,11 +11,14 @@ import { validateSite } from "./validate";
 const DAY = 86_400_000;
 /** What the site serves at its token file: the token while the owner keeps it, nothing once removed. */
 let published: string | undefined;
+/** The hosts the origin was asked for, one entry a request. */
+const asked: string[] = [];
 let world: LocalWorld;
 
 beforeAll(async () => {
   world = await startLocalWorld(
     (req, res) => {
+      asked.push(req.headers.host ?? "");
       if (published && req.url === `/${published}.html`) return void res.writeHead(200).end(published);
       res.writeHead(404).end("not found");
     },
@@ -91,5 +95,34 @@ describe("ownership rechecks", () => {
     expect(await recheckOwnership(world.handle.db, site.id)).toEqual({ outcome: "held" });
     const [row] = await world.handle.db.select().from(sites).where(eq(sites.id, site.id));
     expect(row).toMatchObject({ validated: true, ownershipLostAt: null });
+  });
+
+  it("rechecks a site proven by its DNS record in DNS first, without a request to the site, and tries every method once the record is gone", async () => {
+    const site = await createSite(world.ctx, { domain: "dns-proven.test" });
+    const record = ["_preheat-challenge.dns-proven.test", `preheat-site-verification=${site.validationToken}`] as [string, string];
+    const dns = await startDnsServer({ txt: [record] });
+    const saved = process.env.PREHEAT_DNS_SERVERS;
+    try {
+      process.env.PREHEAT_DNS_SERVERS = dns.server;
+      expect(await validateSite(world.ctx, site.id)).toMatchObject({ validated: true, method: "dns_txt" });
+      asked.length = 0;
+      expect(await recheckOwnership(world.handle.db, site.id)).toEqual({ outcome: "held" });
+      expect(asked.filter((host) => host.startsWith("dns-proven.test"))).toEqual([]);
+      await dns.stop();
+      const empty = await startDnsServer({}, dns.port);
+      try {
+        expect((await recheckOwnership(world.handle.db, site.id)).outcome).toBe("proof_lost");
+        expect(asked.filter((host) => host.startsWith("dns-proven.test")).length).toBeGreaterThan(0);
+        const [row] = await world.handle.db.select().from(sites).where(eq(sites.id, site.id));
+        expect(row!.ownershipProblem).toContain("Token file: /");
+        expect(row!.ownershipProblem).toContain("DNS TXT record: _preheat-challenge.dns-proven.test does not exist (NXDOMAIN).");
+      } finally {
+        await empty.stop();
+      }
+    } finally {
+      await dns.stop();
+      if (saved === undefined) delete process.env.PREHEAT_DNS_SERVERS;
+      else process.env.PREHEAT_DNS_SERVERS = saved;
+    }
   });
 });

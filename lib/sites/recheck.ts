@@ -59,7 +59,7 @@ export const unvalidatesAt = (lostAt: Date) => new Date(lostAt.getTime() + OWNER
 export async function recheckOwnership(db: Database, siteId: number, now = new Date()): Promise<RecheckOutcome> {
   const [site] = await db.select().from(sites).where(eq(sites.id, siteId));
   if (!site?.validated) return { outcome: "skipped" };
-  const check = await checkOwnership(site.domain, site.validationToken);
+  const check = await checkOwnership(site.domain, site.validationToken, site.validationMethod);
   const unchangedSince = and(eq(sites.id, site.id), eq(sites.validated, true));
   if ("proof" in check) {
     await db.update(sites).set({ ownershipCheckedAt: now, ownershipLostAt: null, ownershipProblem: null, validationMethod: check.proof.method }).where(unchangedSince);

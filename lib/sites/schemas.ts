@@ -7,9 +7,13 @@ export const createSiteBody = z
   })
   .meta({ id: "CreateSiteRequest" });
 
-const validationMethodSchema = z
-  .enum(["html_file", "meta_tag"])
-  .meta({ id: "ValidationMethod", description: '`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name="service-token">` in the homepage head.' });
+const validationMethodSchema = z.enum(["html_file", "meta_tag", "dns_txt"]).meta({
+  id: "ValidationMethod",
+  description:
+    '`html_file`: /{validation_token}.html answered 200; `meta_tag`: `<meta name="service-token">` in the homepage head; `dns_txt`: a TXT record `_preheat-challenge.{domain}` holding `preheat-site-verification={validation_token}`.',
+});
+
+export type ValidationMethod = z.infer<typeof validationMethodSchema>;
 
 const ownershipRecheckSchema = z
   .object({
@@ -40,7 +44,10 @@ export const siteSchema = z
     id: z.number().int(),
     domain: z.string(),
     validated: z.boolean(),
-    validation_token: z.string().meta({ description: 'Publish it as /{validation_token}.html or as `<meta name="service-token" content="…">`.' }),
+    validation_token: z.string().meta({
+      description:
+        'Publish it as /{validation_token}.html, as `<meta name="service-token" content="…">`, or in a DNS TXT record `_preheat-challenge.{domain}` holding `preheat-site-verification={validation_token}`.',
+    }),
     validation_method: validationMethodSchema.nullable().meta({ description: "Which ownership proof succeeded; null until validated." }),
     validated_at: timestamp.nullable(),
     ownership_recheck: ownershipRecheckSchema,
@@ -76,7 +83,7 @@ export const validateSiteResponse = z
 
 export const validationFailedResponse = z
   .object({ validated: z.literal(false), error: z.string(), code: z.literal("ownership_not_proven") })
-  .meta({ id: "SiteValidationFailed", description: "Neither ownership proof was found; `error` says why." });
+  .meta({ id: "SiteValidationFailed", description: "No ownership proof was found (token file, meta tag, DNS TXT record); `error` names each method and why it failed." });
 
 export const rotatedVerificationSchema = z
   .object({

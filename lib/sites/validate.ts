@@ -2,11 +2,10 @@ import { eq } from "drizzle-orm";
 import { sites } from "@/drizzle/schema";
 import type { AccountContext } from "@/lib/context";
 import { checkOwnership } from "./ownership";
+import type { ValidationMethod } from "./schemas";
 import { getSite } from "./service";
 
-export type ValidationResult =
-  | { validated: true; already_validated?: true; method: "html_file" | "meta_tag"; validated_at: string }
-  | { validated: false; error: string; code: "ownership_not_proven" };
+export type ValidationResult = { validated: true; already_validated?: true; method: ValidationMethod; validated_at: string } | { validated: false; error: string; code: "ownership_not_proven" };
 
 /**
  * Looks for the ownership proof now (synchronously) and records which method succeeded. A validated
@@ -18,11 +17,11 @@ export async function validateSite(ctx: AccountContext, siteId: number): Promise
     return {
       validated: true,
       already_validated: true,
-      method: (site.validationMethod ?? "html_file") as "html_file" | "meta_tag",
+      method: (site.validationMethod ?? "html_file") as ValidationMethod,
       validated_at: (site.validatedAt ?? site.createdAt).toISOString(),
     };
   }
-  const check = await checkOwnership(site.domain, site.validationToken);
+  const check = await checkOwnership(site.domain, site.validationToken, site.validationMethod);
   if ("problem" in check) return { validated: false, error: check.problem, code: "ownership_not_proven" };
   const validatedAt = site.validated ? (site.validatedAt ?? site.createdAt) : new Date();
   await ctx.db

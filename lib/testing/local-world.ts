@@ -9,7 +9,7 @@ export type LocalWorld = { handle: DatabaseHandle; ctx: AccountContext; jobs: Em
 
 /**
  * What the domain tests stand on: a local origin answering every host with `answer` (reached
- * through PREHEAT_CONNECT_TO), an in-memory database with the account of `email`, and, with
+ * through PREHEAT_CONNECT_TO; DNS lookups refused, PREHEAT_DNS_SERVERS), an in-memory database with the account of `email`, and, with
  * `work`, the embedded worker working its queue. `stop` takes it all down.
  */
 export async function startLocalWorld(answer: http.RequestListener, options: { email: string; work?: boolean }): Promise<LocalWorld> {
@@ -17,6 +17,9 @@ export async function startLocalWorld(answer: http.RequestListener, options: { e
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   process.env.PREHEAT_CONNECT_TO = `:80:127.0.0.1:${port}`;
+  // The origin listens on TCP only: a DNS query to its port is refused at once, so a validation's
+  // DNS proof fails without asking the machine's resolvers. A test with a DNS server sets its own.
+  process.env.PREHEAT_DNS_SERVERS ??= `127.0.0.1:${port}`;
   delete process.env.DATABASE_URL;
   const handle = await openDatabase({ dataDir: "memory://" });
   const jobs = options.work ? await startEmbeddedJobs(handle, { work: true }) : undefined;
@@ -31,6 +34,7 @@ export async function startLocalWorld(answer: http.RequestListener, options: { e
       await handle.close();
       await new Promise((resolve) => server.close(resolve));
       delete process.env.PREHEAT_CONNECT_TO;
+      if (process.env.PREHEAT_DNS_SERVERS === `127.0.0.1:${port}`) delete process.env.PREHEAT_DNS_SERVERS;
     },
   };
 }

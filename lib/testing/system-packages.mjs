@@ -3,8 +3,10 @@
 // PostgreSQL (the DATABASE_URL driver tests, test:postgres and the deploy suite start their own
 // throw-away servers on 127.0.0.1), Chromium and its fonts (the Playwright suite; browser downloads are
 // not possible on these machines), nginx (the deploy smoke suite runs its own in front of two servers;
-// the package's own service is not used) and Varnish (e2e/cache starts its own caches in front of a
-// local origin). `npm test` runs this first, so that one command passes on a fresh machine.
+// the package's own service is not used), Varnish (e2e/cache starts its own caches in front of a
+// local origin) and dnsmasq (the DNS ownership proof's tests run their own DNS server on 127.0.0.1;
+// dnsmasq-base is the binary without the package's service). `npm test` runs this first, so that one
+// command passes on a fresh machine.
 //
 // All there: exits 0 and prints nothing. Some missing: as root with apt-get, installs them; otherwise,
 // or with PREHEAT_SYSTEM_PACKAGES_CHECK_ONLY=1, prints the one command to run and exits 1.
@@ -29,13 +31,14 @@ const postgresInstalled = () => {
   }
 };
 
-// The paths the suites use: playwright.config.ts and deploy/smoke.test.ts take another binary from
-// CHROMIUM_PATH and NGINX_PATH.
+// The paths the suites use: playwright.config.ts, deploy/smoke.test.ts and lib/testing/dns-server.ts
+// take another binary from CHROMIUM_PATH, NGINX_PATH and DNSMASQ_PATH.
 const missingPackages = () => [
   ...(postgresInstalled() ? [] : ["postgresql"]),
   ...(executable(process.env.CHROMIUM_PATH || "/usr/bin/chromium") ? [] : ["chromium", "fonts-liberation"]),
   ...(executable(process.env.NGINX_PATH || "/usr/sbin/nginx") ? [] : ["nginx"]),
   ...(executable("/usr/sbin/varnishd") ? [] : ["varnish"]),
+  ...(executable(process.env.DNSMASQ_PATH || "/usr/sbin/dnsmasq") ? [] : ["dnsmasq-base"]),
 ];
 
 const onPath = (command) => (process.env.PATH ?? "").split(delimiter).some((dir) => dir && executable(join(dir, command)));

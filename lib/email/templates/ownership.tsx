@@ -42,7 +42,7 @@ export function OwnershipLostEmail(props: OwnershipLostProps) {
       <Text style={text}>{`Preheat checks from time to time that ${props.domain} still carries its ownership proof. This check did not find it: ${props.problem}`}</Text>
       <Text
         style={text}
-      >{`Put the token file or the meta tag back before ${day(props.unvalidatesAt)} (UTC). After that the site is no longer validated, and its runs are capped like those of any site whose ownership is not proven.`}</Text>
+      >{`Put the token file, the meta tag or the DNS TXT record back before ${day(props.unvalidatesAt)} (UTC). After that the site is no longer validated, and its runs are capped like those of any site whose ownership is not proven.`}</Text>
       <Button href={props.siteUrl} style={{ backgroundColor: "#ea580c", color: "#ffffff", padding: "10px 16px", borderRadius: "6px", fontSize: "14px" }}>
         See the proof to publish
       </Button>

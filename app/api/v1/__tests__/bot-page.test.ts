@@ -16,4 +16,21 @@ describe("/bot", () => {
     expect(listed.match(/<dt /g)).toHaveLength(USER_AGENT_CLASSES.length);
     expect(page).not.toContain("tablet");
   });
+
+  it("says that validated sites are checked again, how often, and how to recognise those requests", async () => {
+    const page = await (await fetch(`${baseUrl}/bot`)).text();
+    const text = page
+      .replace(/<[^>]+>/g, "")
+      .replace(/&#x27;|&apos;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&");
+    // The suite's server keeps the default period.
+    expect(text).toContain("Preheat looks for it again every 30 days (the operator's PREHEAT_OWNERSHIP_RECHECK_DAYS)");
+    const recheck = page.slice(page.indexOf('data-testid="recheck-requests"'));
+    expect(recheck).toMatch(/PreheatBot\/\d+\.\d+\.\d+ \(\+http:\/\/[^)]+\/bot\)/);
+    expect(text).toContain("GET /preheat-<32 hexadecimal digits>.html");
+    expect(text).toContain("The DNS method makes no HTTP request");
+  });
 });

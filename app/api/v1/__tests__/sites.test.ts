@@ -138,6 +138,7 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     expect(response.body).toMatchObject({ validated: false, code: "ownership_not_proven" });
     expect(response.body.error).toContain(`Token file: /${site.validation_token}.html answered 404, not 200.`);
     expect(response.body.error).toContain('Meta tag: the homepage\'s <head> has no <meta name="service-token"');
+    expect(response.body.error).toContain("DNS TXT record: the DNS server refused the connection.");
     expect((await api("GET", `/v1/sites/${site.id}`, { key })).body.validated).toBe(false);
   });
 
@@ -159,13 +160,26 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     expect(controls.length).toBeGreaterThan(0);
   });
 
-  it("says why a token file proves nothing on a site that repeats addresses, even when the file is real; the meta tag still works there", async () => {
+  it("accepts a token file whose whole content is the token on a site that repeats addresses in its 200 pages", async () => {
     const site = await createSite(key);
     const echo = { status: 200, body: "<html><body>You asked for {{path}}</body></html>" };
-    await serveSite(site.domain, { routes: { [`/${site.validation_token}.html`]: { body: site.validation_token } }, fallback: echo });
+    await serveSite(site.domain, { routes: { [`/${site.validation_token}.html`]: { body: `${site.validation_token}\n` } }, fallback: echo });
+    const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ validated: true, method: "html_file" });
+    // The control, answered 200 with its address repeated, was asked all the same.
+    expect((await originLog(site.domain)).some((line) => /^GET \/preheat-[0-9a-f]{32}\.html$/.test(line))).toBe(true);
+  });
+
+  it("says why a page that merely repeats the address proves nothing, even with the token in it; the meta tag still works there", async () => {
+    const site = await createSite(key);
+    const echo = { status: 200, body: "<html><body>You asked for {{path}}</body></html>" };
+    await serveSite(site.domain, { routes: {}, fallback: echo });
     const refused = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toContain("the site answers 200 for files that do not exist and repeats their address in the page, so the token file proves nothing: use the meta tag");
+    expect(refused.body.error).toContain(
+      `the site answers 200 for files that do not exist and repeats their address in the page, so only a file whose whole content is the token proves ownership there, and /${site.validation_token}.html holds more: publish the file with the token as its only content, or use the meta tag or the DNS record`,
+    );
 
     await serveSite(site.domain, {
       routes: { "/": { body: `<html><head><meta name="service-token" content="${site.validation_token}"></head><body>You asked for /</body></html>` } },
@@ -182,7 +196,7 @@ describe("POST /v1/sites/{siteId}/validate", () => {
     const response = await api("POST", `/v1/sites/${site.id}/validate`, { key });
     expect(response.status).toBe(422);
     expect(response.body.error).toContain(
-      "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag",
+      "the site answers 200 for files that do not exist, so the token file proves nothing: publish the file with the token as its only content, or use the meta tag or the DNS record",
     );
   });
 

@@ -49,6 +49,9 @@ export default async function setup(project: TestProject) {
     ...(database ? { DATABASE_URL: database.url, PREHEAT_EMBEDDED_WORKER: "false" } : { PREHEAT_DATA_DIR: dataDir }),
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
     PREHEAT_CONNECT_TO: `:80:127.0.0.1:${origin.port},:443:127.0.0.1:${closedPort}`,
+    // No resolver listens there either: the DNS proof of a validation is refused at once, and no
+    // test asks a resolver of the machine's (dns-validation.test.ts runs a DNS server of its own).
+    PREHEAT_DNS_SERVERS: `127.0.0.1:${closedPort}`,
     PREHEAT_MONTHLY_CALL_QUOTA: String(MONTHLY_QUOTA),
     // The API tests play a reverse proxy from 127.0.0.2 (support/api.ts, TRUSTED_PROXY).
     PREHEAT_TRUSTED_PROXIES: "127.0.0.2",
