@@ -1455,7 +1455,7 @@ export interface components {
              */
             only_changed?: false;
         };
-        /** @description Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. */
+        /** @description Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. `request_profile` replaces the profile whole; its fields at the top level (`headers`, `cookies`, `basic_auth`, `custom_user_agents`) change those fields of the stored profile only (an empty one removes that field), the others kept. */
         UpdateBoostRequest: {
             name?: string;
             /** @description Regions to warm from, each an egress of its own. */
