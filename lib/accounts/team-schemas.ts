@@ -15,7 +15,10 @@ export const acceptInvitationBody = z.object({ token, password: z.string().max(1
 export const declineInvitationBody = z.object({ token });
 const organizationName = z.string().trim().min(1, "Give the organization a name.").max(100, "At most 100 characters.");
 export const organizationBody = z.object({ name: organizationName });
-export const organizationSettingsBody = z.object({ name: organizationName.optional(), require_two_factor: z.boolean().optional() });
+/** Nothing to change is a mistake of the caller's (an empty or misspelt body), said as such, not an update that writes nothing. */
+export const organizationSettingsBody = z
+  .object({ name: organizationName.optional(), require_two_factor: z.boolean().optional() })
+  .refine((body) => body.name !== undefined || body.require_two_factor !== undefined, "Give name or require_two_factor: the body changes nothing.");
 export const deleteOrganizationBody = z.object({ confirm_name: z.string().max(200) });
 export const endSessionsQuery = z.object({ others: z.enum(["true", "false"]).optional() });
 export const twoFactorCodeBody = z.object({ code: z.string().trim().min(1, "Type the code.").max(20) });

@@ -206,6 +206,20 @@ describe("the dashboard's own routes", () => {
   });
 });
 
+describe("the organization's settings", () => {
+  it("refuses a PATCH that changes nothing ({} or only unknown fields) with a 422 that says so, and changes nothing", async () => {
+    const owner = await newOwner();
+    const before = (await api("GET", "/api/dashboard/organization", as(owner.cookie))).body;
+    for (const body of [{}, { nme: "Typo" }, { require_2fa: true }]) {
+      const refused = await api("PATCH", "/api/dashboard/organization", { ...as(owner.cookie), body });
+      expect(refused, JSON.stringify(body)).toMatchObject({ status: 422, body: { code: "validation_failed" } });
+      expect(refused.body.error).toContain("changes nothing");
+    }
+    expect((await api("GET", "/api/dashboard/organization", as(owner.cookie))).body).toEqual(before);
+    expect((await api("GET", "/v1/audit-log?action=organization.updated", as(owner.cookie))).body.data).toEqual([]);
+  });
+});
+
 describe("sessions", () => {
   it("removing a member ends their open session at once", async () => {
     const owner = await newOwner();
