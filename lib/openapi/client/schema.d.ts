@@ -1347,7 +1347,7 @@ export interface components {
         /** @description What every call sends beyond its variant: extra headers, cookies, Basic auth, and extra user agents (which add calls). */
         RequestProfile: {
             /**
-             * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+             * @description Extra request headers every call sends to the site (name → value; never after a redirect to another host), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
              * @example {
              *       "x-preview": "0"
              *     }
@@ -1468,7 +1468,7 @@ export interface components {
             /** @description Replaces the profile whole (null removes it); a `basic_auth` without `password` keeps the stored one. */
             request_profile?: {
                 /**
-                 * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+                 * @description Extra request headers every call sends to the site (name → value; never after a redirect to another host), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
                  * @example {
                  *       "x-preview": "0"
                  *     }
