@@ -2205,6 +2205,11 @@ export interface components {
             reason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
             /** @description What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise. */
             verified_cache_status: string | null;
+            /**
+             * @description The bot protection that answered instead of the site (`reason` is `blocked`), as the summary's `blocked_by` counts it; null when the call was not blocked.
+             * @enum {string|null}
+             */
+            blocked_by: "cloudflare" | "akamai" | "imperva" | "datadome" | "sucuri" | "aws_waf" | "vercel" | "human" | "other" | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
