@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "suspension_blocks_new_organizations" boolean DEFAULT false NOT NULL;
