@@ -4,7 +4,7 @@ import type { AccountContext } from "@/lib/context";
 import { ConflictError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
-import { keysCreatedBy, revokeKeysCreatedBy } from "@/lib/auth/api-keys";
+import { forgetRememberedKeys, keysCreatedBy, revokeKeysCreatedBy } from "@/lib/auth/api-keys";
 import { type AuditActor, recordAuditEvent } from "./audit";
 import { endSessionsIn } from "./sessions";
 
@@ -84,6 +84,7 @@ export async function removeMember(ctx: AccountContext, userId: number, removal:
     await tx.delete(memberships).where(and(eq(memberships.accountId, ctx.accountId), eq(memberships.userId, userId)));
     return removal.revokeKeys ? { revoked: await revokeKeysCreatedBy(tx, ctx.accountId, userId), kept: [] } : { revoked: [], kept: await keysCreatedBy(tx, ctx.accountId, userId) };
   });
+  if (keys.revoked.length) forgetRememberedKeys(ctx.db);
   await endSessionsIn(ctx.db, userId, ctx.accountId);
   await ctx.db
     .update(users)

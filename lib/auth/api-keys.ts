@@ -85,7 +85,7 @@ export async function listApiKeys(db: Database, accountId: number) {
   return rows.map(({ key, createdBy }) => ({ ...key, createdBy }));
 }
 
-/** An organization was suspended or resumed: every key remembered is read again on its next request. */
+/** An organization was suspended or resumed, or a member's keys were revoked with them: every key remembered is read again on its next request. */
 export function forgetRememberedKeys(db: Database): void {
   const cache = cachedKeys(db);
   if (!cache) return;
@@ -120,15 +120,14 @@ export async function keysCreatedBy(db: Database, accountId: number, userId: num
   return db.select({ id: apiKeys.id, prefix: apiKeys.prefix }).from(apiKeys).where(workingKeysCreatedBy(accountId, userId)).orderBy(apiKeys.id);
 }
 
-/** Revokes every key a member created in the organization that still works (their removal); answers those revoked. */
-export async function revokeKeysCreatedBy(db: Database, accountId: number, userId: number): Promise<{ id: number; prefix: string }[]> {
-  const revoked = await db.update(apiKeys).set({ revokedAt: new Date() }).where(workingKeysCreatedBy(accountId, userId)).returning({ id: apiKeys.id, prefix: apiKeys.prefix, hash: apiKeys.hash });
-  const cache = cachedKeys(db);
-  if (cache && revoked.length) {
-    cache.revocations++;
-    for (const key of revoked) cache.keys.delete(key.hash);
-  }
-  return revoked.map(({ id, prefix }) => ({ id, prefix })).sort((a, b) => a.id - b.id);
+/**
+ * Revokes every key a member created in the organization that still works (their removal), in the
+ * caller's transaction; answers those revoked. The keys this process remembers are the database's,
+ * not the transaction's: once it commits, the caller calls forgetRememberedKeys.
+ */
+export async function revokeKeysCreatedBy(tx: Database, accountId: number, userId: number): Promise<{ id: number; prefix: string }[]> {
+  const revoked = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(workingKeysCreatedBy(accountId, userId)).returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+  return revoked.sort((a, b) => a.id - b.id);
 }
 
 export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()) {
