@@ -767,7 +767,7 @@ export interface paths {
         };
         /**
          * List the audit log (every change, newest first)
-         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
+         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. A deploy hook's calls count on one entry per hook for an hour (`count`), so that its URL cannot grow the log without bound. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
          *
          *     Scope: `audit:read`.
          *
@@ -2352,8 +2352,13 @@ export interface components {
             target: components["schemas"]["AuditTarget"];
             /** @description For an update (PATCH, PUT): the names of the top-level fields the request supplied, never their values. Empty otherwise. */
             changes: string[];
-            /** @description The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it). */
+            /** @description The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it); for a counted entry, its first call's. */
             client_address: string | null;
+            /**
+             * @description How many times it happened: 1, but for a deploy hook's calls (`hook.triggered`), which count on one entry per hook for an hour from its first (`created_at`), so that whoever holds the hook's URL cannot grow the log without bound.
+             * @example 1
+             */
+            count: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.

@@ -1,0 +1,2 @@
+ALTER TABLE "audit_events" ADD COLUMN "count" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+CREATE INDEX "audit_events_target_idx" ON "audit_events" USING btree ("account_id","target_type","target_id","id");
