@@ -109,7 +109,10 @@ export function AuditView({ retentionDays }: { retentionDays: number }) {
                         <td className={td}>
                           <span className="text-xs text-slate-500">{event.actor.type}</span> <span className="font-mono text-xs">{event.actor.label}</span>
                         </td>
-                        <td className={`${td} font-mono text-xs`}>{event.action}</td>
+                        <td className={`${td} font-mono text-xs`}>
+                          {event.action}
+                          {event.count > 1 ? <span title={`${event.count} times within an hour of the first`}> ×{event.count}</span> : null}
+                        </td>
                         <td className={td}>
                           {event.target.type}
                           {event.target.id ? ` ${event.target.id}` : ""}

@@ -9,6 +9,7 @@ import { FormProblems } from "@/components/dashboard/form-problems";
 import { count } from "@/components/runs/format";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
+import { Check } from "@/components/ui/choices";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
@@ -82,14 +83,16 @@ const REASON_FIELDS = ["reason"];
 function SuspensionCard({ organization }: { organization: OrganizationDetail }) {
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState("");
+  const [blockNew, setBlockNew] = useState(false);
   const refresh = useRefresh(organization.id);
-  const body = { reason };
+  const body = { reason, block_new_organizations: blockNew };
   const errors = useFormErrors(body, REASON_FIELDS);
   const suspend = useMutation({
     mutationFn: (sent: typeof body) => api<OrganizationDetail & { runs_stopped: number }>(`/api/operator/organizations/${organization.id}/suspend`, { method: "POST", body: sent }),
     onSuccess: (detail) => {
       setAsking(false);
       setReason("");
+      setBlockNew(false);
       errors.clear();
       refresh(detail);
     },
@@ -105,7 +108,10 @@ function SuspensionCard({ organization }: { organization: OrganizationDetail }) 
         <p className="text-sm text-slate-700">
           Since <LocalTime value={organization.suspended.since} />. Its members read: <q className="font-medium">{organization.suspended.reason}</q>
         </p>
-        <p className="mt-2 text-sm text-slate-600">Its keys answer 403 account_suspended, its schedules and hooks start nothing. Resuming opens everything again; stopped runs stay stopped.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          Its keys answer 403 account_suspended, its schedules and hooks start nothing.
+          {organization.suspended.block_new_organizations ? " Its owners and admins may not create another organization." : ""} Resuming opens everything again; stopped runs stay stopped.
+        </p>
         <div className="mt-3">
           <ConfirmButton label="Resume" confirmLabel="Resume organization" question={`Resume ${organization.name}?`} busy={resume.isPending} onConfirm={() => resume.mutate()} />
         </div>
@@ -135,6 +141,7 @@ function SuspensionCard({ organization }: { organization: OrganizationDetail }) 
           <Field label="Reason shown to its members" hint="One sentence they can act on, e.g. the invoice to pay or whom to contact." error={errors.error("reason")}>
             {(a) => <textarea {...a} className={inputClass} rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
           </Field>
+          <Check label="Its owners and admins may not create a new organization either, until it is resumed" checked={blockNew} onChange={setBlockNew} name="block-new-organizations" />
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-sm text-slate-700">Suspend {organization.name} now?</span>
             <Button type="submit" variant="danger" busy={suspend.isPending} disabled={!reason.trim()}>

@@ -7,7 +7,9 @@ import { checkWith, useFormErrors } from "@/components/dashboard/form-errors";
 import { FormProblems } from "@/components/dashboard/form-problems";
 import { inviteBody } from "@/lib/accounts/team-schemas";
 import { Can, useCan } from "@/components/dashboard/role";
+import type { ApiKeyView } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
+import { Check } from "@/components/ui/choices";
 import { Card, ErrorNote, Loading, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
@@ -20,6 +22,8 @@ type Member = { user_id: number; email: string; name: string | null; role: Role;
 type Invitation = { id: number; email: string; role: Role; state: string; send_count: number; last_sent_at: string; expires_at: string };
 
 const membersKey = ["members"] as const;
+/** The API keys view's own query: a removal that revokes keys refreshes it. */
+const apiKeysKey = ["api-keys"] as const;
 const invitationsKey = ["invitations"] as const;
 
 function RoleSelect({ value, onChange, label, disabled }: { value: Role; onChange: (role: Role) => void; label: string; disabled?: boolean }) {
@@ -34,20 +38,41 @@ function RoleSelect({ value, onChange, label, disabled }: { value: Role; onChang
   );
 }
 
+/**
+ * What a removal takes with it: the keys the member created that still work, revoked with the
+ * membership unless an owner unticks the box (a key an integration depends on).
+ */
+function RemovalKeys({ keys, canKeep, revoke, onRevoke }: { keys: ApiKeyView[]; canKeep: boolean; revoke: boolean; onRevoke: (revoke: boolean) => void }) {
+  if (!keys.length) return null;
+  return (
+    <span className="block w-full rounded-md border border-amber-200 bg-amber-50 p-2 text-left text-sm text-slate-700">
+      <span className="block">API keys this member created, which keep working for whoever holds them: {keys.map((key) => `${key.name} (${key.prefix}…)`).join(", ")}.</span>
+      {canKeep ? <Check label="Revoke these keys" checked={revoke} onChange={onRevoke} /> : <span className="block">They are revoked on leaving.</span>}
+    </span>
+  );
+}
+
 function MemberRow({ member, me }: { member: Member; me: string }) {
   const queryClient = useQueryClient();
   const isOwner = useCan("owner");
+  const [revokeKeys, setRevokeKeys] = useState(true);
+  const self = member.email === me;
+  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => api<{ data: ApiKeyView[] }>("/api/dashboard/keys"), enabled: self || isOwner });
+  const memberKeys = (keys.data?.data ?? []).filter((key) => key.created_by === member.email && key.state === "active");
   const changed = () => queryClient.invalidateQueries({ queryKey: membersKey });
   const setRole = useMutation({ mutationFn: (role: Role) => api(`/api/dashboard/members/${member.user_id}`, { method: "PATCH", body: { role } }), onSuccess: changed });
   const remove = useMutation({
-    mutationFn: () => api(`/api/dashboard/members/${member.user_id}`, { method: "DELETE" }),
+    mutationFn: (revoke: boolean) => api(`/api/dashboard/members/${member.user_id}?revoke_keys=${revoke}`, { method: "DELETE" }),
     onSuccess: () => {
       // Leaving ends this session's work in the organization: start again wherever the user still belongs.
       if (member.email === me) window.location.href = "/sites";
-      else changed();
+      else {
+        changed();
+        queryClient.invalidateQueries({ queryKey: apiKeysKey });
+      }
     },
   });
-  const self = member.email === me;
+  const removalKeys = <RemovalKeys keys={memberKeys} canKeep={isOwner} revoke={revokeKeys || !isOwner} onRevoke={setRevokeKeys} />;
   return (
     <tr className="border-b border-slate-100 align-top">
       <td className="py-3 pr-4">
@@ -63,14 +88,22 @@ function MemberRow({ member, me }: { member: Member; me: string }) {
       </td>
       <td className="py-3 text-right">
         {self ? (
-          <ConfirmButton label="Leave" confirmLabel="Leave the organization" question="Leave this organization?" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+          <ConfirmButton
+            label="Leave"
+            confirmLabel="Leave the organization"
+            question="Leave this organization?"
+            details={removalKeys}
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate(revokeKeys || !isOwner)}
+          />
         ) : isOwner ? (
           <ConfirmButton
             label="Remove"
             confirmLabel={`Remove ${member.email}`}
             question="Remove this member? Their sessions here end at once."
+            details={removalKeys}
             busy={remove.isPending}
-            onConfirm={() => remove.mutate()}
+            onConfirm={() => remove.mutate(revokeKeys)}
           />
         ) : null}
         {setRole.error || remove.error ? <ErrorNote error={setRole.error ?? remove.error} /> : null}
@@ -237,7 +270,8 @@ export function TeamView({ me }: { me: string }) {
           ))}
         </dl>
         <p className="mt-3 text-sm text-slate-500">
-          Every member can leave; the last owner cannot leave or be demoted. API keys belong to the organization and keep working when the member who created them leaves: revoke them under API keys.
+          Every member can leave; the last owner cannot leave or be demoted. API keys belong to the organization; the ones a member created are revoked when that member leaves or is removed, unless an
+          owner removing them chooses to keep them working.
         </p>
       </Card>
     </>

@@ -17,6 +17,8 @@ export const accounts = pgTable("accounts", {
   suspendedAt: timestamp("suspended_at", { withTimezone: true }),
   /** Why, as its members read it. */
   suspensionReason: text("suspension_reason"),
+  /** The operator's choice with the suspension: its owners and admins may not create another organization meanwhile. */
+  suspensionBlocksNewOrganizations: boolean("suspension_blocks_new_organizations").notNull().default(false),
   ...timestamps,
 });
 

@@ -3,8 +3,8 @@ import { accounts, users } from "./accounts";
 import { createdAt } from "./columns";
 
 /**
- * Every change of an organization's state, by whom, on what, from where. Written once, never
- * updated; rows older than PREHEAT_AUDIT_RETENTION_DAYS are deleted. Never holds a secret: changes
+ * Every change of an organization's state, by whom, on what, from where. Written once, and never
+ * updated but for `count`; rows older than PREHEAT_AUDIT_RETENTION_DAYS are deleted. Never holds a secret: changes
  * are field names, and a key is named by its prefix.
  */
 export const auditEvents = pgTable(
@@ -25,7 +25,14 @@ export const auditEvents = pgTable(
     /** The fields an update supplied, by name. */
     changes: jsonb("changes").$type<string[]>(),
     clientAddress: text("client_address"),
+    /** How many times it happened: a deploy hook's calls within an hour of the entry's first count here (lib/accounts/audit.ts). */
+    count: integer("count").notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_events_account_idx").on(t.accountId, t.id), index("audit_events_created_idx").on(t.createdAt)],
+  (t) => [
+    index("audit_events_account_idx").on(t.accountId, t.id),
+    index("audit_events_created_idx").on(t.createdAt),
+    // The entry a repeated hook call counts on is found by its target, not by reading the organization's whole log backwards.
+    index("audit_events_target_idx").on(t.accountId, t.targetType, t.targetId, t.id),
+  ],
 );

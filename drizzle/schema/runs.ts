@@ -193,6 +193,8 @@ export const runResults = pgTable(
     reason: text("reason"),
     /** What a second request said, with `verify`; null when the call was not re-requested. */
     verifiedCacheStatus: text("verified_cache_status"),
+    /** The bot protection that answered instead of the site (lib/core/block-vendors.ts); null when the call was not blocked. */
+    blockedBy: text("blocked_by"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.batchSeq, t.callIndex] }), index("run_results_run_reason_idx").on(t.runId, t.reason)],
 );

@@ -33,7 +33,15 @@ export const auditEventSchema = z
       })
       .meta({ id: "AuditTarget" }),
     changes: z.array(z.string()).meta({ description: "For an update (PATCH, PUT): the names of the top-level fields the request supplied, never their values. Empty otherwise." }),
-    client_address: z.string().nullable().meta({ description: "The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it)." }),
+    client_address: z
+      .string()
+      .nullable()
+      .meta({ description: "The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it); for a counted entry, its first call's." }),
+    count: z.number().int().min(1).meta({
+      description:
+        "How many times it happened: 1, but for a deploy hook's calls (`hook.triggered`), which count on one entry per hook for an hour from its first (`created_at`), so that whoever holds the hook's URL cannot grow the log without bound.",
+      example: 1,
+    }),
     created_at: timestamp,
   })
   .meta({ id: "AuditEvent", description: "One change of the organization's state: who, what, on what, when and from where." });

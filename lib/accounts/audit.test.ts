@@ -21,6 +21,32 @@ async function recordAged(accountId: number, action: string, daysAgo: number, no
 }
 
 describe("audit events", () => {
+  it("coalesced (a deploy hook's calls) count on one entry per target for an hour, then start another", async () => {
+    const { user } = await findOrCreateUser(handle.db, "hook-calls@example.com");
+    const ctx = { db: handle.db, accountId: user.accountId };
+    const call = (hookId: number) =>
+      recordAuditEvent(handle.db, { accountId: user.accountId, actor: { type: "hook", label: String(hookId) }, action: "hook.triggered", targetType: "hook", targetId: hookId, coalesce: true });
+    for (let i = 0; i < 5; i++) await call(7);
+    await call(8);
+    const listed = async () => (await listAuditEvents(ctx, { action: "hook.triggered" }, page)).data.map((e) => [e.target.id, e.count]);
+    expect(await listed()).toEqual([
+      ["8", 1],
+      ["7", 5],
+    ]);
+    // An hour on, the next call opens a new entry.
+    await handle.db.execute(sql`update ${auditEvents} set created_at = created_at - interval '61 minutes' where account_id = ${user.accountId}`);
+    await call(7);
+    expect(await listed()).toEqual([
+      ["7", 1],
+      ["8", 1],
+      ["7", 5],
+    ]);
+    // Uncoalesced events are each their own entry.
+    await recordAuditEvent(handle.db, { accountId: user.accountId, actor: { type: "key", label: "phk_twice123" }, action: "site.validated", targetType: "site", targetId: 1 });
+    await recordAuditEvent(handle.db, { accountId: user.accountId, actor: { type: "key", label: "phk_twice123" }, action: "site.validated", targetType: "site", targetId: 1 });
+    expect((await listAuditEvents(ctx, { action: "site.validated" }, page)).data.map((e) => e.count)).toEqual([1, 1]);
+  });
+
   it("keep the fields an update supplied, and no value at all (SQL's null) when it names none", async () => {
     const { user } = await findOrCreateUser(handle.db, "changes@example.com");
     const event = { accountId: user.accountId, actor: { type: "key" as const, label: "phk_changes1" }, targetType: "site", targetId: 3 };

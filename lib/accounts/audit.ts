@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, like, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, like, lt, sql } from "drizzle-orm";
 import { auditEvents } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
@@ -25,7 +25,16 @@ type AuditEventInput = {
   targetId?: string | number | null;
   changes?: string[];
   clientAddress?: string | null;
+  /**
+   * The same action by the same actor on the same target within an hour of an entry counts on that
+   * entry (`count`) instead of adding one: a deploy hook's calls, which anyone holding its URL can
+   * repeat, so that they cannot grow the log without bound.
+   */
+  coalesce?: boolean;
 };
+
+/** How long an entry takes repeats of a coalesced action (`coalesce`) on its count. */
+const COALESCE_MS = 3_600_000;
 
 /** The columns an event writes, with their types as its JSON rows are read. */
 const EVENT_COLUMNS = [
@@ -67,8 +76,41 @@ const insertAuditEvents = gatheredPerDatabase(async (db: Database, events: reado
   return events.map(() => undefined);
 }, 500);
 
-/** Writes one event. Events are never updated; they go when older than PREHEAT_AUDIT_RETENTION_DAYS. */
+/** Counts a coalesced event on the entry of its last hour, if there is one; answers whether it did. */
+async function countedOnRecentEntry(db: Database, event: AuditEventInput): Promise<boolean> {
+  if (event.targetId === undefined || event.targetId === null) return false;
+  const recent = db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.accountId, event.accountId),
+        eq(auditEvents.targetType, event.targetType),
+        eq(auditEvents.targetId, String(event.targetId)),
+        eq(auditEvents.action, event.action),
+        eq(auditEvents.actorType, event.actor.type),
+        eq(auditEvents.actor, event.actor.label),
+        gt(auditEvents.createdAt, new Date(Date.now() - COALESCE_MS)),
+      ),
+    )
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  const counted = await db
+    .update(auditEvents)
+    .set({ count: sql`${auditEvents.count} + 1` })
+    .where(inArray(auditEvents.id, recent))
+    .returning({ id: auditEvents.id });
+  return counted.length > 0;
+}
+
+/**
+ * Writes one event, or with `coalesce` counts it on the entry of the same action on the same target
+ * in the last hour (two calls at the very same moment may still make two entries: the log stays
+ * bounded by the hour). Events are not otherwise updated; they go when older than
+ * PREHEAT_AUDIT_RETENTION_DAYS.
+ */
 export async function recordAuditEvent(db: Database, event: AuditEventInput): Promise<void> {
+  if (event.coalesce && (await countedOnRecentEntry(db, event))) return;
   await insertAuditEvents(db, event);
 }
 
@@ -82,6 +124,7 @@ function toAuditEventView(row: Row): AuditEventView {
     target: { type: row.targetType, id: row.targetId },
     changes: row.changes ?? [],
     client_address: row.clientAddress,
+    count: row.count,
     created_at: iso(row.createdAt)!,
   };
 }

@@ -4,7 +4,11 @@ import type { AccountContext } from "@/lib/context";
 import { ConflictError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
+import { forgetRememberedKeys, keysCreatedBy, revokeKeysCreatedBy } from "@/lib/auth/api-keys";
+import { type AuditActor, recordAuditEvent } from "./audit";
 import { endSessionsIn } from "./sessions";
+
+type ApiKeyRef = { id: number; prefix: string };
 
 /** The organization's members, oldest first. */
 export async function listMembers(ctx: AccountContext) {
@@ -63,20 +67,36 @@ export async function changeRole(ctx: AccountContext, userId: number, role: Role
   return member!;
 }
 
+/** How a member leaves: whether the keys they created go with them, who decided, from where (for the audit log). */
+export type Removal = { revokeKeys: boolean; by: AuditActor; clientAddress?: string | null };
+
 /**
  * Takes a member out of the organization (an owner removing someone, or a member leaving): the
- * sessions working in it end at once, and the member's keys stay the organization's. The last owner
- * cannot leave.
+ * sessions working in it end at once. The keys the member created still work for whoever holds
+ * them, the member gone or not, so they are revoked with the membership unless `revokeKeys` is
+ * false (an owner's choice, for a key an integration depends on); the audit log records each key
+ * revoked or kept. The last owner cannot leave.
  */
-export async function removeMember(ctx: AccountContext, userId: number): Promise<void> {
-  await withOrganizationLocked(ctx, async (tx) => {
+export async function removeMember(ctx: AccountContext, userId: number, removal: Removal): Promise<{ revoked: ApiKeyRef[]; kept: ApiKeyRef[] }> {
+  const keys = await withOrganizationLocked(ctx, async (tx) => {
     const current = await membership(tx, ctx.accountId, userId);
     if (current.role === "owner") await keepAnOwner(tx, ctx.accountId, userId, "leave");
     await tx.delete(memberships).where(and(eq(memberships.accountId, ctx.accountId), eq(memberships.userId, userId)));
+    return removal.revokeKeys ? { revoked: await revokeKeysCreatedBy(tx, ctx.accountId, userId), kept: [] } : { revoked: [], kept: await keysCreatedBy(tx, ctx.accountId, userId) };
   });
+  if (keys.revoked.length) forgetRememberedKeys(ctx.db);
   await endSessionsIn(ctx.db, userId, ctx.accountId);
   await ctx.db
     .update(users)
     .set({ accountId: null })
     .where(and(eq(users.id, userId), eq(users.accountId, ctx.accountId)));
+  for (const [action, list] of [
+    ["key.revoked", keys.revoked],
+    ["key.kept", keys.kept],
+  ] as const) {
+    for (const key of list) {
+      await recordAuditEvent(ctx.db, { accountId: ctx.accountId, actor: removal.by, action, targetType: "key", targetId: key.id, clientAddress: removal.clientAddress });
+    }
+  }
+  return keys;
 }

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, boosts, emailOutbox, quotaNotices, runs } from "@/drizzle/schema";
+import { accounts, boosts, emailOutbox, memberships, quotaNotices, runs } from "@/drizzle/schema";
 import { startDueBoosts } from "@/lib/boosts/schedule-tick";
 import { createBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
@@ -9,6 +9,7 @@ import { addUsage, getQuota, noteQuotaSpent, reserveQuotaWith } from "@/lib/runs
 import { pruneExpiredRuns } from "@/lib/runs/retention";
 import { createSite, updateSite } from "@/lib/sites/service";
 import { createPlan, findPlan, listPlans, organizationDetail, resumeOrganization, setOrganizationPlan, suspendOrganization, updatePlan } from "./operator";
+import { createOrganization } from "./organizations";
 import { sendQuotaNotices } from "./quota-notices";
 import { findOrCreateUser } from "./users";
 
@@ -78,7 +79,7 @@ describe("suspension", () => {
       .insert(runs)
       .values({ kind: "boost", siteId: site.id, accountId: ctx.accountId, boostId: boost.id, regions: ["fr"], status: "running" })
       .returning();
-    const suspended = await suspendOrganization(handle.db, ctx.accountId, "Unpaid invoice", "ops@example.com");
+    const suspended = await suspendOrganization(handle.db, ctx.accountId, { reason: "Unpaid invoice" }, "ops@example.com");
     expect(suspended).toMatchObject({ runs_stopped: 1, suspended: { reason: "Unpaid invoice" } });
     const [stopped] = await handle.db.select().from(runs).where(eq(runs.id, running!.id));
     expect(stopped).toMatchObject({ status: "failed", statusMessage: expect.stringMatching(/suspended/) });
@@ -98,6 +99,35 @@ describe("suspension", () => {
       .set({ nextRunAt: new Date(Date.now() - 1000) })
       .where(eq(boosts.id, boost.id));
     expect((await startDueBoosts(handle.db)).started).toHaveLength(1);
+  });
+});
+
+describe("a suspension that blocks new organizations", () => {
+  it("refuses another organization to the suspended one's owners and admins until it is resumed; its members and other suspensions leave it open", async () => {
+    const ctx = await organization("blocked-owner@example.com");
+    const { user: owner } = await findOrCreateUser(handle.db, "blocked-owner@example.com");
+    const admin = (await findOrCreateUser(handle.db, "blocked-admin@example.com")).user;
+    const member = (await findOrCreateUser(handle.db, "blocked-member@example.com")).user;
+    await handle.db.insert(memberships).values([
+      { accountId: ctx.accountId, userId: admin.id, role: "admin" },
+      { accountId: ctx.accountId, userId: member.id, role: "member" },
+    ]);
+    const create = (userId: number) => refusal(handle.db.transaction((tx) => createOrganization(tx, { name: "Fresh start", ownerUserId: userId })));
+
+    // A suspension alone (the default) does not reach the members' other organizations.
+    await suspendOrganization(handle.db, ctx.accountId, { reason: "Unpaid invoice" }, "ops@example.com");
+    expect(await create(owner.id)).toBeUndefined();
+
+    await resumeOrganization(handle.db, ctx.accountId, "ops@example.com");
+    const suspended = await suspendOrganization(handle.db, ctx.accountId, { reason: "Unpaid invoice", block_new_organizations: true }, "ops@example.com");
+    expect(suspended.suspended).toMatchObject({ reason: "Unpaid invoice", block_new_organizations: true });
+    for (const userId of [owner.id, admin.id]) expect(await create(userId)).toMatchObject({ code: "account_suspended", reason: "Unpaid invoice" });
+    expect(await create(member.id)).toBeUndefined();
+
+    const resumed = await resumeOrganization(handle.db, ctx.accountId, "ops@example.com");
+    expect(resumed.suspended).toBeNull();
+    expect(await create(owner.id)).toBeUndefined();
+    expect(await create(admin.id)).toBeUndefined();
   });
 });
 

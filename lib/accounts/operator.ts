@@ -8,7 +8,7 @@ import { type Database, isUniqueViolation } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
 import { sendJob } from "@/lib/jobs";
 import { effectivePlan, type PlanRow } from "@/lib/plans/limits";
-import { type PlanInput, type PlanUpdate, toPlanView } from "@/lib/plans/schemas";
+import { type PlanInput, type PlanUpdate, type SuspensionInput, toPlanView } from "@/lib/plans/schemas";
 import { defaultSiteConcurrency } from "@/lib/sites/pace";
 import { reactivateBoostsOfEndedRuns } from "@/lib/runs/lifecycle";
 import { quotaPeriod } from "@/lib/runs/quota";
@@ -163,12 +163,16 @@ const SUSPENDED_RUN_MESSAGE = "Stopped: the organization was suspended by the op
  * Suspends the organization: its keys answer 403 `account_suspended` from the next request on (every
  * server reads the suspension with the key), its members see why, its schedules and hooks start
  * nothing, and its pending and running runs stop now (workers stop warming them at their next
- * recording, within a second or two).
+ * recording, within a second or two). With `block_new_organizations`, its owners and admins cannot
+ * go on in a new organization either (lib/accounts/organizations.ts) until it is resumed.
  */
-export async function suspendOrganization(db: Database, accountId: number, reason: string, operator: string) {
+export async function suspendOrganization(db: Database, accountId: number, suspension: SuspensionInput, operator: string) {
   await organizationRow(db, accountId);
   const stopped = await db.transaction(async (tx) => {
-    await tx.update(accounts).set({ suspendedAt: new Date(), suspensionReason: reason, updatedAt: new Date() }).where(eq(accounts.id, accountId));
+    await tx
+      .update(accounts)
+      .set({ suspendedAt: new Date(), suspensionReason: suspension.reason, suspensionBlocksNewOrganizations: suspension.block_new_organizations ?? false, updatedAt: new Date() })
+      .where(eq(accounts.id, accountId));
     const ended = await tx
       .update(runs)
       .set({ status: "failed", statusMessage: SUSPENDED_RUN_MESSAGE, finishedAt: new Date() })
@@ -183,13 +187,20 @@ export async function suspendOrganization(db: Database, accountId: number, reaso
   forgetRememberedKeys(db);
   // What follows a run's end (its webhook event, its report) happens as for any run that fails.
   for (const run of stopped) await sendJob("run.ended", { runId: run.id });
-  await recordAuditEvent(db, { accountId, actor: operatorActor(operator), action: "organization.suspended", targetType: "organization", targetId: accountId });
+  await recordAuditEvent(db, {
+    accountId,
+    actor: operatorActor(operator),
+    action: "organization.suspended",
+    targetType: "organization",
+    targetId: accountId,
+    changes: suspension.block_new_organizations ? ["block_new_organizations"] : [],
+  });
   return { ...(await organizationDetail(db, accountId)), runs_stopped: stopped.length };
 }
 
 export async function resumeOrganization(db: Database, accountId: number, operator: string) {
   await organizationRow(db, accountId);
-  await db.update(accounts).set({ suspendedAt: null, suspensionReason: null, updatedAt: new Date() }).where(eq(accounts.id, accountId));
+  await db.update(accounts).set({ suspendedAt: null, suspensionReason: null, suspensionBlocksNewOrganizations: false, updatedAt: new Date() }).where(eq(accounts.id, accountId));
   forgetRememberedKeys(db);
   await recordAuditEvent(db, { accountId, actor: operatorActor(operator), action: "organization.resumed", targetType: "organization", targetId: accountId });
   return organizationDetail(db, accountId);
@@ -204,6 +215,7 @@ function organizationFigures(now: Date) {
     createdAt: accounts.createdAt,
     suspendedAt: accounts.suspendedAt,
     suspensionReason: accounts.suspensionReason,
+    suspensionBlocksNewOrganizations: accounts.suspensionBlocksNewOrganizations,
     monthlyCallQuota: accounts.monthlyCallQuota,
     plan: plans,
     callsThisMonth: sql<number>`coalesce((select u.planned_calls from ${accountUsage} u where u.account_id = ${accounts}.id and u.period_start = ${start.toISOString()}::timestamptz), 0)`.mapWith(
@@ -232,7 +244,7 @@ function toOrganizationRecord(row: Awaited<ReturnType<typeof selectOrganizations
     sites: row.sites,
     members: row.members,
     last_activity_at: row.lastActivityAt?.toISOString() ?? null,
-    suspended: row.suspendedAt ? { since: row.suspendedAt.toISOString(), reason: row.suspensionReason } : null,
+    suspended: row.suspendedAt ? { since: row.suspendedAt.toISOString(), reason: row.suspensionReason, block_new_organizations: row.suspensionBlocksNewOrganizations } : null,
   };
 }
 export type OrganizationRecord = ReturnType<typeof toOrganizationRecord>;

@@ -1,15 +1,33 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { accounts, memberships, users } from "@/drizzle/schema";
 import { ConflictError, InvalidError, NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
+import { AccountSuspendedError, newOrganizationsBlockedMessage } from "@/lib/plans/suspension";
+
+/**
+ * Refuses a new organization to an owner or admin of one the operator suspended with
+ * `block_new_organizations` (403 `account_suspended`): otherwise the suspension ends with a fresh
+ * organization, its plan and quota new. A member or viewer there runs nothing of it and may go on.
+ */
+async function assertMayCreateOrganization(tx: Database, userId: number): Promise<void> {
+  const [blocking] = await tx
+    .select({ name: accounts.name, reason: accounts.suspensionReason })
+    .from(memberships)
+    .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+    .where(and(eq(memberships.userId, userId), inArray(memberships.role, ["owner", "admin"]), isNotNull(accounts.suspendedAt), eq(accounts.suspensionBlocksNewOrganizations, true)))
+    .limit(1);
+  if (blocking) throw new AccountSuspendedError(blocking.reason, newOrganizationsBlockedMessage(blocking.name, blocking.reason));
+}
 
 /**
  * A new organization with `userId` as its owner; it becomes the user's organization for new
  * sessions when the user had none. In the caller's transaction, so that an organization never
- * exists without its owner.
+ * exists without its owner. Refused while an organization the user manages is suspended with
+ * `block_new_organizations`.
  */
 export async function createOrganization(tx: Database, input: { name: string; ownerUserId: number }): Promise<number> {
+  await assertMayCreateOrganization(tx, input.ownerUserId);
   const [account] = await tx.insert(accounts).values({ name: input.name }).returning({ id: accounts.id });
   await tx.insert(memberships).values({ accountId: account!.id, userId: input.ownerUserId, role: "owner" });
   await tx

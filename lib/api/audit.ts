@@ -76,6 +76,7 @@ export async function recordAudited(spec: AuditSpec | undefined, response: Respo
       targetId: await targetIdOf(spec.id, response, audited),
       changes,
       clientAddress: clientAddress(audited.request.headers),
+      coalesce: spec.coalesce,
     });
   } catch (error) {
     logger().error({ request_id: audited.requestId, action: spec.action, err: error }, "audit event not recorded");

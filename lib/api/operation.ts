@@ -29,7 +29,8 @@ export type AuditTargetId = { param: string } | { answer: string } | "actor";
  * The actor is who was authenticated: the member's e-mail for a dashboard session, the key's
  * prefix for an API key, the hook's id for a deploy hook.
  */
-export type AuditSpec = { action: string; target: string; id?: AuditTargetId; changes?: boolean };
+/** `coalesce`: repeats within an hour count on one entry (lib/accounts/audit.ts), for an operation anyone holding a URL may repeat. */
+export type AuditSpec = { action: string; target: string; id?: AuditTargetId; changes?: boolean; coalesce?: boolean };
 
 /**
  * One `/v1` operation, declared once: the handler wrapper (lib/api/handler.ts) authenticates,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { accounts, apiKeys, sites, users } from "@/drizzle/schema";
 import { type Database, ownedByThisProcess } from "@/lib/db";
 import { oncePerDatabase } from "@/lib/db/per-database";
@@ -85,8 +85,7 @@ export async function listApiKeys(db: Database, accountId: number) {
   return rows.map(({ key, createdBy }) => ({ ...key, createdBy }));
 }
 
-/** Revokes a key; `accountId` limits it to one account (the dashboard), the operator CLI may omit it. */
-/** An organization was suspended or resumed: every key remembered is read again on its next request. */
+/** An organization was suspended or resumed, or a member's keys were revoked with them: every key remembered is read again on its next request. */
 export function forgetRememberedKeys(db: Database): void {
   const cache = cachedKeys(db);
   if (!cache) return;
@@ -94,6 +93,7 @@ export function forgetRememberedKeys(db: Database): void {
   cache.keys.clear();
 }
 
+/** Revokes a key; `accountId` limits it to one account (the dashboard), the operator CLI may omit it. */
 export async function revokeApiKey(db: Database, id: number, accountId?: number) {
   const [row] = await db
     .update(apiKeys)
@@ -108,6 +108,26 @@ export async function revokeApiKey(db: Database, id: number, accountId?: number)
   }
   const [creator] = row.createdByUserId ? await db.select({ email: users.email }).from(users).where(eq(users.id, row.createdByUserId)) : [];
   return { ...row, createdBy: creator?.email ?? null };
+}
+
+/** The working keys (neither revoked nor expired) that `userId` created in the organization. */
+function workingKeysCreatedBy(accountId: number, userId: number) {
+  return and(eq(apiKeys.accountId, accountId), eq(apiKeys.createdByUserId, userId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date())));
+}
+
+/** The keys a member created in the organization that still work: what their removal revokes unless an owner keeps them. */
+export async function keysCreatedBy(db: Database, accountId: number, userId: number): Promise<{ id: number; prefix: string }[]> {
+  return db.select({ id: apiKeys.id, prefix: apiKeys.prefix }).from(apiKeys).where(workingKeysCreatedBy(accountId, userId)).orderBy(apiKeys.id);
+}
+
+/**
+ * Revokes every key a member created in the organization that still works (their removal), in the
+ * caller's transaction; answers those revoked. The keys this process remembers are the database's,
+ * not the transaction's: once it commits, the caller calls forgetRememberedKeys.
+ */
+export async function revokeKeysCreatedBy(tx: Database, accountId: number, userId: number): Promise<{ id: number; prefix: string }[]> {
+  const revoked = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(workingKeysCreatedBy(accountId, userId)).returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+  return revoked.sort((a, b) => a.id - b.id);
 }
 
 export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()) {

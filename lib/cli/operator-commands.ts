@@ -39,8 +39,9 @@ export const OPERATOR_USAGE = `  users grant-operator --email <address>
   organizations list [--search <name or member address>] [--json]
   organizations show <id | member address> [--json]
   organizations set-plan <id | member address> --plan <id | name | none>
-  organizations suspend <id | member address> --reason <text shown to its members>
+  organizations suspend <id | member address> --reason <text shown to its members> [--block-new-organizations]
       Its keys answer 403 account_suspended, its schedules and hooks start nothing, its runs stop.
+      --block-new-organizations: its owners and admins may not create another organization either.
   organizations resume <id | member address>
 `;
 
@@ -187,7 +188,7 @@ export async function organizationsCommand(db: Database, args: string[]): Promis
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { search: { type: "string" }, plan: { type: "string" }, reason: { type: "string" }, json: { type: "boolean" } },
+    options: { search: { type: "string" }, plan: { type: "string" }, reason: { type: "string" }, "block-new-organizations": { type: "boolean" }, json: { type: "boolean" } },
   });
   const [action, which] = positionals;
   if (action === "list") {
@@ -213,9 +214,10 @@ export async function organizationsCommand(db: Database, args: string[]): Promis
     return `${detail.name} is on the plan ${detail.plan.name}.\n`;
   }
   if (action === "suspend") {
-    const { reason } = parsed(suspensionInputSchema, { reason: required(values.reason, "--reason") });
-    const detail = await suspendOrganization(db, accountId, reason, CLI_OPERATOR);
-    return `Suspended ${detail.name}; ${detail.runs_stopped} run(s) stopped.\n`;
+    const suspension = parsed(suspensionInputSchema, { reason: required(values.reason, "--reason"), block_new_organizations: values["block-new-organizations"] ?? false });
+    const detail = await suspendOrganization(db, accountId, suspension, CLI_OPERATOR);
+    const blocked = suspension.block_new_organizations ? "; its owners and admins may not create another organization until it is resumed" : "";
+    return `Suspended ${detail.name}; ${detail.runs_stopped} run(s) stopped${blocked}.\n`;
   }
   if (action === "resume") {
     const detail = await resumeOrganization(db, accountId, CLI_OPERATOR);

@@ -184,6 +184,10 @@ export const updateBoostBody = z
     verify: verify.optional(),
     report_email_enabled: z.boolean().optional(),
   })
-  .meta({ id: "UpdateBoostRequest", description: "Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them." });
+  .meta({
+    id: "UpdateBoostRequest",
+    description:
+      "Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. `request_profile` replaces the profile whole; its fields at the top level (`headers`, `cookies`, `basic_auth`, `custom_user_agents`) change those fields of the stored profile only (an empty one removes that field), the others kept.",
+  });
 
 export type UpdateBoostInput = z.output<typeof updateBoostBody>;

@@ -21,7 +21,7 @@ export const notCachedReasonSchema = z.enum(NOT_CACHED_REASONS).meta({
   description: `Why a call did not end as a cache hit: the first that applies, in this order. ${NOT_CACHED_REASONS.map((r) => `\`${r}\`: ${NOT_CACHED_ADVICE[r].advice}`).join(" ")}`,
 });
 
-const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
+export const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
   id: "BlockVendor",
   description:
     "The bot protection that answered a call instead of the site, read from its documented fingerprints (docs/cache-detection.md): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",

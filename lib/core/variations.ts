@@ -83,7 +83,7 @@ const profileHeaders = z
     return out;
   })
   .meta({
-    description: `Extra request headers every call sends (name → value), at most ${MAX_PROFILE_HEADERS}, each value at most ${MAX_HEADER_VALUE_BYTES} bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use \`cookies\`), Authorization (use \`basic_auth\`), User-Agent, Accept-Language and Accept-Encoding (use \`custom_user_agents\` and \`variations\`).`,
+    description: `Extra request headers every call sends to the site (name → value; never after a redirect to another host), at most ${MAX_PROFILE_HEADERS}, each value at most ${MAX_HEADER_VALUE_BYTES} bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use \`cookies\`), Authorization (use \`basic_auth\`), User-Agent, Accept-Language and Accept-Encoding (use \`custom_user_agents\` and \`variations\`).`,
     example: { "x-preview": "0" },
   });
 

@@ -10,6 +10,8 @@ export type FinalResponse = { url: string; status: number; headers: ResponseHead
 
 export type ExchangeSettings = {
   headers: Record<string, string>;
+  /** Names (lower case) of more of `headers` that, like credentials, go to the first hop's host only: a request profile's own headers. */
+  hostOnlyHeaders?: readonly string[];
   /** Whole exchange: every hop, redirects and the final body included. */
   timeoutMs: number;
   /** Cap on the bytes of each body as sent. */
@@ -77,18 +79,19 @@ export function describeFailure(error: unknown, url: string, timeoutMs: number):
 const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "preheat-verification"]);
 
 /**
- * A redirect to another host gets no credentials (a site's Basic auth, a profile's cookies): they
- * were given for the site's host, and the other host may be anyone's (as browsers drop
- * Authorization across origins, and hold cookies per domain).
+ * A redirect to another host gets no credentials (a site's Basic auth, a profile's cookies) and none
+ * of the headers the caller meant for the site alone (a profile's custom headers, which may carry a
+ * token as well): they were given for the site's host, and the other host may be anyone's (as
+ * browsers drop Authorization across origins, and hold cookies per domain).
  */
-function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+function withoutCredentials(headers: Record<string, string>, hostOnly: readonly string[] = []): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()) && !hostOnly.includes(name.toLowerCase())));
 }
 
 /**
  * The one hop loop every outbound request goes through: http(s) only, the address guard on every
  * hop (in the direct agent's connector, or before each hop through a proxy, which resolves and
- * connects itself), bounded redirects (credentials go to the first hop's host only), one total
+ * connects itself), bounded redirects (credentials and host-only headers go to the first hop's host only), one total
  * timeout, a cap on every body. Built on undici's `dispatch`: no stream unless the receiver makes
  * one, which is what lets warming count bodies at about 2.5× the rate of `request` (docs/benchmarks.md).
  */
@@ -174,7 +177,7 @@ export function exchange(input: string | URL, settings: ExchangeSettings, receiv
     };
     try {
       // A copy through a proxy: undici's ProxyAgent writes `host` into the headers it is given.
-      const sent = url.host === firstHost ? settings.headers : withoutCredentials(settings.headers);
+      const sent = url.host === firstHost ? settings.headers : withoutCredentials(settings.headers, settings.hostOnlyHeaders);
       const headers = proxy ? { ...sent } : sent;
       const { method = "GET", body: requestBody } = settings;
       dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers, body: requestBody, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);

@@ -191,6 +191,17 @@ describe("guardedFetch", () => {
     expect(other.body.toString()).toBe(`other.test:${port} - - 1`);
   });
 
+  it("holds the headers named host-only back from another host too, as it does credentials", async () => {
+    allowLoopback();
+    const port = new URL(origin).port;
+    process.env.PREHEAT_CONNECT_TO = `shop.test:${port}:127.0.0.1:${port},other.test:${port}:127.0.0.1:${port}`;
+    const options = { headers: { cookie: "currency=USD", "x-kept": "1" }, hostOnlyHeaders: ["x-kept"] };
+    const same = await guardedCount(`http://shop.test:${port}/to-same-host`, { ...options, keepBody: () => 200 });
+    expect(same.body?.toString()).toBe(`shop.test:${port} - currency=USD 1`);
+    const other = await guardedCount(`http://shop.test:${port}/to-other-host`, { ...options, keepBody: () => 200 });
+    expect(other.body?.toString()).toBe(`other.test:${port} - - -`);
+  });
+
   it("follows up to 5 redirects and refuses the 6th", async () => {
     allowLoopback();
     const five = await guardedFetch(`${origin}/redirect?hops=5`);

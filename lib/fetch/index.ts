@@ -13,6 +13,8 @@ const MAX_REDIRECTS = 5;
 
 export type GuardedRequestOptions = {
   headers?: Record<string, string>;
+  /** Names (lower case) of more of `headers` sent to the first hop's host only, as credentials are (ExchangeSettings). */
+  hostOnlyHeaders?: readonly string[];
   /** Whole request, redirects and body included. */
   timeoutMs?: number;
   /** Cap on the body: decoded for documents (a gzip bomb is cut off here), as sent for counted calls. */
@@ -25,6 +27,7 @@ export type GuardedRequestOptions = {
 function settingsOf(options: GuardedRequestOptions, headers: Record<string, string>): ExchangeSettings {
   return {
     headers,
+    hostOnlyHeaders: options.hostOnlyHeaders,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     maxRedirects: options.maxRedirects ?? MAX_REDIRECTS,

@@ -70,4 +70,7 @@ export type PlanUpdate = z.infer<typeof planUpdateSchema>;
 /** Why the operator suspends an organization: its members read it. */
 export const suspensionInputSchema = z.object({
   reason: z.string().trim().min(1, "reason: a sentence the organization's members will read").max(500, "reason: at most 500 characters"),
+  /** Its owners and admins may not go on in a new organization of their own while it is suspended. */
+  block_new_organizations: z.boolean().optional(),
 });
+export type SuspensionInput = z.output<typeof suspensionInputSchema>;

@@ -63,6 +63,7 @@ describe("a run blocked by bot protection", () => {
     expect(after.summary).toMatchObject({ total_calls: seen, cache_hits: 0, failed_calls: seen, not_cached: { blocked: seen }, blocked_by: { cloudflare: seen } });
     const results = await listRunResults(world.ctx, run.id, {}, { limit: 100, offset: 0 });
     expect(new Set(results.data.map((r) => r.reason))).toEqual(new Set(["blocked"]));
+    expect(new Set(results.data.map((r) => r.blocked_by))).toEqual(new Set(["cloudflare"]));
     const verdicts = toSite(await getSite(world.ctx, site.id)).blocked_verdicts;
     expect(verdicts).toEqual({
       desktop: { blocked_by: "cloudflare", at: expect.any(String), run_id: run.id },

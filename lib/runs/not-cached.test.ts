@@ -94,8 +94,9 @@ describe("why calls were not cached", () => {
       pop: "CDG",
       response_time_ms: expect.any(Number),
       verified_cache_status: null,
+      blocked_by: null,
     });
-    expect(results.data.find((r) => r.reason === "http_error")).toMatchObject({ status_code: 500 });
+    expect(results.data.find((r) => r.reason === "http_error")).toMatchObject({ status_code: 500, blocked_by: null });
     const misses = await listRunResults(world.ctx, run.id, { reason: "miss" }, page);
     expect(misses.data.map((r) => r.url)).toEqual(["http://cold.test/cold"]);
     expect((await listRunResults(world.ctx, run.id, { region: "de" }, page)).total).toBe(0);
@@ -104,7 +105,7 @@ describe("why calls were not cached", () => {
     // The CSV holds the same rows, all of them.
     const csv = await new Response(await runResultsCsv(world.ctx, run.id, {})).text();
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding");
+    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,blocked_by");
     expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
   });

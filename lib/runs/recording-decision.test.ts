@@ -27,6 +27,7 @@ const result = (i: number): ResultRow => ({
   pop: "CDG",
   response_time_ms: 120,
   reason: "miss",
+  blocked_by: null,
 });
 
 /** One region's outcomes: `outcomes` and `blocks` as the worker strings them, `1` a failed (blocked) call. */

@@ -74,3 +74,18 @@ export function requestProfileOf(input: ProfileForms): RequestProfileInput | nul
   }
   return topLevel as RequestProfileInput;
 }
+
+/**
+ * What an update makes of a stored profile: `request_profile` replaces it whole (null removes it);
+ * its fields at the top level change those fields only, as every other field of an update does,
+ * the stored others kept (a `basic_auth` without `password` keeps the stored password). Undefined:
+ * the update leaves the profile as it is.
+ */
+export function updatedRequestProfile(input: ProfileForms, stored: RequestProfileValue | null): RequestProfileValue | null | undefined {
+  const given = requestProfileOf(input);
+  if (given === undefined || input.request_profile !== undefined) return given === undefined ? undefined : sealRequestProfile(given, stored);
+  const { basic_auth, ...others } = stored ?? {};
+  // The stored password stays sealed: sealRequestProfile keeps it for a basic_auth given without one.
+  const kept: RequestProfileInput = { ...others, ...(basic_auth && { basic_auth: { username: basic_auth.username } }) };
+  return sealRequestProfile({ ...kept, ...given }, stored);
+}

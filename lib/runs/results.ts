@@ -5,6 +5,7 @@ import { setting } from "@/lib/config";
 import { escapeLike } from "@/lib/db/like";
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
+import type { BlockVendor } from "@/lib/core/block-vendors";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import { findRun } from "./service";
 import { warmCallsRecorded } from "./recorded-calls";
@@ -17,7 +18,7 @@ export function runResultsMax(): number {
 
 /** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */
 export const RESULT_COLUMNS =
-  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
+  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text, blocked_by text";
 
 export type ResultFilters = { calls?: ResultKind; reason?: NotCachedReason; region?: string; url?: string };
 
@@ -53,6 +54,7 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
     response_time_ms: row.responseTimeMs,
     reason: row.reason as NotCachedReason | null,
     verified_cache_status: row.verifiedCacheStatus,
+    blocked_by: row.blockedBy as BlockVendor | null,
   };
 }
 
@@ -80,7 +82,21 @@ async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): 
 }
 
 /** Columns added later come last, so that a reader of the first ones by position reads them still. */
-const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status", "cookie_set", "encoding"] as const;
+const RESULT_CSV_FIELDS = [
+  "url",
+  "user_agent",
+  "language",
+  "region",
+  "status_code",
+  "cache_status",
+  "pop",
+  "response_time_ms",
+  "reason",
+  "verified_cache_status",
+  "cookie_set",
+  "encoding",
+  "blocked_by",
+] as const;
 
 /** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */
 export async function runResultsCsv(ctx: AccountContext, runId: number, filters: ResultFilters): Promise<ReadableStream<Uint8Array>> {

@@ -3,6 +3,7 @@ import type { runBatches, runs } from "@/drizzle/schema";
 import type { FailureSample, Slowdown } from "@/lib/core/run-figures";
 import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
+import type { BlockVendor } from "@/lib/core/block-vendors";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
 import { PLAIN_REQUEST, type RunRequest } from "@/lib/warm/run-request";
@@ -110,6 +111,7 @@ export type ResultRow = {
   pop: string | null;
   response_time_ms: number;
   reason: NotCachedReason | null;
+  blocked_by: BlockVendor | null;
 };
 /** A verification's answer, for the run_results row of the call it asked again. */
 export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
@@ -194,6 +196,7 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
     pop: outcome.cache?.pop ?? null,
     response_time_ms: ms,
     reason,
+    blocked_by: outcome.blockedBy ?? null,
   });
   // The figure is one line of the reasons: an error or a cookie answered BYPASS is counted under its own reason.
   if (reason === "cdn_bypass") delta.bypassed++;

@@ -7,6 +7,7 @@ import { unvalidatedLimitsSchema } from "@/lib/sites/unvalidated-limits";
 import { runTriggerSchema } from "@/lib/core/run-trigger";
 
 import {
+  blockVendorSchema,
   failureSampleSchema,
   notCachedReasonSchema,
   popBreakdownSchema,
@@ -46,6 +47,9 @@ const runResultSchema = z
       .string()
       .nullable()
       .meta({ description: "What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise." }),
+    blocked_by: blockVendorSchema
+      .nullable()
+      .meta({ description: "The bot protection that answered instead of the site (`reason` is `blocked`), as the summary's `blocked_by` counts it; null when the call was not blocked." }),
   })
   .meta({ id: "RunResult", description: "One call of the run (first pass): its answer, and why it did not end as a cache hit." });
 

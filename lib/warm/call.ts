@@ -92,7 +92,8 @@ function cookieHeader(cookies: Readonly<Record<string, string>>): string {
 /**
  * Every header of one call: its variant's, then what its run sends beside them (the profile's
  * headers, cookies with the call's cookie set's, Basic auth to the site's own host only). The one
- * place a call's headers are put together; lib/fetch drops the credentials on a redirect to another host.
+ * place a call's headers are put together; lib/fetch drops the credentials and the profile's headers
+ * (`hostOnlyHeaders`) on a redirect to another host.
  * A visitor check's call sends what a visitor carries (cookies, Basic auth), not the profile's extra
  * headers: no visitor sends those, and a cache keyed on one must show as a miss.
  */
@@ -107,6 +108,17 @@ export function requestHeaders(call: PlannedCall, request: RunRequest): Readonly
   if (cookie) headers.cookie = cookie;
   if (authorization) headers.authorization = authorization;
   return headers;
+}
+
+/**
+ * The call's headers that follow no redirect to another host: the profile's own, given for the
+ * site as its cookies and Basic auth are (which lib/fetch holds back already). A profile header
+ * that replaces a browser header (`accept`) goes with them: the other host gets the request without it.
+ */
+function hostOnlyHeaders(call: PlannedCall, request: RunRequest): readonly string[] | undefined {
+  if (call.visitor) return undefined;
+  const names = Object.keys(request.headers);
+  return names.length ? names : undefined;
 }
 
 let inFlightNow = 0;
@@ -131,7 +143,14 @@ async function exchange(call: PlannedCall, region: string, request: RunRequest):
   const started = performance.now();
   try {
     const headers = { ...requestHeaders(call, request), ...(await identifyingHeaders(call.url, request)) };
-    const response = await guardedCount(call.url, { headers, proxy: regionProxyUrl(region), timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_WARM_BODY_BYTES, keepBody: blockBodyBytes });
+    const response = await guardedCount(call.url, {
+      headers,
+      hostOnlyHeaders: hostOnlyHeaders(call, request),
+      proxy: regionProxyUrl(region),
+      timeoutMs: CALL_TIMEOUT_MS,
+      maxBytes: MAX_WARM_BODY_BYTES,
+      keepBody: blockBodyBytes,
+    });
     const ms = performance.now() - started;
     const throttled = response.status === 429 || response.status === 503;
     const cache = readCacheStatus(response.headers);

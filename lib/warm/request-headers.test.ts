@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { requestHeaders } from "./call";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeOutboundAgent } from "@/lib/fetch/agent";
+import { requestHeaders, warmCall } from "./call";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import { BROWSER_REQUESTS } from "./user-agents";
 
@@ -38,5 +41,42 @@ describe("a call's headers", () => {
     expect(requestHeaders(call({ url: "https://www.shop.test/p" }), request).authorization).toBe(request.authorization);
     expect(requestHeaders(call({ url: "https://cdn.example.net/p" }), request).authorization).toBeUndefined();
     expect(requestHeaders(call({ cookie_set: "USD" }), { ...PLAIN_REQUEST, cookieSets: request.cookieSets }).cookie).toBe("currency=USD");
+  });
+});
+
+describe("a warming call redirected to another origin", () => {
+  // Two local origins: the site's, which redirects, and another one, which tells what it was sent.
+  const seen: http.IncomingHttpHeaders[] = [];
+  const other = http.createServer((req, res) => {
+    seen.push(req.headers);
+    res.end("other");
+  });
+  const site = http.createServer((req, res) => {
+    seen.push(req.headers);
+    if (req.url === "/moved") res.writeHead(302, { location: `http://127.0.0.1:${(other.address() as AddressInfo).port}/landing` }).end();
+    else res.end("site");
+  });
+  const listen = (server: http.Server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  beforeAll(async () => {
+    process.env.PREHEAT_ALLOW_PRIVATE_NETWORK = "true";
+    await Promise.all([listen(site), listen(other)]);
+  });
+  afterAll(async () => {
+    delete process.env.PREHEAT_ALLOW_PRIVATE_NETWORK;
+    await closeOutboundAgent();
+    await Promise.all([site, other].map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it("sends the profile's headers, cookies and Basic auth to the site only; the other origin gets the browser's headers alone", async () => {
+    const siteHost = `127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const outcome = await warmCall(call({ url: `http://${siteHost}/moved` }), "fr", { ...request, siteHost });
+    expect(outcome.status).toBe(200);
+    const [atSite, atOther] = seen;
+    expect(atSite).toMatchObject({ "x-preview": "1", cookie: "consent=all; currency=EUR", authorization: request.authorization });
+    expect(atOther).toBeDefined();
+    expect(atOther!["user-agent"]).toBe(BROWSER_REQUESTS.desktop.userAgent);
+    expect(atOther!["x-preview"]).toBeUndefined();
+    expect(atOther!.cookie).toBeUndefined();
+    expect(atOther!.authorization).toBeUndefined();
   });
 });

@@ -55,7 +55,7 @@ export const triggerHook = defineOperation({
   auth: "token",
   params: hookTokenParams,
   status: 202,
-  audit: { action: "hook.triggered", target: "hook" },
+  audit: { action: "hook.triggered", target: "hook", coalesce: true },
   response: hookTriggeredSchema,
   errors: ["too_many_runs", "account_suspended", "plan_limit"],
 });

@@ -767,7 +767,7 @@ export interface paths {
         };
         /**
          * List the audit log (every change, newest first)
-         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
+         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. A deploy hook's calls count on one entry per hook for an hour (`count`), so that its URL cannot grow the log without bound. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
          *
          *     Scope: `audit:read`.
          *
@@ -1347,7 +1347,7 @@ export interface components {
         /** @description What every call sends beyond its variant: extra headers, cookies, Basic auth, and extra user agents (which add calls). */
         RequestProfile: {
             /**
-             * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+             * @description Extra request headers every call sends to the site (name → value; never after a redirect to another host), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
              * @example {
              *       "x-preview": "0"
              *     }
@@ -1455,7 +1455,7 @@ export interface components {
              */
             only_changed?: false;
         };
-        /** @description Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. */
+        /** @description Only the fields supplied change; `schedule: null`, `call_limit: null` and `request_profile: null` clear them. `request_profile` replaces the profile whole; its fields at the top level (`headers`, `cookies`, `basic_auth`, `custom_user_agents`) change those fields of the stored profile only (an empty one removes that field), the others kept. */
         UpdateBoostRequest: {
             name?: string;
             /** @description Regions to warm from, each an egress of its own. */
@@ -1468,7 +1468,7 @@ export interface components {
             /** @description Replaces the profile whole (null removes it); a `basic_auth` without `password` keeps the stored one. */
             request_profile?: {
                 /**
-                 * @description Extra request headers every call sends (name → value), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
+                 * @description Extra request headers every call sends to the site (name → value; never after a redirect to another host), at most 20, each value at most 1024 bytes of printable ASCII; names are kept lower-cased. Refused with 422: Host, Content-Length, Connection, Transfer-Encoding, TE, Upgrade and Proxy-* (the connection's own); Cookie (use `cookies`), Authorization (use `basic_auth`), User-Agent, Accept-Language and Accept-Encoding (use `custom_user_agents` and `variations`).
                  * @example {
                  *       "x-preview": "0"
                  *     }
@@ -2205,6 +2205,11 @@ export interface components {
             reason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
             /** @description What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise. */
             verified_cache_status: string | null;
+            /**
+             * @description The bot protection that answered instead of the site (`reason` is `blocked`), as the summary's `blocked_by` counts it; null when the call was not blocked.
+             * @enum {string|null}
+             */
+            blocked_by: "cloudflare" | "akamai" | "imperva" | "datadome" | "sucuri" | "aws_waf" | "vercel" | "human" | "other" | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -2347,8 +2352,13 @@ export interface components {
             target: components["schemas"]["AuditTarget"];
             /** @description For an update (PATCH, PUT): the names of the top-level fields the request supplied, never their values. Empty otherwise. */
             changes: string[];
-            /** @description The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it). */
+            /** @description The address the request came from (behind a trusted proxy, the client's as the proxy forwarded it); for a counted entry, its first call's. */
             client_address: string | null;
+            /**
+             * @description How many times it happened: 1, but for a deploy hook's calls (`hook.triggered`), which count on one entry per hook for an hour from its first (`created_at`), so that whoever holds the hook's URL cannot grow the log without bound.
+             * @example 1
+             */
+            count: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.

@@ -19,6 +19,7 @@ type AuditEvent = {
   target: { type: string; id: string | null };
   changes: string[];
   client_address: string | null;
+  count: number;
   created_at: string;
 };
 
@@ -118,6 +119,18 @@ describe("what is recorded", () => {
       ["hook.created", "key", (await api("GET", "/v1/me", { key: own })).body.api_key.prefix, String(hook.body.id)],
     ]);
     expect(JSON.stringify(data)).not.toContain(new URL(hook.body.url).pathname.split("/").at(-1));
+  });
+
+  it("counts a deploy hook's repeated calls on one entry an hour, so that its URL cannot grow the log", async () => {
+    const own = await newKey();
+    const site = await createValidatedSite(own);
+    const boost = await api("POST", `/v1/sites/${site.id}/boosts`, { key: own, body: { name: "Deploys", source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"] } });
+    const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key: own, body: { name: "CI" } });
+    for (let i = 0; i < 5; i++) expect((await api("POST", new URL(hook.body.url).pathname, {})).status).toBe(202);
+    const { data } = await log("?action=hook.triggered", own);
+    expect(data.map((e) => [e.target.id, e.count])).toEqual([[String(hook.body.id), 5]]);
+    // Every other entry counts once.
+    expect((await log("?action=hook.created", own)).data.map((e) => e.count)).toEqual([1]);
   });
 });
 

@@ -42,6 +42,8 @@ async function expectBlocked(run: Record<string, any>, domain: string, siteId: n
   const results = await api("GET", `/v1/runs/${run.id}/results?limit=100`, { key });
   expect(results.body.total).toBe(calls);
   expect(new Set(results.body.data.map((row: { reason: string }) => row.reason))).toEqual(new Set(["blocked"]));
+  // Each row names the vendor, as the summary counts it.
+  expect(new Set(results.body.data.map((row: { blocked_by: string | null }) => row.blocked_by))).toEqual(new Set(["cloudflare"]));
   const site = await api("GET", `/v1/sites/${siteId}`, { key });
   expect(site.body.blocked_verdicts).toEqual(Object.fromEntries(agents.map((agent) => [agent, { blocked_by: "cloudflare", at: expect.any(String), run_id: run.id }])));
 }

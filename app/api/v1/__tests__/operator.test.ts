@@ -192,6 +192,29 @@ describe("organizations", () => {
     ]);
   });
 
+  it("a suspension that blocks new organizations refuses its owner another one, from the console or the CLI, until it is resumed", async () => {
+    const owner = await newOwner("blocked");
+    const create = () => api("POST", "/api/dashboard/organizations", { ...as(owner.cookie), body: { name: "Fresh start" } });
+    const suspended = await api("POST", `/api/operator/organizations/${owner.organizationId}/suspend`, {
+      ...as(operator.cookie),
+      body: { reason: "Chargeback", block_new_organizations: true },
+    });
+    expect(suspended.body.suspended).toMatchObject({ reason: "Chargeback", block_new_organizations: true });
+    const refused = await create();
+    expect(refused).toMatchObject({ status: 403, body: { code: "account_suspended", reason: "Chargeback" } });
+    expect(refused.body.error).toContain("No new organization can be created until it is resumed");
+    expect((await api("GET", "/api/dashboard/organizations", as(owner.cookie))).body.data).toHaveLength(1);
+    expect((await api("POST", `/api/operator/organizations/${owner.organizationId}/resume`, as(operator.cookie))).body.suspended).toBeNull();
+    const created = await create();
+    expect(created.status).toBe(201);
+
+    // The CLI's flag does the same.
+    expect(await cli("organizations", "suspend", String(owner.organizationId), "--reason", "Chargeback", "--block-new-organizations")).toMatch(/may not create another organization/);
+    expect((await create()).body.code).toBe("account_suspended");
+    expect(await cli("organizations", "resume", String(owner.organizationId))).toMatch(/Resumed/);
+    expect((await create()).status).toBe(201);
+  });
+
   it("the operator's own organization being suspended does not close the console", async () => {
     const own = await api("POST", `/api/operator/organizations/${operator.organizationId}/suspend`, { ...as(operator.cookie), body: { reason: "Testing the console." } });
     expect(own.status).toBe(200);

@@ -86,6 +86,25 @@ describe("a boost with cookie sets, encodings and a custom user agent", () => {
     expect(both.status).toBe(422);
     expect(both.body.error).toContain("not both");
   });
+
+  it("an update with some of the profile's fields at the top level changes those only, by PATCH and by PUT", async () => {
+    const site = await createSite(key);
+    const created = await api("POST", `/v1/sites/${site.id}/boosts`, {
+      key,
+      body: { name: "Partial", source_type: "csv", source_url: "https://files.example.org/u.csv", region: ["fr"], headers: { "X-Preview": "1" }, cookies: { consent: "all" } },
+    });
+    expect(created.status).toBe(201);
+    const patched = await api("PATCH", `/v1/boosts/${created.body.id}`, { key, body: { cookies: { currency: "USD" } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.request_profile).toEqual({ headers: { "x-preview": "1" }, cookies: { currency: "USD" } });
+    const put = await api("PUT", `/v1/boosts/${created.body.id}`, { key, body: { headers: { "X-Stage": "2" } } });
+    expect(put.body.request_profile).toEqual({ headers: { "x-stage": "2" }, cookies: { currency: "USD" } });
+    const emptied = await api("PATCH", `/v1/boosts/${created.body.id}`, { key, body: { headers: {} } });
+    expect(emptied.body.request_profile).toEqual({ cookies: { currency: "USD" } });
+    // request_profile still replaces the whole profile.
+    const replaced = await api("PATCH", `/v1/boosts/${created.body.id}`, { key, body: { request_profile: { headers: { "X-Only": "1" } } } });
+    expect(replaced.body.request_profile).toEqual({ headers: { "x-only": "1" } });
+  });
 });
 
 describe("a Basic auth password", () => {
@@ -116,6 +135,9 @@ describe("a Basic auth password", () => {
       expect(JSON.stringify(answer)).not.toContain("password_encrypted");
     }
     expect(answers[4].request_profile).toEqual({ basic_auth: { username: "stage", password_set: true } });
+    // A top-level field changes that field only: the stored password stays.
+    const cookiesOnly = await api("PATCH", `/v1/boosts/${boost.body.id}`, { key, body: { cookies: { consent: "all" } } });
+    expect(cookiesOnly.body.request_profile).toEqual({ cookies: { consent: "all" }, basic_auth: { username: "stage", password_set: true } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const log = readFileSync(inject("serverLog"), "utf8");
     expect(log).not.toContain(PASSWORD);

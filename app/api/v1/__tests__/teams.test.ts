@@ -170,6 +170,20 @@ describe("the dashboard's own routes", () => {
   });
 });
 
+describe("the organization's settings", () => {
+  it("refuses a PATCH that changes nothing ({} or only unknown fields) with a 422 that says so, and changes nothing", async () => {
+    const owner = await newOwner();
+    const before = (await api("GET", "/api/dashboard/organization", as(owner.cookie))).body;
+    for (const body of [{}, { nme: "Typo" }, { require_2fa: true }]) {
+      const refused = await api("PATCH", "/api/dashboard/organization", { ...as(owner.cookie), body });
+      expect(refused, JSON.stringify(body)).toMatchObject({ status: 422, body: { code: "validation_failed" } });
+      expect(refused.body.error).toContain("changes nothing");
+    }
+    expect((await api("GET", "/api/dashboard/organization", as(owner.cookie))).body).toEqual(before);
+    expect((await api("GET", "/v1/audit-log?action=organization.updated", as(owner.cookie))).body.data).toEqual([]);
+  });
+});
+
 describe("sessions", () => {
   it("removing a member ends their open session at once", async () => {
     const owner = await newOwner();
@@ -186,6 +200,59 @@ describe("sessions", () => {
       ["member.joined", member.email],
       ["member.removed", owner.email],
     ]);
+  });
+
+  it("removing an admin revokes the keys they created, unless the owner keeps them; the audit log says which", async () => {
+    const owner = await newOwner();
+    const memberId = async (email: string) => (await api("GET", "/api/dashboard/members", as(owner.cookie))).body.data.find((m: { email: string }) => m.email === email).user_id as number;
+    const adminKey = async (cookie: string) => {
+      const created = await api("POST", "/api/dashboard/keys", { ...as(cookie), body: { name: "deploys", scopes: ["sites:read", "sites:write"] } });
+      expect(created.status).toBe(201);
+      return created.body as { key: string; api_key: { id: number } };
+    };
+
+    const leaving = await colleague(owner.cookie, "admin");
+    const revoked = await adminKey(leaving.cookie);
+    expect((await api("GET", "/v1/sites", { key: revoked.key })).status).toBe(200);
+    const removed = await memberId(leaving.email);
+    expect((await api("DELETE", `/api/dashboard/members/${removed}`, as(owner.cookie))).status).toBe(204);
+    expect(await api("GET", "/v1/sites", { key: revoked.key })).toMatchObject({ status: 401, body: { code: "invalid_api_key" } });
+    // The owner's own key, created by someone else, still works.
+    expect((await api("GET", "/v1/sites", { key: owner.key })).status).toBe(200);
+
+    const kept = await colleague(owner.cookie, "admin");
+    const keptKey = await adminKey(kept.cookie);
+    const keptId = await memberId(kept.email);
+    // Query and body must not disagree; an unknown value is refused; nothing changes either way.
+    expect((await api("DELETE", `/api/dashboard/members/${keptId}?revoke_keys=false`, { ...as(owner.cookie), body: { revoke_keys: true } })).status).toBe(422);
+    expect((await api("DELETE", `/api/dashboard/members/${keptId}?revoke_keys=no`, as(owner.cookie))).status).toBe(422);
+    expect((await api("GET", "/api/dashboard/members", as(owner.cookie))).body.data.map((m: { email: string }) => m.email)).toContain(kept.email);
+    expect((await api("DELETE", `/api/dashboard/members/${keptId}`, { ...as(owner.cookie), body: { revoke_keys: false } })).status).toBe(204);
+    expect((await api("GET", "/v1/sites", { key: keptKey.key })).status).toBe(200);
+
+    const log = (await api("GET", "/v1/audit-log?target_type=key", as(owner.cookie))).body.data.map((e: { action: string; target: { id: string }; actor: { label: string } }) => [
+      e.action,
+      e.target.id,
+      e.actor.label,
+    ]);
+    expect(log).toContainEqual(["key.revoked", String(revoked.api_key.id), owner.email]);
+    expect(log).toContainEqual(["key.kept", String(keptKey.api_key.id), owner.email]);
+    const removals = (await api("GET", "/v1/audit-log?action=member.removed", as(owner.cookie))).body.data.map((e: { target: { id: string } }) => e.target.id);
+    expect(removals.sort()).toEqual([String(removed), String(keptId)].sort());
+    const keys = (await api("GET", "/api/dashboard/keys", as(owner.cookie))).body.data;
+    expect(keys.find((k: { id: number }) => k.id === revoked.api_key.id).state).toBe("revoked");
+    expect(keys.find((k: { id: number }) => k.id === keptKey.api_key.id).state).toBe("active");
+  });
+
+  it("a member leaving takes their keys along; keeping them working is an owner's choice", async () => {
+    const owner = await newOwner();
+    const admin = await colleague(owner.cookie, "admin");
+    const created = await api("POST", "/api/dashboard/keys", { ...as(admin.cookie), body: { name: "mine", scopes: ["sites:read"] } });
+    const adminId = (await api("GET", "/api/dashboard/members", as(admin.cookie))).body.data.find((m: { email: string }) => m.email === admin.email).user_id;
+    expect((await api("DELETE", `/api/dashboard/members/${adminId}?revoke_keys=false`, as(admin.cookie))).body).toMatchObject({ code: "insufficient_role", required_role: "owner" });
+    expect((await api("GET", "/v1/sites", { key: created.body.key })).status).toBe(200);
+    expect((await api("DELETE", `/api/dashboard/members/${adminId}`, as(admin.cookie))).status).toBe(204);
+    expect((await api("GET", "/v1/sites", { key: created.body.key })).status).toBe(401);
   });
 
   it("are listed with this one marked; one or all others can be ended", async () => {
