@@ -280,7 +280,8 @@ export function readFreshness(input: {
   const lastModified = httpDate(lines(headers, "last-modified")[0], now);
   const explicit = directives.has("s-maxage") || directives.has("max-age") || expiresLine !== undefined;
 
-  const request: CachePolicy.Request = { method: "GET", url: "/", headers: Object.fromEntries(Object.entries(input.requestHeaders).map(([k, v]) => [k.toLowerCase(), v])) };
+  const sent: Record<string, string> = Object.fromEntries(Object.entries(input.requestHeaders).map(([k, v]) => [k.toLowerCase(), v]));
+  const request: CachePolicy.Request = { method: "GET", url: "/", headers: sent };
   const libraryHeaders: CachePolicy.Headers = { "cache-control": libraryCacheControl(directives), date: new Date(date).toUTCString() };
   if (expiresLine !== undefined) libraryHeaders.expires = expires === null ? "0" : new Date(expires!).toUTCString();
   if (lastModified !== null) libraryHeaders["last-modified"] = new Date(lastModified).toUTCString();
@@ -298,13 +299,13 @@ export function readFreshness(input: {
   const unstored = { lifetimeSeconds: null, freshUntil: null, revalidatesEveryRequest: false, heuristic: false, source: null, staleOnArrival: false };
 
   if (!policy.storable()) {
-    const requestControl = parseDirectives(request.headers["cache-control"] ?? "");
+    const requestControl = parseDirectives(sent["cache-control"] ?? "");
     const because =
       directives.has("no-store") || requestControl.has("no-store")
         ? "no_store"
         : directives.has("private")
           ? "private"
-          : request.headers.authorization
+          : sent.authorization
             ? "authorization"
             : "status";
     return { storable: false, notStorableBecause: because, ageSeconds, staleWhileRevalidateSeconds, staleIfErrorSeconds, directivesFrom: from, ...unstored };
