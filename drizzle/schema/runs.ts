@@ -193,6 +193,12 @@ export const runResults = pgTable(
     reason: text("reason"),
     /** What a second request said, with `verify`; null when the call was not re-requested. */
     verifiedCacheStatus: text("verified_cache_status"),
+    /** The answer as a shared cache reads it (lib/warm/freshness.ts): its lifetime, null when not storable or when it gives none. */
+    sharedLifetimeSeconds: integer("shared_lifetime_seconds"),
+    /** Its age on arrival; null without an answer. */
+    ageSeconds: integer("age_seconds"),
+    /** When it stops being fresh in a shared cache; null without a lifetime. */
+    freshUntil: timestamp("fresh_until", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.batchSeq, t.callIndex] }), index("run_results_run_reason_idx").on(t.runId, t.reason)],
 );

@@ -17,7 +17,7 @@ export function runResultsMax(): number {
 
 /** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */
 export const RESULT_COLUMNS =
-  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text";
+  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text, shared_lifetime_seconds int, age_seconds int, fresh_until timestamptz";
 
 export type ResultFilters = { calls?: ResultKind; reason?: NotCachedReason; region?: string; url?: string };
 
@@ -53,6 +53,9 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
     response_time_ms: row.responseTimeMs,
     reason: row.reason as NotCachedReason | null,
     verified_cache_status: row.verifiedCacheStatus,
+    shared_lifetime_seconds: row.sharedLifetimeSeconds,
+    age_seconds: row.ageSeconds,
+    fresh_until: row.freshUntil?.toISOString() ?? null,
   };
 }
 
@@ -80,7 +83,7 @@ async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): 
 }
 
 /** Columns added later come last, so that a reader of the first ones by position reads them still. */
-const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status", "cookie_set", "encoding"] as const;
+const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status", "cookie_set", "encoding", "shared_lifetime_seconds", "age_seconds", "fresh_until"] as const;
 
 /** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */
 export async function runResultsCsv(ctx: AccountContext, runId: number, filters: ResultFilters): Promise<ReadableStream<Uint8Array>> {

@@ -110,6 +110,10 @@ export type ResultRow = {
   pop: string | null;
   response_time_ms: number;
   reason: NotCachedReason | null;
+  /** From the answer's shared-cache reading (lib/warm/freshness.ts); fresh_until as an ISO timestamp. */
+  shared_lifetime_seconds: number | null;
+  age_seconds: number | null;
+  fresh_until: string | null;
 };
 /** A verification's answer, for the run_results row of the call it asked again. */
 export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
@@ -194,6 +198,9 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
     pop: outcome.cache?.pop ?? null,
     response_time_ms: ms,
     reason,
+    shared_lifetime_seconds: outcome.freshness?.lifetimeSeconds ?? null,
+    age_seconds: outcome.freshness?.ageSeconds ?? null,
+    fresh_until: outcome.freshness?.freshUntil?.toISOString() ?? null,
   });
   // The figure is one line of the reasons: an error or a cookie answered BYPASS is counted under its own reason.
   if (reason === "cdn_bypass") delta.bypassed++;

@@ -1910,8 +1910,12 @@ export interface components {
                 http_error?: number;
                 redirect?: number;
                 no_store?: number;
+                private?: number;
+                authorization?: number;
+                status?: number;
                 set_cookie?: number;
                 no_cache?: number;
+                stale_on_arrival?: number;
                 vary?: number;
                 cdn_bypass?: number;
                 no_cache_detected?: number;
@@ -2202,9 +2206,19 @@ export interface components {
              * @description Why the call did not end as a cache hit; null for a hit.
              * @enum {string|null}
              */
-            reason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
+            reason: "blocked" | "http_error" | "redirect" | "no_store" | "private" | "authorization" | "status" | "set_cookie" | "no_cache" | "stale_on_arrival" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
             /** @description What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise. */
             verified_cache_status: string | null;
+            /** @description The answer's freshness lifetime in a shared cache (the CDN), as RFC 9111 and the CDN's targeted field (RFC 9213 CDN-Cache-Control, Cloudflare-CDN-Cache-Control, Surrogate-Control) set it: s-maxage, max-age, Expires − Date, or a heuristic from Last-Modified. null when a shared cache may not store the answer, when the answer gives no lifetime (the CDN's own default applies), or without an answer. */
+            shared_lifetime_seconds: number | null;
+            /** @description The answer's age when it arrived: its Age header, or how far its Date lagged when that is more (RFC 9111 §4.2.3); null without an answer. */
+            age_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description When the answer stops being fresh in a shared cache: arrival + shared_lifetime_seconds − age_seconds (in the past when it arrived stale); null when shared_lifetime_seconds is.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            fresh_until: string | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -7958,7 +7972,7 @@ export interface operations {
                 /** @description `not_hit` (the default): the calls that did not end as a cache hit; `hit`: the cache hits; `all`: every call. Ignored with `reason`. */
                 calls?: "not_hit" | "hit" | "all";
                 /** @description Only the calls with this reason. */
-                reason?: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
+                reason?: "blocked" | "http_error" | "redirect" | "no_store" | "private" | "authorization" | "status" | "set_cookie" | "no_cache" | "stale_on_arrival" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
                 /** @description Only the calls made from this region. */
                 region?: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk";
                 /** @description Only the calls whose URL contains this text (case-insensitive); empty: no filter. */
