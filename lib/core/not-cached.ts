@@ -41,11 +41,13 @@ export const NOT_CACHED_ADVICE: Record<NotCachedReason, { title: string; advice:
   },
   authorization: {
     title: "Sent with Authorization",
-    advice: "The run sent an Authorization header, and a shared cache keeps the answer to such a request only when it says public, s-maxage or must-revalidate: add one of them, or warm the site without credentials.",
+    advice:
+      "The run sent an Authorization header, and a shared cache keeps the answer to such a request only when it says public, s-maxage or must-revalidate: add one of them, or warm the site without credentials.",
   },
   status: {
     title: "Status not cacheable",
-    advice: "The page answered with a 2xx status that caches store only with an explicit lifetime (anything but 200, 203, 204 and 206, such as 201 or 202), and it gave none: answer 200, or give the page an s-maxage.",
+    advice:
+      "The page answered with a 2xx status that caches store only with an explicit lifetime (anything but 200, 203, 204 and 206, such as 201 or 202), and it gave none: answer 200, or give the page an s-maxage.",
   },
   set_cookie: { title: "Sets a cookie", advice: "The answer sets a cookie, and CDNs do not cache such answers by default: stop setting cookies on anonymous page views, or have the CDN strip them." },
   no_cache: {

@@ -110,7 +110,9 @@ describe("why calls were not cached", () => {
     // The CSV holds the same rows, all of them.
     const csv = await new Response(await runResultsCsv(world.ctx, run.id, {})).text();
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,shared_lifetime_seconds,age_seconds,fresh_until");
+    expect(lines[0]).toBe(
+      "url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,shared_lifetime_seconds,age_seconds,fresh_until",
+    );
     expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
     expect(lines.slice(1).map((line) => line.split(",").slice(12))).toEqual(results.data.map((r) => [String(r.shared_lifetime_seconds ?? ""), String(r.age_seconds ?? ""), r.fresh_until ?? ""]));
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));

@@ -83,7 +83,23 @@ async function isTruncated(ctx: AccountContext, run: typeof runs.$inferSelect): 
 }
 
 /** Columns added later come last, so that a reader of the first ones by position reads them still. */
-const RESULT_CSV_FIELDS = ["url", "user_agent", "language", "region", "status_code", "cache_status", "pop", "response_time_ms", "reason", "verified_cache_status", "cookie_set", "encoding", "shared_lifetime_seconds", "age_seconds", "fresh_until"] as const;
+const RESULT_CSV_FIELDS = [
+  "url",
+  "user_agent",
+  "language",
+  "region",
+  "status_code",
+  "cache_status",
+  "pop",
+  "response_time_ms",
+  "reason",
+  "verified_cache_status",
+  "cookie_set",
+  "encoding",
+  "shared_lifetime_seconds",
+  "age_seconds",
+  "fresh_until",
+] as const;
 
 /** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */
 export async function runResultsCsv(ctx: AccountContext, runId: number, filters: ResultFilters): Promise<ReadableStream<Uint8Array>> {

@@ -30,7 +30,16 @@ const PACE_WINDOW_MS = 200;
 type Run = typeof runs.$inferSelect;
 export type BatchRow = typeof runBatches.$inferSelect;
 
-const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null, reason: "http_error", freshness: null };
+const INTERRUPTED: CallOutcome = {
+  ok: false,
+  status: null,
+  ms: 0,
+  cache: null,
+  error: "interrupted: the worker stopped while this call was in flight",
+  retryAfter: null,
+  reason: "http_error",
+  freshness: null,
+};
 
 export function pauseMessage(window: string): string {
   const failed = [...window].filter((c) => c === "1").length;

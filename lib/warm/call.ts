@@ -156,6 +156,15 @@ async function exchange(call: PlannedCall, region: string, request: RunRequest):
     };
   } catch (error) {
     // Every failure of the exchange is a FetchError, its message meant for the site owner.
-    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: error instanceof Error ? error.message : String(error), retryAfter: null, reason: "http_error", freshness: null };
+    return {
+      ok: false,
+      status: null,
+      ms: performance.now() - started,
+      cache: null,
+      error: error instanceof Error ? error.message : String(error),
+      retryAfter: null,
+      reason: "http_error",
+      freshness: null,
+    };
   }
 }

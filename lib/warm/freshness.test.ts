@@ -401,7 +401,10 @@ describe("Surrogate-Control (Fastly, Akamai, Varnish set-ups)", () => {
   });
 
   it("surrogate-max-age-other-target: a directive addressed to another surrogate is not Preheat's CDN's", () => {
-    expect(read({ date: at(0), "cache-control": "max-age=60", "surrogate-control": "max-age=3600;not-for-you" }, { cdn: "fastly" })).toMatchObject({ lifetimeSeconds: 60, directivesFrom: "cache-control" });
+    expect(read({ date: at(0), "cache-control": "max-age=60", "surrogate-control": "max-age=3600;not-for-you" }, { cdn: "fastly" })).toMatchObject({
+      lifetimeSeconds: 60,
+      directivesFrom: "cache-control",
+    });
   });
 
   it("surrogate-max-age-expires, surrogate-max-age-age", () => {

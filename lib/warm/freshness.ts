@@ -126,7 +126,7 @@ function parseDirectives(value: string, withTargets = false): Directives {
 }
 
 const SF_KEY = /^[a-z*][a-z0-9_\-.*]*/;
-const SF_BARE_ITEM = /^(?:-?\d{1,15}(?:\.\d{1,3})?|"(?:[^"\\\x00-\x1f\x7f]|\\["\\])*"|[A-Za-z*][!#$%&'*+\-.^_`|~:/0-9A-Za-z]*|\?[01]|:[A-Za-z0-9+/=]*:)/;
+const SF_BARE_ITEM = /^(?:-?\d{1,15}(?:\.\d{1,3})?|"(?:[ !#-[\]-~]|\\["\\])*"|[A-Za-z*][!#$%&'*+\-.^_`|~:/0-9A-Za-z]*|\?[01]|:[A-Za-z0-9+/=]*:)/;
 
 /** One `key[=item](;param[=item])*` of a Structured Field, or null when it does not parse (RFC 8941 §4.2.2). */
 function sfMember(member: string): [string, string | true] | null {
@@ -300,14 +300,7 @@ export function readFreshness(input: {
 
   if (!policy.storable()) {
     const requestControl = parseDirectives(sent["cache-control"] ?? "");
-    const because =
-      directives.has("no-store") || requestControl.has("no-store")
-        ? "no_store"
-        : directives.has("private")
-          ? "private"
-          : sent.authorization
-            ? "authorization"
-            : "status";
+    const because = directives.has("no-store") || requestControl.has("no-store") ? "no_store" : directives.has("private") ? "private" : sent.authorization ? "authorization" : "status";
     return { storable: false, notStorableBecause: because, ageSeconds, staleWhileRevalidateSeconds, staleIfErrorSeconds, directivesFrom: from, ...unstored };
   }
   const heuristic = !explicit && !noCache && lastModified !== null && lastModified < date;
@@ -315,11 +308,7 @@ export function readFreshness(input: {
     return { storable: true, notStorableBecause: null, ageSeconds, staleWhileRevalidateSeconds, staleIfErrorSeconds, directivesFrom: from, ...unstored };
   }
   const lifetimeSeconds = Math.min(Math.floor(policy.maxAge()), MAX_DELTA_SECONDS);
-  const source: FreshnessReading["source"] = heuristic
-    ? "heuristic"
-    : directives.has("s-maxage") || directives.has("max-age") || noCache
-      ? (from ?? "cache-control")
-      : "expires";
+  const source: FreshnessReading["source"] = heuristic ? "heuristic" : directives.has("s-maxage") || directives.has("max-age") || noCache ? (from ?? "cache-control") : "expires";
   return {
     storable: true,
     notStorableBecause: null,

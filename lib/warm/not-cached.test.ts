@@ -31,7 +31,12 @@ describe("whyNotCached", () => {
     ["public, max-age=0, s-maxage=3600 is kept an hour by the CDN", 200, { "x-cache": "MISS", date, "cache-control": "public, max-age=0, s-maxage=3600" }, "miss"],
     ["an Age beyond the lifetime", 200, { "x-cache": "MISS", date, "cache-control": "max-age=60", age: "120" }, "stale_on_arrival"],
     ["a Date behind the lifetime", 200, { "x-cache": "MISS", date: new Date(receivedAt.getTime() - 7_200_000).toUTCString(), "cache-control": "s-maxage=3600" }, "stale_on_arrival"],
-    ["Cloudflare keeps what Cloudflare-CDN-Cache-Control allows", 200, { "cf-cache-status": "MISS", "cf-ray": "8c1-CDG", "cache-control": "no-store", "cloudflare-cdn-cache-control": "max-age=600" }, "miss"],
+    [
+      "Cloudflare keeps what Cloudflare-CDN-Cache-Control allows",
+      200,
+      { "cf-cache-status": "MISS", "cf-ray": "8c1-CDG", "cache-control": "no-store", "cloudflare-cdn-cache-control": "max-age=600" },
+      "miss",
+    ],
     ["Fastly follows Surrogate-Control's no-store", 200, { "x-cache": "MISS", "x-served-by": "cache-cdg20736-CDG", "cache-control": "s-maxage=600", "surrogate-control": "no-store" }, "no_store"],
     ["s-maxage=0", 200, { "x-cache": "MISS", "cache-control": "s-maxage=0, max-age=600" }, "no_cache"],
     ["Vary: *", 200, { "x-cache": "MISS", vary: "*" }, "vary"],
