@@ -361,6 +361,10 @@ describe("CDN-Cache-Control (RFC 9213), for any CDN", () => {
     expect(read({ date: at(0), "cdn-cache-control": "max-age=99999999999" }).lifetimeSeconds).toBe(2147483648);
   });
 
+  it("a cache named by its Cache-Status header, whatever the name, is any CDN", () => {
+    for (const cdn of ["ExampleCDN", "constructor", "__proto__"]) expect(read({ date: at(0), "cdn-cache-control": "max-age=3600" }, { cdn }).lifetimeSeconds).toBe(3600);
+  });
+
   it("nginx's proxy cache reads Cache-Control only", () => {
     expect(read({ date: at(0), "cache-control": "max-age=60", "cdn-cache-control": "max-age=3600" }, { cdn: "nginx" }).lifetimeSeconds).toBe(60);
   });

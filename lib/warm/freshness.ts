@@ -230,7 +230,9 @@ function ageValue(headers: RawHeaders): number {
 
 /** The directives the CDN follows, and which field they came from. */
 function governingDirectives(headers: RawHeaders, cdn: string | null): { directives: Directives; from: FreshnessReading["directivesFrom"] } {
-  for (const field of (cdn && TARGETS[cdn.toLowerCase()]) || ANY_CDN) {
+  // `cdn` may be the name an RFC 9211 Cache-Status gives itself: any string, `constructor` included.
+  const name = cdn?.toLowerCase();
+  for (const field of name !== undefined && Object.hasOwn(TARGETS, name) ? TARGETS[name]! : ANY_CDN) {
     const value = lines(headers, field).join(", ");
     if (!value.trim()) continue;
     if (field === "surrogate-control") {
