@@ -221,6 +221,10 @@ describe("status (RFC 9110 §15.1, RFC 9111 §3 and §4.2.2)", () => {
     expect(read({ date: at(0), "last-modified": lastModified }, { status })).toMatchObject({ storable: false, notStorableBecause: "status", lifetimeSeconds: null, freshUntil: null });
   });
 
+  it("a 206 is heuristically cacheable as RFC 9110 §15.1 says (the library never stores it)", () => {
+    expect(read({ date: at(0), "last-modified": lastModified }, { status: 206 })).toMatchObject({ storable: true, heuristic: true, lifetimeSeconds: 8640 });
+  });
+
   it.each([201, 202, 299])("status-%i-fresh: a %i with explicit freshness is storable", (status) => {
     expect(read({ date: at(0), "cache-control": "max-age=3600" }, { status })).toMatchObject({ storable: true, lifetimeSeconds: 3600 });
   });

@@ -289,7 +289,8 @@ export function readFreshness(input: {
   if (lastModified !== null) libraryHeaders["last-modified"] = new Date(lastModified).toUTCString();
   // Set-Cookie, Vary and Pragma are left out: the library zeroes the lifetime for the first two (Preheat
   // has reasons of its own for them) and reads a response Pragma, which RFC 9111 §5.4 gives no meaning.
-  const status = !LIBRARY_STATUSES.has(input.status) && input.status >= 200 && (explicit || directives.has("public")) ? 200 : input.status;
+  // 206 is heuristically cacheable too (RFC 9110 §15.1), though the library never stores it.
+  const status = !LIBRARY_STATUSES.has(input.status) && input.status >= 200 && (explicit || directives.has("public") || input.status === 206) ? 200 : input.status;
   const policy = new CachePolicy(request, { status, headers: libraryHeaders }, { shared: true, immutableMinTimeToLive: 0 });
 
   const noCache = directives.has("no-cache");
