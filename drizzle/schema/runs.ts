@@ -195,6 +195,12 @@ export const runResults = pgTable(
     verifiedCacheStatus: text("verified_cache_status"),
     /** The bot protection that answered instead of the site (lib/core/block-vendors.ts); null when the call was not blocked. */
     blockedBy: text("blocked_by"),
+    /** The answer as a shared cache reads it (lib/warm/freshness.ts): its lifetime, null when not storable or when it gives none. */
+    sharedLifetimeSeconds: integer("shared_lifetime_seconds"),
+    /** Its age on arrival; null without an answer. */
+    ageSeconds: integer("age_seconds"),
+    /** When it stops being fresh in a shared cache; null without a lifetime. */
+    freshUntil: timestamp("fresh_until", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.batchSeq, t.callIndex] }), index("run_results_run_reason_idx").on(t.runId, t.reason)],
 );

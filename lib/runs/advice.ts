@@ -40,7 +40,7 @@ const INFRASTRUCTURE_COOKIES =
   /^(__cf_bm|_cfuvid|cf_clearance|__cflb|__cfruid|awsalb\w*|ak_bmsc|bm_\w+|_abck|datadome|incap_ses_\w*|visid_incap_\w*|nlbi_\w*|_px\w*|arraffinity\w*|bigipserver\w*|serverid|jsessionid|phpsessid|asp\.net_sessionid|laravel_session|xsrf-token|csrftoken|__host-\w+|__secure-\w+)$/i;
 
 /** Reasons that say the cache did not, or may not, store the answer (lib/warm/not-cached.ts), whatever any other visitor got. */
-const UNCACHEABLE = new Set<string>(["redirect", "no_store", "no_cache", "cdn_bypass"] satisfies NotCachedReason[]);
+const UNCACHEABLE = new Set<string>(["redirect", "no_store", "private", "authorization", "status", "no_cache", "cdn_bypass"] satisfies NotCachedReason[]);
 
 const LANGUAGE_EXAMPLES = ["en-US", "fr-FR", "de-DE", "es-ES"];
 

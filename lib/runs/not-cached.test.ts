@@ -96,7 +96,13 @@ describe("why calls were not cached", () => {
       verified_cache_status: null,
       blocked_by: null,
     });
-    expect(results.data.find((r) => r.reason === "http_error")).toMatchObject({ status_code: 500, blocked_by: null });
+    expect(results.data.find((r) => r.reason === "http_error")).toMatchObject({ status_code: 500, blocked_by: null, shared_lifetime_seconds: null, fresh_until: null });
+    // The shared-cache reading of each answer: s-maxage=600 lives ten minutes from its arrival; no-store has no lifetime.
+    const cold = results.data.find((r) => r.reason === "miss")!;
+    expect(cold).toMatchObject({ shared_lifetime_seconds: 600, age_seconds: expect.any(Number) });
+    expect(cold.age_seconds).toBeLessThanOrEqual(1);
+    expect(Date.parse(cold.fresh_until!) - Date.now()).toBeGreaterThan(500_000);
+    expect(results.data.find((r) => r.reason === "no_store")).toMatchObject({ shared_lifetime_seconds: null, age_seconds: 0, fresh_until: null });
     const misses = await listRunResults(world.ctx, run.id, { reason: "miss" }, page);
     expect(misses.data.map((r) => r.url)).toEqual(["http://cold.test/cold"]);
     expect((await listRunResults(world.ctx, run.id, { region: "de" }, page)).total).toBe(0);
@@ -105,8 +111,11 @@ describe("why calls were not cached", () => {
     // The CSV holds the same rows, all of them.
     const csv = await new Response(await runResultsCsv(world.ctx, run.id, {})).text();
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,blocked_by");
+    expect(lines[0]).toBe(
+      "url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,blocked_by,shared_lifetime_seconds,age_seconds,fresh_until",
+    );
     expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
+    expect(lines.slice(1).map((line) => line.split(",").slice(12))).toEqual(results.data.map((r) => [String(r.shared_lifetime_seconds ?? ""), String(r.age_seconds ?? ""), r.fresh_until ?? ""]));
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
   });
 

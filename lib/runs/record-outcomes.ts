@@ -153,7 +153,7 @@ async function writeRecording(tx: Database, recording: Recording): Promise<void>
   }
   if (resultRows.length) {
     await tx.execute(sql`
-      insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, cookie_set, encoding, status_code, cache_status, pop, response_time_ms, reason, blocked_by)
+      insert into ${runResults} (run_id, batch_seq, call_index, region, url, user_agent, language, cookie_set, encoding, status_code, cache_status, pop, response_time_ms, reason, blocked_by, shared_lifetime_seconds, age_seconds, fresh_until)
       select * from ${recordset(JSON.stringify(resultRows), RESULT_COLUMNS)}
       on conflict do nothing`);
   }

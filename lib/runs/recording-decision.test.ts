@@ -28,6 +28,9 @@ const result = (i: number): ResultRow => ({
   response_time_ms: 120,
   reason: "miss",
   blocked_by: null,
+  shared_lifetime_seconds: 3600,
+  age_seconds: 0,
+  fresh_until: "2026-03-01T13:00:00.000Z",
 });
 
 /** One region's outcomes: `outcomes` and `blocks` as the worker strings them, `1` a failed (blocked) call. */

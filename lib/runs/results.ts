@@ -18,7 +18,7 @@ export function runResultsMax(): number {
 
 /** The recordset columns the warm loop writes run_results with (lib/runs/warm-loop.ts). */
 export const RESULT_COLUMNS =
-  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text, blocked_by text";
+  "run_id int, batch_seq int, call_index int, region text, url text, user_agent text, language text, cookie_set text, encoding text, status_code int, cache_status text, pop text, response_time_ms int, reason text, blocked_by text, shared_lifetime_seconds int, age_seconds int, fresh_until timestamptz";
 
 export type ResultFilters = { calls?: ResultKind; reason?: NotCachedReason; region?: string; url?: string };
 
@@ -55,6 +55,9 @@ function toResult(row: typeof runResults.$inferSelect): RunResult {
     reason: row.reason as NotCachedReason | null,
     verified_cache_status: row.verifiedCacheStatus,
     blocked_by: row.blockedBy as BlockVendor | null,
+    shared_lifetime_seconds: row.sharedLifetimeSeconds,
+    age_seconds: row.ageSeconds,
+    fresh_until: row.freshUntil?.toISOString() ?? null,
   };
 }
 
@@ -96,6 +99,9 @@ const RESULT_CSV_FIELDS = [
   "cookie_set",
   "encoding",
   "blocked_by",
+  "shared_lifetime_seconds",
+  "age_seconds",
+  "fresh_until",
 ] as const;
 
 /** Every stored row that matches, as CSV (a header row first), read a few thousand rows at a time. */

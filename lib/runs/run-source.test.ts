@@ -44,8 +44,8 @@ function sourceOf({ regions = ["fr"], recorded = 0 } = {}) {
 
 const answer = (blocked: boolean): CallOutcome =>
   blocked
-    ? { ok: false, status: 403, ms: 5, cache: null, error: null, retryAfter: null, reason: "blocked", blockedBy: "cloudflare" }
-    : { ok: true, status: 200, ms: 5, cache: null, error: null, retryAfter: null, reason: null };
+    ? { ok: false, status: 403, ms: 5, cache: null, error: null, retryAfter: null, reason: "blocked", blockedBy: "cloudflare", freshness: null }
+    : { ok: true, status: 200, ms: 5, cache: null, error: null, retryAfter: null, reason: null, freshness: null };
 
 /** Takes the run's first calls and answers them: `blocked` of them by bot protection, the others by the site. */
 function firstCallsAnswered(source: RunSource, blocked: number): void {

@@ -31,7 +31,16 @@ const PACE_WINDOW_MS = 200;
 type Run = typeof runs.$inferSelect;
 export type BatchRow = typeof runBatches.$inferSelect;
 
-const INTERRUPTED: CallOutcome = { ok: false, status: null, ms: 0, cache: null, error: "interrupted: the worker stopped while this call was in flight", retryAfter: null, reason: "http_error" };
+const INTERRUPTED: CallOutcome = {
+  ok: false,
+  status: null,
+  ms: 0,
+  cache: null,
+  error: "interrupted: the worker stopped while this call was in flight",
+  retryAfter: null,
+  reason: "http_error",
+  freshness: null,
+};
 
 export function pauseMessage(window: string): string {
   const failed = [...window].filter((c) => c === "1").length;
@@ -112,6 +121,10 @@ export type ResultRow = {
   response_time_ms: number;
   reason: NotCachedReason | null;
   blocked_by: BlockVendor | null;
+  /** From the answer's shared-cache reading (lib/warm/freshness.ts); fresh_until as an ISO timestamp. */
+  shared_lifetime_seconds: number | null;
+  age_seconds: number | null;
+  fresh_until: string | null;
 };
 /** A verification's answer, for the run_results row of the call it asked again. */
 export type VerificationRow = { batch_seq: number; call_index: number; cache_status: string | null };
@@ -197,6 +210,9 @@ function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome
     response_time_ms: ms,
     reason,
     blocked_by: outcome.blockedBy ?? null,
+    shared_lifetime_seconds: outcome.freshness?.lifetimeSeconds ?? null,
+    age_seconds: outcome.freshness?.ageSeconds ?? null,
+    fresh_until: outcome.freshness?.freshUntil?.toISOString() ?? null,
   });
   // The figure is one line of the reasons: an error or a cookie answered BYPASS is counted under its own reason.
   if (reason === "cdn_bypass") delta.bypassed++;

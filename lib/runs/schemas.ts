@@ -50,6 +50,18 @@ const runResultSchema = z
     blocked_by: blockVendorSchema
       .nullable()
       .meta({ description: "The bot protection that answered instead of the site (`reason` is `blocked`), as the summary's `blocked_by` counts it; null when the call was not blocked." }),
+    shared_lifetime_seconds: z.number().int().nullable().meta({
+      description:
+        "The answer's freshness lifetime in a shared cache (the CDN), as RFC 9111 and the CDN's targeted field (RFC 9213 CDN-Cache-Control, Cloudflare-CDN-Cache-Control, Surrogate-Control) set it: s-maxage, max-age, Expires − Date, or a heuristic from Last-Modified. null when a shared cache may not store the answer, when the answer gives no lifetime (the CDN's own default applies), or without an answer.",
+    }),
+    age_seconds: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The answer's age when it arrived: its Age header, or how far its Date lagged when that is more (RFC 9111 §4.2.3); null without an answer." }),
+    fresh_until: timestamp.nullable().meta({
+      description: "When the answer stops being fresh in a shared cache: arrival + shared_lifetime_seconds − age_seconds (in the past when it arrived stale); null when shared_lifetime_seconds is.",
+    }),
   })
   .meta({ id: "RunResult", description: "One call of the run (first pass): its answer, and why it did not end as a cache hit." });
 

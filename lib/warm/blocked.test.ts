@@ -86,8 +86,8 @@ describe("blockedBy", () => {
 
   it("makes the call blocked: not a hit, not a miss, not an http_error", () => {
     const headers = { "cf-mitigated": "challenge", "cf-cache-status": "HIT", ...CF };
-    expect(whyNotCached({ status: 200, headers }, readCacheStatus(headers), blockedBy({ status: 200, headers }))).toBe("blocked");
+    expect(whyNotCached({ status: 200, headers }, readCacheStatus(headers), null, blockedBy({ status: 200, headers }))).toBe("blocked");
     const refused = { ...CF, "cf-mitigated": "challenge" };
-    expect(whyNotCached({ status: 403, headers: refused }, readCacheStatus(refused), blockedBy({ status: 403, headers: refused }))).toBe("blocked");
+    expect(whyNotCached({ status: 403, headers: refused }, readCacheStatus(refused), null, blockedBy({ status: 403, headers: refused }))).toBe("blocked");
   });
 });

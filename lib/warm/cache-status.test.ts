@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CacheReading, type CacheVerdict, isCacheHit, PRAGMA_AKAMAI, readCacheStatus } from "./cache-status";
 import type { NotCachedReason } from "@/lib/core/not-cached";
+import { readFreshness } from "./freshness";
 import { whyNotCached } from "@/lib/warm/not-cached";
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -370,7 +371,10 @@ describe("odd input", () => {
 });
 
 describe("what the newer rows mean for the run's not_cached reason", () => {
-  const reasonOf = (status: number, headers: Headers): NotCachedReason | null => whyNotCached({ status, headers }, readCacheStatus(headers));
+  const reasonOf = (status: number, headers: Headers): NotCachedReason | null => {
+    const cache = readCacheStatus(headers);
+    return whyNotCached({ status, headers }, cache, readFreshness({ requestHeaders: {}, status, responseHeaders: headers, cdn: cache.cdn, receivedAt: new Date() }));
+  };
   it.each<[label: string, status: number, headers: Headers, reason: NotCachedReason | null]>([
     ["a cf-ray alone is a CDN bypass", 200, { "cf-ray": "8f1b2c3d4e5f6a7b-CDG" }, "cdn_bypass"],
     ["cf-cache-status NONE is a CDN bypass", 200, { "cf-cache-status": "NONE", "cf-ray": "8f1b2c3d4e5f6a7b-CDG" }, "cdn_bypass"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NotCachedReason } from "@/lib/core/not-cached";
+import { readFreshness } from "./freshness";
 import { whyNotCached } from "@/lib/warm/not-cached";
 import { type CacheReading, type CacheVerdict, readCacheStatus } from "./cache-status";
 
@@ -134,7 +135,10 @@ describe("precedence of the newer caches: the one nearest the client wins", () =
 });
 
 describe("what the newer caches' verdicts mean for the run's not_cached reason", () => {
-  const reasonOf = (status: number, headers: Headers): NotCachedReason | null => whyNotCached({ status, headers }, readCacheStatus(headers));
+  const reasonOf = (status: number, headers: Headers): NotCachedReason | null => {
+    const cache = readCacheStatus(headers);
+    return whyNotCached({ status, headers }, cache, readFreshness({ requestHeaders: {}, status, responseHeaders: headers, cdn: cache.cdn, receivedAt: new Date() }));
+  };
   it.each<[label: string, status: number, headers: Headers, reason: NotCachedReason | null]>([
     ["Imperva's V is served from cache", 200, { "x-iinfo": "4-152072-152074 PVNN RT(1415979066955 4498)" }, null],
     ["Imperva's N is a miss", 200, { "x-iinfo": "4-152072-152074 PNNN RT(1415979066955 4498)" }, "miss"],

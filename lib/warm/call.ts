@@ -9,6 +9,7 @@ import { identifyingHeaders } from "./identify";
 import { PLAIN_REQUEST, type RunRequest } from "./run-request";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import { whyNotCached } from "@/lib/warm/not-cached";
+import { type FreshnessReading, readFreshness } from "./freshness";
 import { BROWSER_REQUESTS, type BrowserRequest, CUSTOM_AGENT_HEADERS, isUserAgentClass } from "./user-agents";
 import { isVisitorProfile, VISITORS } from "./visitors";
 
@@ -26,6 +27,8 @@ export type CallOutcome = {
   retryAfter: number | null;
   /** Why the call did not end as a cache hit; null when it did. */
   reason: NotCachedReason | null;
+  /** The answer as a shared cache reads it, with the request as sent; null when no answer came. */
+  freshness: FreshnessReading | null;
   /** The bot protection that answered instead of the site (reason `blocked`). */
   blockedBy?: BlockVendor | null;
   /** What the answer said of its cache key: the headers its Vary names and the cookies it set (names only, lower case). */
@@ -152,16 +155,19 @@ async function exchange(call: PlannedCall, region: string, request: RunRequest):
       keepBody: blockBodyBytes,
     });
     const ms = performance.now() - started;
+    const receivedAt = new Date();
     const throttled = response.status === 429 || response.status === 503;
     const cache = readCacheStatus(response.headers);
     // A challenge page is no success, whatever its status (AWS WAF challenges with a 202).
     const blocked = blockedBy(response);
+    const freshness = readFreshness({ requestHeaders: headers, status: response.status, responseHeaders: response.headers, cdn: cache.cdn, receivedAt });
     return {
       ok: response.status < 400 && !blocked,
       status: response.status,
       ms,
       cache,
-      reason: whyNotCached(response, cache, blocked),
+      reason: whyNotCached(response, cache, freshness, blocked),
+      freshness,
       error: blocked ? `${blockedSentence(blocked)} (HTTP ${response.status})` : response.status < 400 ? null : `HTTP ${response.status}`,
       retryAfter: throttled ? retryAfterSeconds(response.headers["retry-after"]) : null,
       blockedBy: blocked,
@@ -169,6 +175,15 @@ async function exchange(call: PlannedCall, region: string, request: RunRequest):
     };
   } catch (error) {
     // Every failure of the exchange is a FetchError, its message meant for the site owner.
-    return { ok: false, status: null, ms: performance.now() - started, cache: null, error: error instanceof Error ? error.message : String(error), retryAfter: null, reason: "http_error" };
+    return {
+      ok: false,
+      status: null,
+      ms: performance.now() - started,
+      cache: null,
+      error: error instanceof Error ? error.message : String(error),
+      retryAfter: null,
+      reason: "http_error",
+      freshness: null,
+    };
   }
 }

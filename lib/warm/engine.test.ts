@@ -4,7 +4,7 @@ import type { CallOutcome } from "./call";
 import { type Ticket, WarmEngine, type WarmSource } from "./engine";
 import { PLAIN_REQUEST } from "./run-request";
 
-const OK: CallOutcome = { ok: true, status: 200, ms: 1, cache: null, error: null, retryAfter: null, reason: null };
+const OK: CallOutcome = { ok: true, status: 200, ms: 1, cache: null, error: null, retryAfter: null, reason: null, freshness: null };
 
 /** A source of `calls` calls to site 1; each call stays out until `answer()` lets the oldest back. */
 function world(calls: number) {

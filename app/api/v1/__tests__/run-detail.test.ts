@@ -167,6 +167,42 @@ describe("GET /v1/runs/{runId}/results", () => {
   });
 });
 
+describe("the shared-cache reading of each answer", () => {
+  it("reads public, max-age=0, s-maxage=3600 as a CDN does: a cacheable miss kept an hour, with no advice to add the s-maxage it has", async () => {
+    const site = await createValidatedSite(key);
+    const cloudflare = { "cf-cache-status": "MISS", "cf-ray": "8c1f2a3b4c5d6e7f-CDG" };
+    await serveSite(site.domain, {
+      routes: {
+        [`/${site.validation_token}.html`]: { body: site.validation_token },
+        "/browsers-revalidate": { body: "<p>an hour at the edge</p>", headers: { ...cloudflare, "cache-control": "public, max-age=0, s-maxage=3600" } },
+      },
+    });
+    const queued = await api("POST", `/v1/sites/${site.id}/warm`, { key, body: { urls: [`http://${site.domain}/browsers-revalidate`], region: ["fr"] } });
+    expect(queued.status).toBe(202);
+    const before = Date.now();
+    const run = await ended(queued.body.run_id);
+    expect(run.status).toBe("done");
+    expect(run.summary).toMatchObject({ total_calls: 1, cache_misses: 1, not_cached: { miss: 1 } });
+    expect(run.summary.not_cached.no_cache).toBeUndefined();
+    for (const advice of run.summary.advice as { message: string }[]) expect(advice.message).not.toMatch(/s-maxage/i);
+
+    const results = await api("GET", `/v1/runs/${run.id}/results`, { key });
+    expect(results.status).toBe(200);
+    const [row] = results.body.data;
+    expect(row).toMatchObject({ reason: "miss", cache_status: "miss", shared_lifetime_seconds: 3600, age_seconds: expect.any(Number) });
+    expect(row.age_seconds).toBeLessThanOrEqual(1);
+    // Fresh for an hour from its arrival, less the second of the Date header's rounding.
+    const freshUntil = Date.parse(row.fresh_until);
+    expect(freshUntil).toBeGreaterThanOrEqual(before + 3_598_000);
+    expect(freshUntil).toBeLessThanOrEqual(Date.now() + 3_600_000);
+
+    const csv = await api("GET", `/v1/runs/${run.id}/results?format=csv`, { key });
+    const [header, line] = String(csv.body).trim().split("\r\n");
+    expect(header!.split(",").slice(-3)).toEqual(["shared_lifetime_seconds", "age_seconds", "fresh_until"]);
+    expect(line!.split(",").slice(-3)).toEqual(["3600", String(row.age_seconds), row.fresh_until]);
+  });
+});
+
 describe("verify", () => {
   it("asks each cacheable miss once more after the run's calls, counted apart in summary.verified", async () => {
     const site = await createValidatedSite(key);
