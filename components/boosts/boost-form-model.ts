@@ -33,6 +33,10 @@ export type FormState = {
   verify: VerifyMode;
   report_email_enabled: boolean;
   schedule: string;
+  keep_warm: boolean;
+  /** A share of the lifetime, as typed (0 to 0.9). */
+  keep_warm_lead: string;
+  monthly_call_budget: string;
   /** The request profile, cookie sets and encodings. */
   profile: ProfileState;
 };
@@ -55,6 +59,9 @@ export const EMPTY_FORM: FormState = {
   verify: false,
   report_email_enabled: true,
   schedule: "",
+  keep_warm: false,
+  keep_warm_lead: "0",
+  monthly_call_budget: "",
   profile: EMPTY_PROFILE,
 };
 
@@ -77,6 +84,9 @@ export function fromBoost(boost: Boost): FormState {
     verify: boost.verify,
     report_email_enabled: boost.report_email_enabled,
     schedule: boost.schedule ?? "",
+    keep_warm: boost.keep_warm,
+    keep_warm_lead: String(boost.keep_warm_lead),
+    monthly_call_budget: boost.monthly_call_budget === null ? "" : String(boost.monthly_call_budget),
     profile: profileStateOf(boost.request_profile, boost.variations),
   };
 }
@@ -117,6 +127,9 @@ export function toBody(state: FormState) {
     verify: state.verify,
     report_email_enabled: state.report_email_enabled,
     schedule: state.schedule.trim() || null,
+    keep_warm: state.keep_warm,
+    keep_warm_lead: state.keep_warm_lead.trim() === "" ? 0 : Number(state.keep_warm_lead),
+    monthly_call_budget: state.monthly_call_budget.trim() === "" ? null : Number(state.monthly_call_budget),
   };
 }
 
@@ -124,7 +137,17 @@ export type BoostBody = ReturnType<typeof toBody>;
 
 /** The part of the body the estimate reads: what decides the calls (the order decides none), the schedule (what they cost a month), and the boost being edited (only_changed compares with its last run). */
 export function estimateDraft(state: FormState, boostId: number | undefined) {
-  const { name: _name, ignore_errors: _ignore, report_email_enabled: _report, order: _order, request_profile, ...body } = toBody(state);
+  const {
+    name: _name,
+    ignore_errors: _ignore,
+    report_email_enabled: _report,
+    order: _order,
+    keep_warm: _keep,
+    keep_warm_lead: _lead,
+    monthly_call_budget: _budget,
+    request_profile,
+    ...body
+  } = toBody(state);
   // Of the profile, only the custom user agents add calls: the password is not sent with every keystroke.
   const draft = { ...body, request_profile: request_profile?.custom_user_agents ? { custom_user_agents: request_profile.custom_user_agents } : null };
   return boostId === undefined ? draft : { ...draft, boost_id: boostId };
@@ -152,6 +175,9 @@ export const FORM_FIELDS = [
   ...PROFILE_FIELDS,
   "call_limit",
   "schedule",
+  "keep_warm",
+  "keep_warm_lead",
+  "monthly_call_budget",
   "ignore_errors",
   "verify",
   "report_email_enabled",

@@ -274,6 +274,39 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />
+        <div className="mt-4 space-y-3 border-t border-slate-100 pt-4">
+          <div>
+            <Check label="Keep warm" name="keep_warm" checked={state.keep_warm} onChange={(on) => set("keep_warm", on)} />
+            <p className="ml-6 text-xs text-slate-500">
+              Warm each page again as its shared-cache lifetime ends, read from the CDN's answers, so that no visitor gets the miss. Beside the schedule, or instead of it: without one, every page is
+              warmed once a day to learn its lifetime. The site must be validated.
+            </p>
+            {problem("keep_warm") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("keep_warm")}</p> : null}
+          </div>
+          {state.keep_warm ? (
+            <div className="grid gap-3 sm:grid-cols-2">
+              <Field label="Monthly call budget (optional)" hint="Keep-warm calls a month at most; the first pages in the boost's order are kept warm first." error={problem("monthly_call_budget")}>
+                {(props) => (
+                  <TextInput
+                    {...props}
+                    name="monthly_call_budget"
+                    inputMode="numeric"
+                    value={state.monthly_call_budget}
+                    onChange={(e) => set("monthly_call_budget", e.target.value)}
+                    placeholder="No budget"
+                  />
+                )}
+              </Field>
+              <Field
+                label="Lead (share of the lifetime)"
+                hint="0 re-warms just after a page expires. Only for a CDN that refreshes ahead of expiry on a request (Akamai prefresh, Varnish grace): e.g. 0.1."
+                error={problem("keep_warm_lead")}
+              >
+                {(props) => <TextInput {...props} name="keep_warm_lead" inputMode="decimal" value={state.keep_warm_lead} onChange={(e) => set("keep_warm_lead", e.target.value)} />}
+              </Field>
+            </div>
+          ) : null}
+        </div>
       </Card>
 
       <Card title="Options">

@@ -20,6 +20,7 @@ import { BOOST_STATUS_MEANINGS } from "@/lib/core/boost-status";
 import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
 import { BoostHooks } from "./boost-hooks";
+import { KeepWarmPanel } from "./keep-warm-panel";
 import { describeSchedule } from "./cron";
 import { siteBoostsQueryKey } from "./site-boosts";
 import { Can } from "@/components/dashboard/role";
@@ -229,6 +230,11 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
               none("none")
             )}
           </Detail>
+          <Detail label="Keep warm">
+            {boost.keep_warm
+              ? `yes: each page re-warmed as its cache lifetime ends${boost.keep_warm_lead ? `, ${Math.round(boost.keep_warm_lead * 100)} % of it early` : ""}${boost.monthly_call_budget === null ? "" : `, at most ${boost.monthly_call_budget.toLocaleString("en")} calls a month`}`
+              : "no"}
+          </Detail>
           <Detail label="Next run">{paused && boost.schedule ? "paused" : <LocalTime value={boost.next_run_at} empty="not scheduled" />}</Detail>
           <Detail label="Check after each run">
             {boost.verify === "visitors" ? "visitor check: a sample asked as standard visitors after each run" : boost.verify ? "yes: each run asks its cacheable misses again" : "no"}
@@ -241,6 +247,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
         </dl>
       </Card>
 
+      <KeepWarmPanel boostId={boostId} />
       <RunCharts boostId={boostId} />
       <RunHistory boostId={boostId} />
       <BoostHooks boostId={boostId} />

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { auditEventSchema } from "@/lib/accounts/audit-schemas";
 import type { ApiKeyView } from "@/lib/auth/api-key-schemas";
+import type { keepWarmStateSchema } from "@/lib/boosts/keep-warm-schemas";
 import type { boostSchema } from "@/lib/boosts/schemas";
 import type { usageSchema } from "@/lib/boosts/usage-schemas";
 import type { OutboxItem } from "@/lib/email/outbox";
@@ -19,3 +20,4 @@ export type AuditEvent = z.output<typeof auditEventSchema>;
 export type Usage = z.output<typeof usageSchema>;
 export type Page<T> = { data: T[]; total: number; limit: number; offset: number };
 export type { ApiKeyView, OutboxItem };
+export type KeepWarmState = z.output<typeof keepWarmStateSchema>;

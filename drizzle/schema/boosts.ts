@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { variationsValueSchema } from "@/lib/core/variations";
 import { createdAt, id, timestamps } from "./columns";
@@ -49,6 +49,12 @@ export const boosts = pgTable(
     order: text("order").$type<"sitemap" | "priority" | "lastmod">().notNull().default("sitemap"),
     /** Warm only the URLs that are new, or whose lastmod changed, since the boost's last completed run. */
     onlyChanged: boolean("only_changed").notNull().default(false),
+    /** Re-warm each URL × variant × region as its shared-cache lifetime ends (ADR 0010), beside or instead of the schedule. */
+    keepWarm: boolean("keep_warm").notNull().default(false),
+    /** A share of the lifetime to re-warm ahead of expiry, for CDNs that refresh ahead on a request; 0 re-warms just after it. */
+    keepWarmLead: real("keep_warm_lead").notNull().default(0),
+    /** The keep-warm calls the boost may make a calendar month (UTC); null: no budget of its own. */
+    monthlyCallBudget: integer("monthly_call_budget"),
     ...timestamps,
   },
   (t) => [index("boosts_site_idx").on(t.siteId), index("boosts_next_run_idx").on(t.nextRunAt)],

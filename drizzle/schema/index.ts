@@ -14,3 +14,4 @@ export * from "./account-usage";
 export * from "./bot-signing-keys";
 export * from "./audit";
 export * from "./plans";
+export * from "./keep-warm";

@@ -65,6 +65,8 @@ export const runs = pgTable(
      * change, and reading a run would otherwise aggregate its batches again each time.
      */
     breakdown: jsonb("breakdown").$type<RunBreakdown>(),
+    /** A keep-warm run gathers its boost's re-warms until then (ADR 0010); it ends once past it and its batches are done. */
+    openUntil: timestamp("open_until", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -77,8 +79,10 @@ export const runs = pgTable(
     // The exclusion rules, enforced by the database so that two racing requests cannot both win.
     // A boost has at most one run warming and one waiting: a deploy hook's follow-up waits, pending,
     // while the run before it warms (lib/boosts/hooks.ts); any other trigger is refused while either exists.
-    uniqueIndex("runs_one_pending_per_boost").on(t.boostId).where(sql`${t.status} = 'pending' and ${t.kind} = 'boost'`),
-    uniqueIndex("runs_one_running_per_boost").on(t.boostId).where(sql`${t.status} = 'running' and ${t.kind} = 'boost'`),
+    // Keep-warm runs go on beside them: one open per boost at a time (ADR 0010).
+    uniqueIndex("runs_one_pending_per_boost").on(t.boostId).where(sql`${t.status} = 'pending' and ${t.kind} = 'boost' and ${t.trigger} is distinct from 'keep_warm'`),
+    uniqueIndex("runs_one_running_per_boost").on(t.boostId).where(sql`${t.status} = 'running' and ${t.kind} = 'boost' and ${t.trigger} is distinct from 'keep_warm'`),
+    uniqueIndex("runs_one_keep_warm_per_boost").on(t.boostId).where(sql`${t.status} in ('pending', 'running') and ${t.trigger} = 'keep_warm'`),
     uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm'`),
   ],
 );

@@ -1,6 +1,6 @@
 import { processSitemapFunction } from "./process-sitemap";
 import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, recheckOwnershipFunction, runEndedFunction, sitemapEndedFunction, warmBatchFunction } from "./runs";
-import { scheduleTickFunction } from "./schedule-tick";
+import { keepWarmTickFunction, scheduleTickFunction } from "./schedule-tick";
 
 export const functions = [
   processSitemapFunction,
@@ -12,4 +12,5 @@ export const functions = [
   deliverWebhookFunction,
   recheckOwnershipFunction,
   scheduleTickFunction,
+  keepWarmTickFunction,
 ];

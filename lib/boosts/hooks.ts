@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { boostHooks, boosts, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
@@ -9,9 +9,8 @@ import { type Database, isUniqueViolation } from "@/lib/db";
 import { NotFoundError, notFound } from "@/lib/core/errors";
 import { sendJob } from "@/lib/jobs";
 import { assertUnvalidatedRunBudget, insertBoostRun, type RunRow } from "@/lib/runs/service";
-import { ACTIVE_RUN_STATUSES } from "@/lib/core/run-status";
 import { publicBaseUrl } from "@/lib/config/base-url";
-import { getBoostRow } from "./service";
+import { activeRunsOf, getBoostRow } from "./service";
 
 type HookRow = typeof boostHooks.$inferSelect;
 
@@ -91,10 +90,7 @@ async function coalesce(db: Database, boostId: number, hookName: string): Promis
   if (!boost) throw new NotFoundError(UNKNOWN_HOOK);
   const outcome = await db.transaction(async (tx) => {
     const row = await getBoostRow(tx, { accountId: boost.accountId }, boostId, undefined, true);
-    const active = await tx
-      .select()
-      .from(runs)
-      .where(and(eq(runs.boostId, boostId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])));
+    const active = await tx.select().from(runs).where(activeRunsOf(boostId));
     const pending = active.find((run) => run.status === "pending");
     if (pending) return { run: pending, coalesced: true, start: false };
     await assertUnvalidatedRunBudget(tx, row.siteId);

@@ -35,7 +35,12 @@ export const boostSchema = z
       .meta({ description: '`true`: runs ask their cacheable misses again; `"visitors"`: runs end with a visitor check; `false`: neither (see the create request).' }),
     report_email_enabled: z.boolean(),
     schedule: z.string().nullable().meta({ description: "The 5-field cron expression, in UTC (a macro sent is answered as the cron it stands for); null without a schedule." }),
-    next_run_at: timestamp.nullable().meta({ description: "Next scheduled run (UTC); null without a schedule." }),
+    next_run_at: timestamp
+      .nullable()
+      .meta({ description: "Next scheduled run (UTC): the schedule's next occurrence, or for a keep-warm boost without a schedule its daily full run; null otherwise." }),
+    keep_warm: z.boolean().meta({ description: "Whether each page is warmed again as its shared-cache lifetime ends (see the create request)." }),
+    keep_warm_lead: z.number().meta({ description: "The share of a page's lifetime its re-warm comes before the end (0: just after it)." }),
+    monthly_call_budget: z.number().int().nullable().meta({ description: "Keep-warm calls the boost may make a calendar month (UTC); null for no budget of its own." }),
     call_limit: z.number().int().nullable(),
     order: z.enum(URL_ORDERS).meta({ description: "The order runs warm the URLs in (see the create request)." }),
     only_changed: z.boolean().meta({ description: "Whether runs warm only the URLs new or changed since the last done run (see the create request)." }),

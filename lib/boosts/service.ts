@@ -1,5 +1,5 @@
 import { assertPlanRegions, assertPlanVerification, type EffectivePlan, planOf } from "@/lib/plans/limits";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { boostSitemaps, boosts, runs, sites } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { iso } from "@/lib/core/primitives";
@@ -12,7 +12,7 @@ import { getSite } from "@/lib/sites/service";
 import { type SiteOwner, withinSiteLimit } from "@/lib/sites/site-limit";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile, updatedRequestProfile } from "@/lib/runs/request-profile";
-import { nextRunAt } from "@/lib/core/schedule";
+import { nextFullRunAt } from "@/lib/core/schedule";
 import type { BoostPayload } from "@/lib/boosts/schemas";
 import { CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/core/boost-requests";
 import { verifyColumns, verifyMode } from "@/lib/core/variations";
@@ -41,6 +41,9 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     report_email_enabled: row.reportEmailEnabled,
     schedule: row.schedule,
     next_run_at: iso(row.nextRunAt),
+    keep_warm: row.keepWarm,
+    keep_warm_lead: row.keepWarmLead,
+    monthly_call_budget: row.monthlyCallBudget,
     call_limit: row.callLimit,
     order: row.order,
     only_changed: row.onlyChanged,
@@ -101,7 +104,10 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         ...verifyColumns(input.verify ?? false),
         reportEmailEnabled: input.report_email_enabled ?? true,
         schedule: input.schedule ?? null,
-        nextRunAt: nextRunAt(input.schedule),
+        keepWarm: input.keep_warm ?? false,
+        keepWarmLead: input.keep_warm_lead ?? 0,
+        monthlyCallBudget: input.monthly_call_budget ?? null,
+        nextRunAt: nextFullRunAt({ schedule: input.schedule ?? null, keepWarm: input.keep_warm ?? false }, new Date(), true),
         callLimit: input.call_limit ?? null,
         order: input.order ?? "sitemap",
         onlyChanged: input.only_changed ?? false,
@@ -143,12 +149,16 @@ export async function listBoosts(ctx: AccountContext, siteId: number, page: Page
   return { rows: await withSitemapIds(ctx.db, rows), total: total?.n ?? 0 };
 }
 
+/**
+ * The boost's runs in progress, as the one-run-at-a-time rule counts them: pending or running, its
+ * keep-warm runs aside (they go on beside its scheduled and triggered runs, ADR 0010).
+ */
+export function activeRunsOf(boostId: number) {
+  return and(eq(runs.boostId, boostId), inArray(runs.status, [...ACTIVE_RUN_STATUSES]), sql`${runs.trigger} is distinct from 'keep_warm'`);
+}
+
 export async function hasActiveRun(db: Database, boostId: number): Promise<boolean> {
-  const [active] = await db
-    .select({ id: runs.id })
-    .from(runs)
-    .where(and(eq(runs.boostId, boostId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])))
-    .limit(1);
+  const [active] = await db.select({ id: runs.id }).from(runs).where(activeRunsOf(boostId)).limit(1);
   return Boolean(active);
 }
 
@@ -180,14 +190,15 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
     if (input.verify !== undefined) Object.assign(changes, verifyColumns(input.verify));
     if (input.report_email_enabled !== undefined) changes.reportEmailEnabled = input.report_email_enabled;
-    if (input.schedule !== undefined) {
-      changes.schedule = input.schedule;
-      changes.nextRunAt = nextRunAt(input.schedule);
-    }
+    if (input.keep_warm !== undefined) changes.keepWarm = input.keep_warm;
+    if (input.keep_warm_lead !== undefined) changes.keepWarmLead = input.keep_warm_lead;
+    if (input.monthly_call_budget !== undefined) changes.monthlyCallBudget = input.monthly_call_budget;
+    if (input.schedule !== undefined) changes.schedule = input.schedule;
+    const turnedOn = input.keep_warm === true && !boost.keepWarm;
     // Any update of a paused boost is the owner's go-ahead: it resumes, and its schedule fires again.
-    if (boost.status === "paused") {
-      changes.status = "active";
-      if (input.schedule === undefined) changes.nextRunAt = nextRunAt(boost.schedule);
+    if (boost.status === "paused") changes.status = "active";
+    if (input.schedule !== undefined || input.keep_warm !== undefined || boost.status === "paused") {
+      changes.nextRunAt = nextFullRunAt({ schedule: changes.schedule ?? boost.schedule, keepWarm: changes.keepWarm ?? boost.keepWarm }, new Date(), turnedOn);
     }
     changes.updatedAt = new Date();
     await tx.update(boosts).set(changes).where(eq(boosts.id, boost.id));

@@ -234,6 +234,16 @@ export const VARIABLES = {
   PREHEAT_VERIFY_DELAY_SECONDS: withDefault(numeric({ above: 0 }), 5, {
     description: 'With `verify`, how long after a run\'s calls its cacheable misses are asked again, or its visitor check (`verify: "visitors"`) starts.',
   }),
+  PREHEAT_KEEP_WARM_SLACK_SECONDS: withDefault(numeric({ min: 1, max: 60 }), 2, {
+    description:
+      "With `keep_warm`, how late after a page's `fresh_until` its re-warm may land: it is aimed half of this after the expiry (never while the page is still fresh), and the scheduler claims what is due every second.",
+  }),
+  PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS: withDefault(numeric({ integer: true, min: 1 }), 60, {
+    description: "With `keep_warm`, the shortest time between two re-warms of one URL × variant × region: pages with a shorter shared-cache lifetime are not chased (the boost page lists them).",
+  }),
+  PREHEAT_KEEP_WARM_WINDOW_MINUTES: withDefault(numeric({ integer: true, min: 1, max: 1440 }), 60, {
+    description: "With `keep_warm`, how long one keep-warm run of a boost gathers its re-warms before it ends and the next one opens: one run per boost per window.",
+  }),
   PREHEAT_VISITOR_CHECK_URLS: withDefault(numeric({ integer: true, min: 1, max: 100 }), 20, {
     description:
       'With `verify: "visitors"`, the URLs per region a visitor check asks as each standard visitor (fewer when the run has cookie sets, so that a region\'s check never exceeds 500 requests).',

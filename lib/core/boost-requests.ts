@@ -64,6 +64,19 @@ const onlyChanged = z.boolean().meta({
   description:
     "Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted.",
 });
+const keepWarm = z.boolean().meta({
+  description:
+    "Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted.",
+});
+const keepWarmLead = z.number().min(0).max(0.9).meta({
+  description:
+    "With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing.",
+});
+const monthlyCallBudget = z.number().int().min(0).max(100_000_000).meta({
+  description:
+    "With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies).",
+});
+
 /** Why a CSV boost refuses `order` and `only_changed` (on create here, on update in the service). */
 export const CSV_ORDER_PROBLEM = "must be sitemap for a CSV boost: a CSV file gives no priority or lastmod, so its URLs are warmed in the file's order";
 export const CSV_ONLY_CHANGED_PROBLEM = "applies to sitemap boosts only: a CSV file gives no lastmod to compare";
@@ -85,6 +98,9 @@ const boostFields = {
   ignore_errors: z.boolean().optional().meta({ description: "When true the boost never auto-pauses on errors; false when omitted." }),
   verify: verify.optional(),
   report_email_enabled: z.boolean().optional().meta({ description: "Send an e-mail report when a run ends; true when omitted." }),
+  keep_warm: keepWarm.optional(),
+  keep_warm_lead: keepWarmLead.optional(),
+  monthly_call_budget: monthlyCallBudget.nullable().optional(),
 };
 
 function requireSource(value: { source_type: string; sitemap_ids?: number[]; source_url?: string }, ctx: z.RefinementCtx) {
@@ -183,6 +199,9 @@ export const updateBoostBody = z
     ignore_errors: z.boolean().optional(),
     verify: verify.optional(),
     report_email_enabled: z.boolean().optional(),
+    keep_warm: keepWarm.optional(),
+    keep_warm_lead: keepWarmLead.optional(),
+    monthly_call_budget: monthlyCallBudget.nullable().optional(),
   })
   .meta({
     id: "UpdateBoostRequest",

@@ -39,6 +39,20 @@ export function nextRunAt(expression: string | null | undefined, after = new Dat
   return nextRunTimes(expression, 1, after)[0] ?? null;
 }
 
+/**
+ * When a boost's next full run starts: its schedule's next occurrence after `after`. A keep-warm
+ * boost without a schedule runs in full once a day, so that pages never warmed, or whose lifetime is
+ * unknown, are warmed too; `soon`: at once (keep-warm just turned on, with no lifetime learned yet).
+ */
+export function nextFullRunAt(boost: { schedule: string | null; keepWarm: boolean }, after = new Date(), soon = false): Date | null {
+  if (boost.schedule) return nextRunAt(boost.schedule, after);
+  if (!boost.keepWarm) return null;
+  return soon ? after : new Date(after.getTime() + KEEP_WARM_FULL_RUN_HOURS * 3600_000);
+}
+
+/** A keep-warm boost without a schedule runs in full this often. */
+const KEEP_WARM_FULL_RUN_HOURS = 24;
+
 /** A schedule firing every minute fires about 44,640 times a month: counted in steps of this many. */
 const OCCURRENCES_STEP = 1_000;
 

@@ -28,6 +28,11 @@ export const jobDefinitions = {
   /** What follows a sitemap's read: its webhook event (sitemap.processed or sitemap.failed). */
   "sitemap.ended": { payload: z.object({ sitemapId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
+  /**
+   * Claims the keep-warm entries that are due, every second for a few seconds, then queues itself again
+   * (ADR 0010); the minute's cron tick queues it too, so that a chain lost with its worker starts again.
+   */
+  "keep_warm.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
   /** Delivers one webhook event; its retries span about a day (webhookRetryPolicy), its attempts are kept. */
   "webhook.deliver": { payload: z.object({ messageId: id, webhookId: id }), retryLimit: 10, retryDelaySeconds: 60, expireInSeconds: 120 },
 } as const;

@@ -83,7 +83,9 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     db,
     running.map((r) => r.id),
   );
-  const warmed = running.filter((run) => !waiting.has(run.id));
+  // A keep-warm run gathers its boost's re-warms until its window ends (ADR 0010): its batches being done says nothing until then.
+  const now = Date.now();
+  const warmed = running.filter((run) => !waiting.has(run.id) && !(run.openUntil && run.openUntil.getTime() > now));
   // A run asking for `verify` asks its cacheable misses again, or its visitors, before it ends (once: then it ends here).
   const verifying = await planVerifications(
     db,
@@ -125,7 +127,8 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     where r.id = v.id and r.status = 'running'
     returning r.id`)) as unknown;
   const endedIds = new Set(rowsOf<{ id: number }>(ended).map((row) => Number(row.id)));
-  const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId).map((run) => run.boostId!);
+  // A boost's status follows its scheduled and triggered runs; its keep-warm runs go on beside them.
+  const endedBoosts = ready.filter((run) => endedIds.has(run.id) && run.boostId && run.trigger !== "keep_warm").map((run) => run.boostId!);
   await reactivateBoostsOfEndedRuns(db, endedBoosts);
   return ids.map((id) => endedIds.has(id));
 }

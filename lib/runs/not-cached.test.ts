@@ -115,7 +115,7 @@ describe("why calls were not cached", () => {
       "url,user_agent,language,region,status_code,cache_status,pop,response_time_ms,reason,verified_cache_status,cookie_set,encoding,blocked_by,shared_lifetime_seconds,age_seconds,fresh_until",
     );
     expect(lines.slice(1).map((line) => line.split(",")[8])).toEqual(results.data.map((r) => r.reason));
-    expect(lines.slice(1).map((line) => line.split(",").slice(12))).toEqual(results.data.map((r) => [String(r.shared_lifetime_seconds ?? ""), String(r.age_seconds ?? ""), r.fresh_until ?? ""]));
+    expect(lines.slice(1).map((line) => line.split(",").slice(13))).toEqual(results.data.map((r) => [String(r.shared_lifetime_seconds ?? ""), String(r.age_seconds ?? ""), r.fresh_until ?? ""]));
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(results.data.map((r) => r.url));
   });
 

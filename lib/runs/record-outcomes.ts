@@ -1,5 +1,7 @@
-import { asc, sql } from "drizzle-orm";
-import { runBatches, runResults, runs } from "@/drizzle/schema";
+import { asc, eq, sql } from "drizzle-orm";
+import { boosts, runBatches, runResults, runs } from "@/drizzle/schema";
+import { type KeptCall, keepEntries } from "@/lib/freshness/entries";
+import { keepWarmSettings } from "@/lib/freshness/next-due";
 import type { Database } from "@/lib/db";
 import { inIds, recordset } from "@/lib/db/recordset";
 import { callEgress } from "@/lib/warm/workers";
@@ -7,6 +9,8 @@ import { blockedSoFar, recordBlockedVerdicts } from "./blocked";
 import { pauseBoostsOfPausedRuns, reactivateBoostsOfEndedRuns } from "./lifecycle";
 import { decideRecording, type LockedRun, type Recording, type RunDecision, runsToJudge } from "./recording-decision";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
+import { variantKey } from "./calls";
+import { BATCH_SIZE } from "./plan";
 import { MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, type RunDelta } from "./run-source";
 
 /**
@@ -21,7 +25,52 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
   const soFar = await blockedSoFar(tx, runsToJudge(deltas));
   const recording = decideRecording({ locked, deltas, blockedSoFar: soFar, limits: { samples: MAX_FAILURE_SAMPLES, slowdowns: MAX_SLOWDOWNS, results: runResultsMax() } });
   await writeRecording(tx, recording);
+  await keepEntries(tx, keptCalls(locked, deltas));
   return recording.decisions;
+}
+
+/** A locked run, with its boost's keep-warm settings: a keep-warm boost's calls keep its entries. */
+type LockedForKeepWarm = LockedRun & { siteId: number; accountId: number; trigger: string | null; keepWarmLead: number | null };
+
+/**
+ * The entries a recording keeps (ADR 0010): every warming call of a keep-warm boost's runs, with its
+ * answer's reading. A call of a run that follows the boost's URL order (any but keep-warm's own) also
+ * gives its entry its place in that order, for the monthly budget.
+ */
+function keptCalls(locked: readonly LockedForKeepWarm[], deltas: readonly RunDelta[]): KeptCall[] {
+  const keeping = new Map(locked.filter((run) => run.boostId !== null && run.keepWarmLead !== null).map((run) => [run.id, run]));
+  if (!keeping.size) return [];
+  const warmedAt = new Date();
+  const kept: KeptCall[] = [];
+  for (const delta of deltas) {
+    const run = keeping.get(delta.source.runId);
+    if (!run) continue;
+    const settings = keepWarmSettings(run.keepWarmLead!);
+    for (const { batch, warmed } of delta.batches) {
+      for (const { index, call, reading } of warmed) {
+        kept.push({
+          boostId: run.boostId!,
+          siteId: run.siteId,
+          accountId: run.accountId,
+          region: batch.region,
+          // A URL holds no space: the key reads back as URL and variant.
+          callKey: `${call.url} ${variantKey(call)}`,
+          call: {
+            url: call.url,
+            user_agent: call.user_agent,
+            language: call.language,
+            ...(call.cookie_set ? { cookie_set: call.cookie_set } : {}),
+            ...(call.encoding ? { encoding: call.encoding } : {}),
+          },
+          priority: run.trigger === "keep_warm" ? null : batch.seq * BATCH_SIZE + index,
+          reading,
+          warmedAt,
+          settings,
+        });
+      }
+    }
+  }
+  return kept;
 }
 
 /** What one recording transaction holds at most: runs, and their outcomes. */
@@ -68,13 +117,18 @@ export function recordingParts(deltas: readonly RunDelta[], limits: PartLimits):
   return parts;
 }
 
-function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
+function lockRuns(tx: Database, ids: number[]): Promise<LockedForKeepWarm[]> {
   // Only what the decisions need (a warm's source_urls may hold 5,000 URLs): samples and slowdowns are appended by the database.
   return tx
     .select({
       id: runs.id,
       status: runs.status,
       boostId: runs.boostId,
+      siteId: runs.siteId,
+      accountId: runs.accountId,
+      trigger: runs.trigger,
+      // The boost's lead when it keeps its pages warm, null otherwise: whether this recording keeps entries.
+      keepWarmLead: sql<number | null>`case when ${boosts.keepWarm} then ${boosts.keepWarmLead} end`,
       recentOutcomes: runs.recentOutcomes,
       resultsStored: runs.resultsStored,
       resultsMax: runs.resultsMax,
@@ -82,9 +136,10 @@ function lockRuns(tx: Database, ids: number[]): Promise<LockedRun[]> {
       slowdowns: sql<number>`jsonb_array_length(${runs.slowdowns})`.mapWith(Number),
     })
     .from(runs)
+    .leftJoin(boosts, eq(boosts.id, runs.boostId))
     .where(inIds(runs.id, ids))
     .orderBy(asc(runs.id))
-    .for("update");
+    .for("update", { of: runs });
 }
 
 /** Each batch's progress and statistics, one row per batch recorded or giving reservations back. */

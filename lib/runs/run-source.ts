@@ -3,6 +3,7 @@ import type { runBatches, runs } from "@/drizzle/schema";
 import type { FailureSample, Slowdown } from "@/lib/core/run-figures";
 import type { AdaptiveWindow } from "@/lib/warm/adaptive-window";
 import type { CallOutcome } from "@/lib/warm/call";
+import type { FreshnessReading } from "@/lib/warm/freshness";
 import type { BlockVendor } from "@/lib/core/block-vendors";
 import type { NotCachedReason } from "@/lib/core/not-cached";
 import type { Ticket, WarmSource } from "@/lib/warm/engine";
@@ -161,6 +162,9 @@ function countAnswer(batch: BatchState, outcome: CallOutcome): void {
   }
 }
 
+/** A warming call of the batch and what its answer said of its freshness. */
+type WarmedCall = { index: number; call: PlannedCall; reading: FreshnessReading | null };
+
 export type BatchDelta = {
   batch: BatchState;
   upTo: number;
@@ -175,12 +179,15 @@ export type BatchDelta = {
   results: ResultRow[];
   /** In a verification batch: what each call asked again answered this time. */
   verifications: VerificationRow[];
+  /** Each warming call answered, with its answer's shared-cache reading: a keep-warm boost's entries (lib/freshness/entries.ts). */
+  warmed: WarmedCall[];
   done: boolean;
   giveBack: boolean;
 };
 /** What the cache did with one call of the run: hit or reason, its PoP, and the row that lists it. */
 function countCache(delta: BatchDelta, index: number, call: PlannedCall, outcome: CallOutcome, ms: number): void {
   const { batch } = delta;
+  delta.warmed.push({ index, call, reading: outcome.freshness ?? null });
   const { reason } = outcome;
   const hit = reason === null;
   const miss = reason === "miss";
@@ -467,7 +474,7 @@ export class RunSource implements WarmSource {
     let blocks = "";
     for (const batch of this.batches) {
       let upTo = batch.recorded;
-      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], verifications: [], done: false, giveBack: false };
+      const delta: BatchDelta = { batch, upTo, ok: 0, failed: 0, hits: 0, bypassed: 0, ms: 0, hitMs: 0, missMs: 0, results: [], verifications: [], warmed: [], done: false, giveBack: false };
       for (let outcome = batch.outcomes.get(upTo); outcome; outcome = batch.outcomes.get(++upTo)) {
         batch.outcomes.delete(upTo);
         const call = batch.calls[upTo]!;

@@ -282,7 +282,8 @@ export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, n
   const recent = await tx
     .select({ createdAt: runs.createdAt })
     .from(runs)
-    .where(and(eq(runs.siteId, siteId), eq(runs.kind, "boost"), gte(runs.createdAt, since)))
+    // Keep-warm runs are not counted: they never start on a site whose ownership is not proven (lib/runs/keep-warm.ts).
+    .where(and(eq(runs.siteId, siteId), eq(runs.kind, "boost"), gte(runs.createdAt, since), sql`${runs.trigger} is distinct from 'keep_warm'`))
     .orderBy(desc(runs.createdAt))
     .limit(UNVALIDATED_LIMITS.runsPerDay);
   if (recent.length < UNVALIDATED_LIMITS.runsPerDay) return { siteValidated: false };

@@ -122,7 +122,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   for (const name of handledJobs()) {
     if (name === "run.plan" || name === "run.batch") continue;
     // pg-boss 10 has no team size: each work() is one more fetch of this kind at a time.
-    const workers = name === "schedule.tick" ? 1 : jobConcurrency();
+    const workers = name === "schedule.tick" || name === "keep_warm.tick" ? 1 : jobConcurrency();
     for (let i = 0; i < workers; i++) {
       // The first worker answers quickly; the others only matter under load, and an idle poll costs
       // a query (several ms on PGlite): they look five times less often.

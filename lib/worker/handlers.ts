@@ -3,6 +3,7 @@ import { logger } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { type JobContext, type JobHandler, RetryLaterError } from "./job-handler";
 import { emailDeliver } from "./jobs/email-deliver";
+import { keepWarmTick } from "./jobs/keep-warm-tick";
 import { ownershipRecheck } from "./jobs/ownership-recheck";
 import { runBatch } from "./jobs/run-batch";
 import { runEnded } from "./jobs/run-ended";
@@ -22,6 +23,7 @@ const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "email.deliver": emailDeliver,
   "ownership.recheck": ownershipRecheck,
   "schedule.tick": scheduleTick,
+  "keep_warm.tick": keepWarmTick,
   "webhook.deliver": webhookDeliver,
 };
 

@@ -1,3 +1,4 @@
+import { keepWarmStateSchema } from "@/lib/boosts/keep-warm-schemas";
 import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { boostParams, siteBoostParams, siteParams } from "@/lib/api/params";
 import { boostEstimateSchema, boostSchema } from "@/lib/boosts/schemas";
@@ -33,6 +34,21 @@ export const getBoost = defineOperation({
   params: boostParams,
   status: 200,
   response: boostSchema,
+});
+
+export const getBoostKeepWarm = defineOperation({
+  operationId: "getBoostKeepWarm",
+  method: "get",
+  path: "/v1/boosts/{boostId}/keep-warm",
+  tag: "Boosts",
+  summary: "What keep-warm does for the boost: pages kept warm, the next re-warm, the month's calls and budget, and the pages not kept warm with why",
+  description:
+    "A keep-warm boost (`keep_warm: true`) warms each URL × variant × region again when its shared-cache lifetime ends (ADR 0010 in the repository). Entries appear once a run of the boost has warmed them. `not_chased` lists, in the boost's URL order, those that are not kept warm and why: not storable by a shared cache, revalidated on every request, stale on arrival, a lifetime under the floor (PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS), or unknown (then warmed at the boost's schedule, or daily). `limit` and `offset` page that list.",
+  scope: "boosts:read",
+  params: boostParams,
+  query: paginationQuery,
+  status: 200,
+  response: keepWarmStateSchema,
 });
 
 export const putBoost = defineOperation({

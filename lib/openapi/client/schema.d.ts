@@ -330,6 +330,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/boosts/{boostId}/keep-warm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What keep-warm does for the boost: pages kept warm, the next re-warm, the month's calls and budget, and the pages not kept warm with why
+         * @description A keep-warm boost (`keep_warm: true`) warms each URL × variant × region again when its shared-cache lifetime ends (ADR 0010 in the repository). Entries appear once a run of the boost has warmed them. `not_chased` lists, in the boost's URL order, those that are not kept warm and why: not storable by a shared cache, revalidated on every request, stale on arrival, a lifetime under the floor (PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS), or unknown (then warmed at the boost's schedule, or daily). `limit` and `offset` page that list.
+         *
+         *     Scope: `boosts:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getBoostKeepWarm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/boosts/{boostId}/run": {
         parameters: {
             query?: never;
@@ -1166,10 +1190,16 @@ export interface components {
             schedule: string | null;
             /**
              * Format: date-time
-             * @description Next scheduled run (UTC); null without a schedule.
+             * @description Next scheduled run (UTC): the schedule's next occurrence, or for a keep-warm boost without a schedule its daily full run; null otherwise.
              * @example 2026-11-22T09:30:00.000Z
              */
             next_run_at: string | null;
+            /** @description Whether each page is warmed again as its shared-cache lifetime ends (see the create request). */
+            keep_warm: boolean;
+            /** @description The share of a page's lifetime its re-warm comes before the end (0: just after it). */
+            keep_warm_lead: number;
+            /** @description Keep-warm calls the boost may make a calendar month (UTC); null for no budget of its own. */
+            monthly_call_budget: number | null;
             call_limit: number | null;
             /**
              * @description The order runs warm the URLs in (see the create request).
@@ -1286,6 +1316,12 @@ export interface components {
             verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
+            /** @description Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted. */
+            keep_warm?: boolean;
+            /** @description With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing. */
+            keep_warm_lead?: number;
+            /** @description With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies). */
+            monthly_call_budget?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1438,6 +1474,12 @@ export interface components {
             verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
+            /** @description Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted. */
+            keep_warm?: boolean;
+            /** @description With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing. */
+            keep_warm_lead?: number;
+            /** @description With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies). */
+            monthly_call_budget?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1550,6 +1592,12 @@ export interface components {
             ignore_errors?: boolean;
             verify?: components["schemas"]["Verify"];
             report_email_enabled?: boolean;
+            /** @description Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted. */
+            keep_warm?: boolean;
+            /** @description With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing. */
+            keep_warm_lead?: number;
+            /** @description With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies). */
+            monthly_call_budget?: number | null;
         };
         /** @description What a run of the boost would do now, without doing it. Sitemaps are counted from their current lists (a run first reads again those older than the operator's maximum age); a CSV file is read now. */
         BoostEstimate: {
@@ -1586,6 +1634,44 @@ export interface components {
             /** @description The Accept-Encoding variant (zstd, br, gzip, identity); null for the browser's own. */
             encoding: string | null;
             calls: number;
+        };
+        KeepWarmState: {
+            keep_warm: boolean;
+            /** @description URL × variant × region combinations of the boost warmed at least once. */
+            entries: number;
+            /** @description Entries re-warmed as their lifetime ends. */
+            chased: number;
+            /**
+             * Format: date-time
+             * @description The next re-warm; null when none is due.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            next_due_at: string | null;
+            /** @description Keep-warm calls made this calendar month (UTC). */
+            calls_this_month: number;
+            monthly_call_budget: number | null;
+            /** @description Calls a month of keeping the chased entries warm, from the lifetimes learned so far: one a lifetime each, never more often than PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS. */
+            projected_monthly_calls: number;
+            /** @description Chased entries the monthly budget cannot cover at that rate: the last ones in the boost's URL order. 0 without a budget. */
+            left_cold_by_budget: number;
+            /** @description The entries not kept warm, with why (paginated by `limit` and `offset`). */
+            not_chased: {
+                data: components["schemas"]["KeepWarmNotChased"][];
+                /** @description Items in all pages. */
+                total: number;
+                limit: number;
+                offset: number;
+            };
+        };
+        KeepWarmNotChased: {
+            url: string;
+            region: string;
+            user_agent: string;
+            language: string | null;
+            /** @description Why the page is not kept warm, e.g. "a shared-cache lifetime of 30 s: shorter than the 60 s floor", "not storable by a shared cache (private)", "lifetime unknown: warmed at the boost's schedule". */
+            reason: string;
+            /** @description The page's shared-cache lifetime as last read; null when it has none. */
+            lifetime_seconds: number | null;
         };
         /** @description Processed asynchronously; poll GET /v1/runs/{run_id}. */
         RunQueued: {
@@ -1658,6 +1744,12 @@ export interface components {
             verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
+            /** @description Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted. */
+            keep_warm?: boolean;
+            /** @description With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing. */
+            keep_warm_lead?: number;
+            /** @description With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies). */
+            monthly_call_budget?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1729,6 +1821,12 @@ export interface components {
             verify?: components["schemas"]["Verify"];
             /** @description Send an e-mail report when a run ends; true when omitted. */
             report_email_enabled?: boolean;
+            /** @description Keep the boost's pages warm: each URL × variant × region is warmed again when the CDN would otherwise hand its next visitor a miss (just after its shared-cache lifetime ends, inside its `stale-while-revalidate` window when it has one), read from each answer as a shared cache reads it. Beside the schedule, or instead of it (a keep-warm boost without a schedule warms every URL once a day, to learn lifetimes). Re-warms are grouped into runs with `triggered_by.kind` `keep_warm`, one per boost per window (PREHEAT_KEEP_WARM_WINDOW_MINUTES). Pages not storable, or with a lifetime under PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS, are not chased. The site must be validated. False when omitted. */
+            keep_warm?: boolean;
+            /** @description With `keep_warm`, a share of each page's lifetime (0 to 0.9) to re-warm before it ends, for a CDN that refreshes ahead of expiry on a request (Akamai's prefresh, a Varnish grace set-up); 0 (the default) re-warms just after it ends, since on a standard cache a request while the page is fresh renews nothing. */
+            keep_warm_lead?: number;
+            /** @description With `keep_warm`, the keep-warm calls the boost may make a calendar month (UTC); when it cannot cover every page, the first pages in the boost's URL order are kept warm and the rest wait. null for no budget of its own (the organization's quota still applies). */
+            monthly_call_budget?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1910,8 +2008,12 @@ export interface components {
                 http_error?: number;
                 redirect?: number;
                 no_store?: number;
+                private?: number;
+                authorization?: number;
+                status?: number;
                 set_cookie?: number;
                 no_cache?: number;
+                stale_on_arrival?: number;
                 vary?: number;
                 cdn_bypass?: number;
                 no_cache_detected?: number;
@@ -1980,11 +2082,11 @@ export interface components {
             planned_calls: number;
             completed_calls: number;
         };
-        /** @description What started the run: `api` (a key), `dashboard` (a signed-in member), `mcp` (the MCP server, with a key), `schedule` (the boost's cron), `deploy_hook`, or `follow_up` (a deploy hook called while a run of the boost was warming: this run waited for it to end). null for runs created before Preheat recorded it. */
+        /** @description What started the run: `api` (a key), `dashboard` (a signed-in member), `mcp` (the MCP server, with a key), `schedule` (the boost's cron), `deploy_hook`, `follow_up` (a deploy hook called while a run of the boost was warming: this run waited for it to end), or `keep_warm` (the boost's re-warms of pages as their shared-cache lifetime ends, gathered into one run per window). null for runs created before Preheat recorded it. */
         RunTrigger: {
             /** @enum {string} */
-            kind: "api" | "dashboard" | "mcp" | "schedule" | "deploy_hook" | "follow_up";
-            /** @description Who, in the words of the audit log: the key's prefix (`api`, `mcp`), the member's e-mail address (`dashboard`), the cron expression (`schedule`), the hook's name (`deploy_hook`, `follow_up`). */
+            kind: "api" | "dashboard" | "mcp" | "schedule" | "deploy_hook" | "follow_up" | "keep_warm";
+            /** @description Who, in the words of the audit log: the key's prefix (`api`, `mcp`), the member's e-mail address (`dashboard`), the cron expression (`schedule`), the hook's name (`deploy_hook`, `follow_up`), the window's length (`keep_warm`). */
             label: string | null;
         } | null;
         RunPage: {
@@ -2202,7 +2304,7 @@ export interface components {
              * @description Why the call did not end as a cache hit; null for a hit.
              * @enum {string|null}
              */
-            reason: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
+            reason: "blocked" | "http_error" | "redirect" | "no_store" | "private" | "authorization" | "status" | "set_cookie" | "no_cache" | "stale_on_arrival" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss" | null;
             /** @description What a second request of the same call said, in the words of `cache_status`, when the run verified its misses; null otherwise. */
             verified_cache_status: string | null;
             /**
@@ -2210,6 +2312,16 @@ export interface components {
              * @enum {string|null}
              */
             blocked_by: "cloudflare" | "akamai" | "imperva" | "datadome" | "sucuri" | "aws_waf" | "vercel" | "human" | "other" | null;
+            /** @description The answer's freshness lifetime in a shared cache (the CDN), as RFC 9111 and the CDN's targeted field (RFC 9213 CDN-Cache-Control, Cloudflare-CDN-Cache-Control, Surrogate-Control) set it: s-maxage, max-age, Expires − Date, or a heuristic from Last-Modified. null when a shared cache may not store the answer, when the answer gives no lifetime (the CDN's own default applies), or without an answer. */
+            shared_lifetime_seconds: number | null;
+            /** @description The answer's age when it arrived: its Age header, or how far its Date lagged when that is more (RFC 9111 §4.2.3); null without an answer. */
+            age_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description When the answer stops being fresh in a shared cache: arrival + shared_lifetime_seconds − age_seconds (in the past when it arrived stale); null when shared_lifetime_seconds is.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            fresh_until: string | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -5511,6 +5623,162 @@ export interface operations {
             };
         };
     };
+    getBoostKeepWarm: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                boostId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeepWarmState"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     runBoost: {
         parameters: {
             query?: never;
@@ -7968,7 +8236,7 @@ export interface operations {
                 /** @description `not_hit` (the default): the calls that did not end as a cache hit; `hit`: the cache hits; `all`: every call. Ignored with `reason`. */
                 calls?: "not_hit" | "hit" | "all";
                 /** @description Only the calls with this reason. */
-                reason?: "blocked" | "http_error" | "redirect" | "no_store" | "set_cookie" | "no_cache" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
+                reason?: "blocked" | "http_error" | "redirect" | "no_store" | "private" | "authorization" | "status" | "set_cookie" | "no_cache" | "stale_on_arrival" | "vary" | "cdn_bypass" | "no_cache_detected" | "miss";
                 /** @description Only the calls made from this region. */
                 region?: "fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk";
                 /** @description Only the calls whose URL contains this text (case-insensitive); empty: no filter. */

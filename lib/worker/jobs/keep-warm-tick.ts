@@ -1,0 +1,26 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sendJob } from "@/lib/jobs";
+import { closeKeepWarmRuns, warmDueEntries } from "@/lib/runs/keep-warm";
+import type { JobHandler } from "../job-handler";
+
+/** One link of the chain: short, so that a worker stopping waits for it no longer than this. */
+const LINK_MS = 10_000;
+/** Due entries are claimed this often: a re-warm goes out within a second of its due time. */
+const PASS_MS = 1_000;
+
+/**
+ * The keep-warm tick (ADR 0010): every second for ten seconds, adds the entries that are due to their
+ * boosts' keep-warm runs and ends the runs whose window has passed; then queues the next link.
+ */
+export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db }) => {
+  const until = Date.now() + LINK_MS;
+  let added = 0;
+  while (Date.now() < until) {
+    const started = Date.now();
+    added += await warmDueEntries(db);
+    await closeKeepWarmRuns(db);
+    await sleep(Math.max(0, PASS_MS - (Date.now() - started)));
+  }
+  await sendJob("keep_warm.tick", {});
+  return { added };
+};
