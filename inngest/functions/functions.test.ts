@@ -6,7 +6,7 @@ import path from "node:path";
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boosts, runs, sitemaps } from "@/drizzle/schema";
+import { boosts, keepWarmEntries, runBatches, runs, sitemaps, sites } from "@/drizzle/schema";
 import { findOrCreateUser } from "@/lib/accounts/users";
 import { createBoost } from "@/lib/boosts/service";
 import type { AccountContext } from "@/lib/context";
@@ -14,7 +14,7 @@ import { closeDatabase, getDb } from "@/lib/db";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
 import { processSitemapFunction } from "./process-sitemap";
-import { scheduleTickFunction } from "./schedule-tick";
+import { keepWarmTickFunction, scheduleTickFunction } from "./schedule-tick";
 
 let server: http.Server;
 let ctx: AccountContext;
@@ -82,4 +82,21 @@ describe("Inngest functions", () => {
     const again = await new InngestTestEngine({ function: scheduleTickFunction }).execute();
     expect(again.result).toMatchObject({ started: [] });
   });
+
+  it("keep-warm-tick adds the due entries of a keep-warm boost to its keep-warm run, in one step", async () => {
+    const site = await createSite(ctx, { domain: "keepwarm-tick.test" });
+    await ctx.db.update(sites).set({ validated: true }).where(eq(sites.id, site.id));
+    const sitemap = await addSitemap(ctx, site.id, { url: "http://keepwarm-tick.test/sitemap.xml" });
+    const boost = await createBoost(ctx, site.id, { name: "Warm", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr"], keep_warm: true });
+    const call = { url: "http://keepwarm-tick.test/a", user_agent: "desktop", language: null };
+    await ctx.db.insert(keepWarmEntries).values({ boostId: boost.id, siteId: site.id, accountId: ctx.accountId, region: "fr", callKey: `${call.url} desktop|||`, call, dueAt: new Date(Date.now() - 1000) });
+    const engine = new InngestTestEngine({ function: keepWarmTickFunction });
+    const { result, ctx: run } = await engine.execute();
+    expect(run.step.run).toHaveBeenCalledWith("warm-due-entries", expect.any(Function));
+    expect(result).toMatchObject({ added: 1 });
+    const [keepWarm] = await ctx.db.select().from(runs).where(eq(runs.boostId, boost.id));
+    expect(keepWarm).toMatchObject({ trigger: "keep_warm", status: "running", plannedCalls: 1 });
+    const batches = await ctx.db.select().from(runBatches).where(eq(runBatches.runId, keepWarm!.id));
+    expect(batches.map((batch) => batch.calls)).toEqual([[call]]);
+  }, 30_000);
 });
