@@ -198,7 +198,9 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     // Any update of a paused boost is the owner's go-ahead: it resumes, and its schedule fires again.
     if (boost.status === "paused") changes.status = "active";
     if (input.schedule !== undefined || input.keep_warm !== undefined || boost.status === "paused") {
-      changes.nextRunAt = nextFullRunAt({ schedule: changes.schedule ?? boost.schedule, keepWarm: changes.keepWarm ?? boost.keepWarm }, new Date(), turnedOn);
+      // A schedule set to null is a change too: `??` would put the old one back.
+      const schedule = changes.schedule !== undefined ? changes.schedule : boost.schedule;
+      changes.nextRunAt = nextFullRunAt({ schedule, keepWarm: changes.keepWarm ?? boost.keepWarm }, new Date(), turnedOn);
     }
     changes.updatedAt = new Date();
     await tx.update(boosts).set(changes).where(eq(boosts.id, boost.id));
