@@ -89,7 +89,9 @@ describe("Inngest functions", () => {
     const sitemap = await addSitemap(ctx, site.id, { url: "http://keepwarm-tick.test/sitemap.xml" });
     const boost = await createBoost(ctx, site.id, { name: "Warm", source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr"], keep_warm: true });
     const call = { url: "http://keepwarm-tick.test/a", user_agent: "desktop", language: null };
-    await ctx.db.insert(keepWarmEntries).values({ boostId: boost.id, siteId: site.id, accountId: ctx.accountId, region: "fr", callKey: `${call.url} desktop|||`, call, dueAt: new Date(Date.now() - 1000) });
+    await ctx.db
+      .insert(keepWarmEntries)
+      .values({ boostId: boost.id, siteId: site.id, accountId: ctx.accountId, region: "fr", callKey: `${call.url} desktop|||`, call, dueAt: new Date(Date.now() - 1000) });
     const engine = new InngestTestEngine({ function: keepWarmTickFunction });
     const { result, ctx: run } = await engine.execute();
     expect(run.step.run).toHaveBeenCalledWith("warm-due-entries", expect.any(Function));
