@@ -17,10 +17,7 @@ const regionFreshnessSchema = z.object({
 
 const freshnessHourSchema = z.object({
   hour: timestamp.meta({ description: "The hour's start (UTC)." }),
-  urls_known: z
-    .number()
-    .int()
-    .meta({ description: "The site's entries (URL × variant × region) Preheat had an answer for within the 32 days before the hour's end." }),
+  urls_known: z.number().int().meta({ description: "The site's entries (URL × variant × region) Preheat had an answer for within the 32 days before the hour's end." }),
   urls_fresh: z.number().int().meta({
     description:
       "Of `urls_known`, those whose last answer before the hour's end was still fresh for a shared cache at the hour's end (its `fresh_until` later than the hour's end): Preheat's reading of the CDN's answers, not visitors' hits.",
@@ -37,10 +34,7 @@ export const siteFreshnessSchema = z
     site_id: z.number().int(),
     from: timestamp.meta({ description: "The first hour answered: the hour of `from`, or the first hour kept when the runs' retention has dropped older ones." }),
     to: timestamp.meta({ description: "The end of the last hour answered." }),
-    fresh_share: z
-      .number()
-      .nullable()
-      .meta({ description: "Σ `urls_fresh` / Σ `urls_known` over the hours: the share of the pages fresh, hour ends counted alike. null when none was known." }),
+    fresh_share: z.number().nullable().meta({ description: "Σ `urls_fresh` / Σ `urls_known` over the hours: the share of the pages fresh, hour ends counted alike. null when none was known." }),
     hours: z.array(freshnessHourSchema),
   })
   .meta({ id: "SiteFreshness" });

@@ -70,7 +70,7 @@ describe("freshness over time", () => {
     const start = Date.UTC(2026, 0, 5, 10, 0, 0);
     // A fixed pseudo-random sequence: answers at any minute, lifetimes from none to days, some stale on arrival.
     let seed = 7;
-    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647);
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
     const answers: { key: string; region: string; at: number; freshUntil: number | null }[] = [];
     let at = start;
     for (let i = 0; i < 300; i++) {
@@ -98,7 +98,10 @@ describe("freshness over time", () => {
         const want = expected(answers, end);
         expect({ hour: hour.hour, known: hour.urls_known, fresh: hour.urls_fresh }).toEqual({ hour: hour.hour, ...want });
         expect(hour.calls).toBe(answers.filter((a) => a.at >= end - HOUR && a.at < end).length);
-        const fr = expected(answers.filter((a) => a.region === "fr"), end);
+        const fr = expected(
+          answers.filter((a) => a.region === "fr"),
+          end,
+        );
         expect(hour.regions.find((r) => r.region === "fr") ?? { urls_known: 0, urls_fresh: 0 }).toMatchObject({ urls_known: fr.known, urls_fresh: fr.fresh });
       }
     }
@@ -162,7 +165,10 @@ describe("freshness over time", () => {
     for (let day = 0; day < 4; day++) {
       await recordFreshness(
         handle.db,
-        { readings: [{ siteId: site.id, region: "fr", callKey: key, freshUntil: new Date(start + day * 24 * HOUR + 10 * HOUR) }], counts: [{ siteId: site.id, region: "fr", calls: 1, hits: 1, visitorCheckCalls: 0, visitorCheckHits: 0 }] },
+        {
+          readings: [{ siteId: site.id, region: "fr", callKey: key, freshUntil: new Date(start + day * 24 * HOUR + 10 * HOUR) }],
+          counts: [{ siteId: site.id, region: "fr", calls: 1, hits: 1, visitorCheckCalls: 0, visitorCheckHits: 0 }],
+        },
         new Date(start + day * 24 * HOUR),
       );
     }

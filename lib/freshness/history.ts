@@ -110,9 +110,7 @@ type HourRow = { region: string; hour: string | Date; calls: number; hits: numbe
 
 /** The site's figures hour by hour over [start, end) (hour starts), from its first hour not pruned. */
 async function freshnessHours(db: Database, siteId: number, period: { start: number; end: number }): Promise<SiteFreshness> {
-  const [carried] = rowsOf<{ hour: string | Date | null }>(
-    await db.execute(sql`select max(hour) as hour from ${siteFreshnessHours} where site_id = ${siteId} and carried`),
-  );
+  const [carried] = rowsOf<{ hour: string | Date | null }>(await db.execute(sql`select max(hour) as hour from ${siteFreshnessHours} where site_id = ${siteId} and carried`));
   const firstKept = carried?.hour ? new Date(carried.hour).getTime() + HOUR_MS : -Infinity;
   const start = Math.max(period.start, firstKept);
   const startAt = new Date(start).toISOString();
