@@ -13,7 +13,7 @@ type Point = { run: string; when: string; success: number | null; hits: number |
 const CHART_HEIGHT = 180;
 
 /** Declared in app/globals.css, through the palette: the charts follow the theme as the classes do. */
-const chartColors = {
+export const chartColors = {
   grid: "var(--color-chart-grid)",
   axis: "var(--color-chart-axis)",
   tick: "var(--color-chart-tick)",

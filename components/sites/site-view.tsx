@@ -12,6 +12,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { BlockedVerdictsCard } from "./blocked-verdicts";
 import { FirewallPanel } from "./firewall-panel";
+import { FreshnessChart } from "./freshness-chart";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
 import { ValidationPanel } from "./validation-panel";
@@ -44,6 +45,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <SitemapsPanel siteId={site.id} domain={site.domain} />
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
       <FirewallPanel site={site} />
+      <FreshnessChart siteId={site.id} />
       <SiteBoosts siteId={site.id} />
       <SiteWarmRuns siteId={site.id} />
       <Can atLeast="admin">

@@ -15,3 +15,4 @@ export * from "./bot-signing-keys";
 export * from "./audit";
 export * from "./plans";
 export * from "./keep-warm";
+export * from "./freshness";

@@ -95,7 +95,7 @@ it("samples the tables with a row per call or per URL at a tenth of the default,
   const { rows } = await handle.pglite!.query<{ table: string; column: string; target: number | null }>(
     `select c.relname as table, a.attname as column, a.attstattarget as target
        from pg_attribute a join pg_class c on c.oid = a.attrelid
-      where c.relname in ('run_results', 'sitemap_urls', 'run_url_states', 'keep_warm_entries') and a.attnum > 0 and not a.attisdropped`,
+      where c.relname in ('run_results', 'sitemap_urls', 'run_url_states', 'keep_warm_entries', 'site_freshness_entries') and a.attnum > 0 and not a.attisdropped`,
   );
   expect(rows.length).toBeGreaterThan(20);
   expect(rows.filter((row) => row.target !== 10)).toEqual([]);

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { boosts, runBatches, runResults, runs } from "@/drizzle/schema";
 import { type KeptCall, keepEntries } from "@/lib/freshness/entries";
+import { type FreshnessRecording, recordFreshness } from "@/lib/freshness/history";
 import { keepWarmSettings } from "@/lib/freshness/next-due";
 import type { Database } from "@/lib/db";
 import { inIds, recordset } from "@/lib/db/recordset";
@@ -9,6 +10,7 @@ import { blockedSoFar, recordBlockedVerdicts } from "./blocked";
 import { pauseBoostsOfPausedRuns, reactivateBoostsOfEndedRuns } from "./lifecycle";
 import { decideRecording, type LockedRun, type Recording, type RunDecision, runsToJudge } from "./recording-decision";
 import { RESULT_COLUMNS, runResultsMax } from "./results";
+import type { PlannedCall } from "@/lib/core/calls";
 import { variantKey } from "./calls";
 import { BATCH_SIZE } from "./plan";
 import { MAX_FAILURE_SAMPLES, MAX_SLOWDOWNS, type RunDelta } from "./run-source";
@@ -25,8 +27,48 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
   const soFar = await blockedSoFar(tx, runsToJudge(deltas));
   const recording = decideRecording({ locked, deltas, blockedSoFar: soFar, limits: { samples: MAX_FAILURE_SAMPLES, slowdowns: MAX_SLOWDOWNS, results: runResultsMax() } });
   await writeRecording(tx, recording);
-  await keepEntries(tx, keptCalls(locked, deltas));
+  const recordedAt = new Date();
+  await keepEntries(tx, keptCalls(locked, deltas, recordedAt));
+  await recordFreshness(tx, freshnessOf(deltas), recordedAt);
   return recording.decisions;
+}
+
+/** A call's URL and variant: its entry's identity within a boost or a site, and region (a URL holds no space: the key reads back as URL and variant). */
+function entryKey(call: PlannedCall): string {
+  return `${call.url} ${variantKey(call)}`;
+}
+
+/**
+ * What the recording adds to its sites' freshness hours (ADR 0011): every run's calls, counted per
+ * site and region as the batches count them, and each warming call's answer as read for a shared
+ * cache. A call without an answer (a timeout, a worker that died) says nothing of what the CDN holds.
+ */
+function freshnessOf(deltas: readonly RunDelta[]): FreshnessRecording {
+  const readings = new Map<string, FreshnessRecording["readings"][number]>();
+  const counts = new Map<string, FreshnessRecording["counts"][number]>();
+  for (const delta of deltas) {
+    const { siteId } = delta.source;
+    for (const { batch, ok, failed, hits, warmed } of delta.batches) {
+      if (batch.purpose === "verify") continue;
+      const key = `${siteId} ${batch.region}`;
+      const count = counts.get(key) ?? { siteId, region: batch.region, calls: 0, hits: 0, visitorCheckCalls: 0, visitorCheckHits: 0 };
+      counts.set(key, count);
+      if (batch.purpose === "visitors") {
+        count.visitorCheckCalls += ok + failed;
+        count.visitorCheckHits += hits;
+        continue;
+      }
+      count.calls += ok + failed;
+      count.hits += hits;
+      for (const { call, reading } of warmed) {
+        if (!reading) continue;
+        const callKey = entryKey(call);
+        // The last answer of an entry asked twice in one recording is the one the CDN keeps.
+        readings.set(`${key} ${callKey}`, { siteId, region: batch.region, callKey, freshUntil: reading.freshUntil });
+      }
+    }
+  }
+  return { readings: [...readings.values()], counts: [...counts.values()].filter((c) => c.calls || c.visitorCheckCalls) };
 }
 
 /** A locked run, with its boost's keep-warm settings: a keep-warm boost's calls keep its entries. */
@@ -37,10 +79,9 @@ type LockedForKeepWarm = LockedRun & { siteId: number; accountId: number; trigge
  * answer's reading. A call of a run that follows the boost's URL order (any but keep-warm's own) also
  * gives its entry its place in that order, for the monthly budget.
  */
-function keptCalls(locked: readonly LockedForKeepWarm[], deltas: readonly RunDelta[]): KeptCall[] {
+function keptCalls(locked: readonly LockedForKeepWarm[], deltas: readonly RunDelta[], warmedAt: Date): KeptCall[] {
   const keeping = new Map(locked.filter((run) => run.boostId !== null && run.keepWarmLead !== null).map((run) => [run.id, run]));
   if (!keeping.size) return [];
-  const warmedAt = new Date();
   const kept: KeptCall[] = [];
   for (const delta of deltas) {
     const run = keeping.get(delta.source.runId);
@@ -53,8 +94,7 @@ function keptCalls(locked: readonly LockedForKeepWarm[], deltas: readonly RunDel
           siteId: run.siteId,
           accountId: run.accountId,
           region: batch.region,
-          // A URL holds no space: the key reads back as URL and variant.
-          callKey: `${call.url} ${variantKey(call)}`,
+          callKey: entryKey(call),
           call: {
             url: call.url,
             user_agent: call.user_agent,

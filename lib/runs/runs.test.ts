@@ -18,6 +18,7 @@ import { createSite, updateSite } from "@/lib/sites/service";
 import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { queueWarm } from "@/lib/runs/warm-runs";
 import { reportRunEnd } from "@/lib/worker/run-report";
+import { recordFreshness } from "@/lib/freshness/history";
 import { estimateBoost } from "@/lib/boosts/estimate";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import { getRun, listRuns } from "./service";
@@ -427,6 +428,7 @@ describe("report e-mails", () => {
       .from(emailOutbox)
       .where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
     expect(row).toMatchObject({ status: "outbox", toAddress: "runs@example.com" });
+    expect(row!.text).not.toContain("Pages fresh, last 7 days");
     const quiet = await createBoost(ctx, site.id, { name: "Quiet", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], report_email_enabled: false });
     const quietRun = await ended((await triggerBoostRun(ctx, quiet.id)).id);
     await reportRunEnd(handle.db, quietRun.id);
@@ -436,5 +438,25 @@ describe("report e-mails", () => {
         .from(emailOutbox)
         .where(eq(emailOutbox.dedupeKey, `run-report:${quietRun.id}`)),
     ).toEqual([]);
+  });
+
+  it("of a keep-warm boost say the week's share of the site's pages fresh", async () => {
+    const { site, sitemapId } = await siteWithSitemap("fresh-report.test", { pages: 1, headers: { "cache-control": "public, s-maxage=7200" } });
+    const boost = await createBoost(ctx, site.id, { name: "Kept", source_type: "sitemap", sitemap_ids: [sitemapId], region: ["fr"], keep_warm: true });
+    // The week's hours end before this one: an hour-old answer, fresh for two hours, makes the last hour fresh.
+    const hourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 1_800_000);
+    await recordFreshness(
+      handle.db,
+      { readings: [{ siteId: site.id, region: "fr", callKey: "http://fresh-report.test/ desktop", freshUntil: new Date(hourAgo.getTime() + 7_200_000) }], counts: [] },
+      hourAgo,
+    );
+    const run = await ended((await triggerBoostRun(ctx, boost.id)).id);
+    await reportRunEnd(handle.db, run.id);
+    const [row] = await handle.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.dedupeKey, `run-report:${run.id}`));
+    expect(row!.props).toMatchObject({ weekFreshShare: 1 });
+    expect(row!.text).toContain("Pages fresh, last 7 days: 100 %");
   });
 });

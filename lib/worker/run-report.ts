@@ -7,6 +7,7 @@ import { queueRunReport } from "@/lib/email/send";
 import { sendJob } from "@/lib/jobs";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { breakdownOf, runViews } from "@/lib/runs/service";
+import { weekFreshShare } from "@/lib/freshness/history";
 
 const ENDED = ["done", "failed", "paused"];
 
@@ -26,7 +27,12 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
   const owner = await organizationOwner(db, site.accountId);
   if (!owner) return;
   // As GET /v1/runs/{id} shows it: the final summary and breakdown once kept, summed otherwise.
-  const [[view], { pops: popsBreakdown }] = await Promise.all([runViews(db, [run]), breakdownOf(db, run)]);
+  const [[view], { pops: popsBreakdown }, freshShare] = await Promise.all([
+    runViews(db, [run]),
+    breakdownOf(db, run),
+    // A keep-warm boost is there to keep pages fresh: its report says how it went over the week.
+    boost.keepWarm ? weekFreshShare(db, site.id) : undefined,
+  ]);
   const email = await queueRunReport(db, {
     accountId: site.accountId,
     to: owner.email,
@@ -44,6 +50,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       popsBreakdown,
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),
+      ...(freshShare !== undefined ? { weekFreshShare: freshShare } : {}),
       runUrl: `${publicBaseUrl()}/runs/${run.id}`,
     },
   });

@@ -2,6 +2,7 @@ import { paginationQuery, pageOf } from "@/lib/core/pagination";
 import { runParams, siteParams } from "@/lib/api/params";
 import { runDetailSchema, runResultsPageSchema, runResultsQuery, runsListQuery, runsPageSchema, warmRunSchema } from "@/lib/runs/schemas";
 import { warmBody, warmQueuedSchema } from "@/lib/runs/warm-schemas";
+import { siteFreshnessQuery, siteFreshnessSchema } from "@/lib/freshness/history-schemas";
 import { defineOperation } from "../operation";
 
 export const warmSite = defineOperation({
@@ -74,4 +75,23 @@ export const listRunResults = defineOperation({
   status: 200,
   response: runResultsPageSchema,
   csv: true,
+});
+
+export const getSiteFreshness = defineOperation({
+  operationId: "getSiteFreshness",
+  method: "get",
+  path: "/v1/sites/{siteId}/freshness",
+  tag: "Runs",
+  summary: "The site's pages fresh in the CDN, and its calls, hour by hour",
+  description:
+    "Per UTC hour, from every run of the site (warms, boost runs, keep-warm runs), kept as hourly figures when the calls are recorded, so they do not depend on the per-call results (capped per run).\n\n" +
+    "- **An entry** is a URL × variant × region Preheat has called. It is *known* at an hour's end when Preheat had an answer for it within the 32 days before (a page no run asks for any more stops counting a month after its last answer).\n" +
+    "- **Fresh** at an hour's end: the entry's last answer before that moment, as a shared cache reads it (the results' `fresh_until`: `s-maxage`, the CDN's targeted fields, `Age`, `Expires`), was still fresh then. It is Preheat's reading of the CDN's answers, not visitors' hits. A page counts fresh at most 32 days after its last answer.\n" +
+    "- **Calls**: the warming calls recorded in the hour (within a quarter of a second of their answer), the runs' `total_calls`; `hits` the cache hits among them. Visitor-check calls are counted apart; verification calls are not counted.\n\n" +
+    "The hours run from `from`'s hour to `to` (the last 7 days by default, at most 31 days: 422 beyond) and only hours that have ended are answered. Hours older than the plan keeps runs are not kept: `from` in the answer says where the figures start.",
+  scope: "runs:read",
+  params: siteParams,
+  query: siteFreshnessQuery,
+  status: 200,
+  response: siteFreshnessSchema,
 });

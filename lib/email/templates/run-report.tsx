@@ -36,6 +36,11 @@ export const runReportProps = z.object({
   popsBreakdown: z.array(z.object({ pop: z.string(), calls: count, hits: count, average_hit_response_time_ms: count.nullable(), average_miss_response_time_ms: count.nullable() })).default([]),
   regions: z.array(z.string()),
   failureSamples: z.array(z.object({ url: z.string(), region: z.string(), user_agent: z.string(), language: z.string().nullable(), status: z.number().int().nullable(), error: z.string() })),
+  /**
+   * A keep-warm boost's report: the share of the site's pages fresh over the last 7 days' hours
+   * (lib/freshness/history.ts), null when none was known yet; absent for other boosts.
+   */
+  weekFreshShare: z.number().min(0).max(1).nullable().optional(),
   // Absolute: a relative link means nothing in a mail client.
   runUrl: z.url({ protocol: /^https?$/ }),
 });
@@ -146,6 +151,12 @@ export function RunReportEmail(props: RunReportProps) {
             <Figure name="Calls" value={`${n(summary.total_calls)} (${n(summary.successful_calls)} succeeded, ${n(summary.failed_calls)} failed)`} />
             {props.regions.length ? <Figure name="Regions" value={props.regions.join(", ")} /> : null}
             {took ? <Figure name="Duration" value={took} /> : null}
+            {props.weekFreshShare !== undefined ? (
+              <Figure
+                name="Pages fresh, last 7 days"
+                value={props.weekFreshShare === null ? "none known yet" : `${Math.round(props.weekFreshShare * 100)} % (hour by hour, by Preheat's reading of the CDN's answers, not visitors' hits)`}
+              />
+            ) : null}
           </Section>
           {advice.length ? (
             <Section>

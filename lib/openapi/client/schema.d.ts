@@ -654,6 +654,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/freshness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's pages fresh in the CDN, and its calls, hour by hour
+         * @description Per UTC hour, from every run of the site (warms, boost runs, keep-warm runs), kept as hourly figures when the calls are recorded, so they do not depend on the per-call results (capped per run).
+         *
+         *     - **An entry** is a URL × variant × region Preheat has called. It is *known* at an hour's end when Preheat had an answer for it within the 32 days before (a page no run asks for any more stops counting a month after its last answer).
+         *     - **Fresh** at an hour's end: the entry's last answer before that moment, as a shared cache reads it (the results' `fresh_until`: `s-maxage`, the CDN's targeted fields, `Age`, `Expires`), was still fresh then. It is Preheat's reading of the CDN's answers, not visitors' hits. A page counts fresh at most 32 days after its last answer.
+         *     - **Calls**: the warming calls recorded in the hour (within a quarter of a second of their answer), the runs' `total_calls`; `hits` the cache hits among them. Visitor-check calls are counted apart; verification calls are not counted.
+         *
+         *     The hours run from `from`'s hour to `to` (the last 7 days by default, at most 31 days: 422 beyond) and only hours that have ended are answered. Hours older than the plan keeps runs are not kept: `from` in the answer says where the figures start.
+         *
+         *     Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getSiteFreshness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2322,6 +2352,49 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             fresh_until: string | null;
+        };
+        SiteFreshness: {
+            site_id: number;
+            /**
+             * Format: date-time
+             * @description The first hour answered: the hour of `from`, or the first hour kept when the runs' retention has dropped older ones.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the last hour answered.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            to: string;
+            /** @description Σ `urls_fresh` / Σ `urls_known` over the hours: the share of the pages fresh, hour ends counted alike. null when none was known. */
+            fresh_share: number | null;
+            hours: {
+                /**
+                 * Format: date-time
+                 * @description The hour's start (UTC).
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                hour: string;
+                /** @description The site's entries (URL × variant × region) Preheat had an answer for within the 32 days before the hour's end. */
+                urls_known: number;
+                /** @description Of `urls_known`, those whose last answer before the hour's end was still fresh for a shared cache at the hour's end (its `fresh_until` later than the hour's end): Preheat's reading of the CDN's answers, not visitors' hits. */
+                urls_fresh: number;
+                /** @description Warming calls recorded in the hour (the runs' `calls`; verification and visitor-check calls apart). */
+                calls: number;
+                /** @description Of `calls`, the cache hits. */
+                hits: number;
+                /** @description Visitor-check calls recorded in the hour; null when there were none. */
+                visitor_check_calls: number | null;
+                /** @description Of `visitor_check_calls`, the cache hits; null when there were none. */
+                visitor_check_hits: number | null;
+                /** @description `urls_known` and `urls_fresh` per region, for the regions with an entry known. */
+                regions: {
+                    region: string;
+                    urls_known: number;
+                    urls_fresh: number;
+                }[];
+            }[];
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -8268,6 +8341,162 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunResultPage"];
                     "text/csv": string;
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteFreshness: {
+        parameters: {
+            query?: {
+                /** @description Start (ISO 8601); its hour is the first one answered. 7 days before `to` when omitted. */
+                from?: string;
+                /** @description End (ISO 8601); now when omitted. At most 31 days after `from` (422 beyond). Only hours that have ended are answered. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteFreshness"];
                 };
             };
             /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
