@@ -52,18 +52,32 @@ function MonthlyCost({ estimate, schedule }: { estimate: Estimate; schedule: str
   );
 }
 
+/** What keeping the boost's pages warm costs a month, from the lifetimes its runs learned; nothing before they learned any. */
+function KeepWarmCost({ estimate, keepWarm }: { estimate: Estimate; keepWarm: boolean }) {
+  if (!keepWarm) return null;
+  if (estimate.keep_warm_calls_per_month === null) return <p className="text-slate-500">Keep warm: its cost a month follows once a run has read the pages’ lifetimes from the CDN’s answers.</p>;
+  return (
+    <p data-testid="boost-keep-warm-cost">
+      Keep warm: ≈ <strong>{n(estimate.keep_warm_calls_per_month)}</strong> more calls a month, one a lifetime per page kept warm
+      {estimate.keep_warm_left_cold ? `; the budget leaves ${n(estimate.keep_warm_left_cold)} of them cold (the last in the boost’s order)` : ""}.
+    </p>
+  );
+}
+
 /** What a run would do with the form as it is now: URLs, calls, calls per region against the quota, and what the schedule costs a month; updated as the owner edits. */
 export function BoostEstimateCard({
   estimate,
   ready,
   blocker,
   schedule,
+  keepWarm = false,
 }: {
   estimate: UseQueryResult<Estimate>;
   ready: boolean;
   /** The sentence of the value that keeps the estimate away, when one was typed wrong. */
   blocker?: string;
   schedule: string | null | undefined;
+  keepWarm?: boolean;
 }) {
   const { data, error, isFetching } = estimate;
   return (
@@ -93,6 +107,7 @@ export function BoostEstimateCard({
                 .join(" · ")}
             </p>
             <MonthlyCost estimate={data} schedule={schedule} />
+            <KeepWarmCost estimate={data} keepWarm={keepWarm} />
             {data.notes.length ? <p className="text-xs text-slate-500">{data.notes.join("; ")}.</p> : null}
           </>
         )}

@@ -137,17 +137,7 @@ export type BoostBody = ReturnType<typeof toBody>;
 
 /** The part of the body the estimate reads: what decides the calls (the order decides none), the schedule (what they cost a month), and the boost being edited (only_changed compares with its last run). */
 export function estimateDraft(state: FormState, boostId: number | undefined) {
-  const {
-    name: _name,
-    ignore_errors: _ignore,
-    report_email_enabled: _report,
-    order: _order,
-    keep_warm: _keep,
-    keep_warm_lead: _lead,
-    monthly_call_budget: _budget,
-    request_profile,
-    ...body
-  } = toBody(state);
+  const { name: _name, ignore_errors: _ignore, report_email_enabled: _report, order: _order, keep_warm_lead: _lead, request_profile, ...body } = toBody(state);
   // Of the profile, only the custom user agents add calls: the password is not sent with every keystroke.
   const draft = { ...body, request_profile: request_profile?.custom_user_agents ? { custom_user_agents: request_profile.custom_user_agents } : null };
   return boostId === undefined ? draft : { ...draft, boost_id: boostId };

@@ -270,7 +270,7 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
         </div>
       </Card>
 
-      <BoostEstimateCard estimate={estimate} ready={ready} blocker={blocker?.sentence} schedule={draft.schedule} />
+      <BoostEstimateCard estimate={estimate} ready={ready} blocker={blocker?.sentence} schedule={draft.schedule} keepWarm={state.keep_warm} />
 
       <Card title="Schedule">
         <ScheduleEditor value={state.schedule} onChange={(value) => set("schedule", value)} error={problem("schedule")} />

@@ -1,3 +1,5 @@
+import { keepWarmFigures } from "@/lib/freshness/entries";
+import { keepWarmSettings } from "@/lib/freshness/next-due";
 import { and, eq, inArray } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/runs/quota";
@@ -65,6 +67,8 @@ async function estimate(
       quota_remaining: quota.remaining,
       calls_per_month: callsPerMonth(schedule, selection.total),
       monthly_quota: quota.limit,
+      keep_warm_calls_per_month: null,
+      keep_warm_left_cold: null,
       unchanged_urls: selection.unchanged,
       notes: [...selection.notes, ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
       shared_egress,
@@ -79,6 +83,8 @@ async function estimate(
     quota_remaining: quota.remaining,
     calls_per_month: callsPerMonth(schedule, 0),
     monthly_quota: quota.limit,
+    keep_warm_calls_per_month: null,
+    keep_warm_left_cold: null,
     unchanged_urls: 0,
     notes: [`the CSV file could not be read: ${selected.unreadable}`, ...egressNotes],
     shared_egress,
@@ -90,12 +96,23 @@ async function savedBoost(ctx: AccountContext, boostId: number) {
   const boost = await getBoostRow(ctx.db, ctx, boostId);
   const site = await getSite(ctx, boost.siteId);
   const plan: CallPlan = { regions: boost.regions, variations: boost.variations, requestProfile: boost.requestProfile };
-  return { source: await boostSourceOf(ctx.db, boost), site, plan, visitorCheck: boost.verifyVisitors, schedule: boost.schedule };
+  return { boost, source: await boostSourceOf(ctx.db, boost), site, plan, visitorCheck: boost.verifyVisitors, schedule: boost.schedule };
 }
 
 export async function estimateBoost(ctx: AccountContext, boostId: number): Promise<BoostEstimate> {
-  const { source, site, plan, visitorCheck, schedule } = await savedBoost(ctx, boostId);
-  return estimate(ctx.db, ctx.accountId, source, site, plan, visitorCheck, schedule);
+  const { boost, source, site, plan, visitorCheck, schedule } = await savedBoost(ctx, boostId);
+  const estimated = await estimate(ctx.db, ctx.accountId, source, site, plan, visitorCheck, schedule);
+  return withKeepWarm(ctx, estimated, boost.keepWarm ? boost.id : null, boost.monthlyCallBudget);
+}
+
+/**
+ * Keep-warm's cost, from the lifetimes the boost's runs learned (the same figures as GET
+ * /v1/boosts/{id}/keep-warm): `boostId` null when it keeps nothing warm, or has no runs yet (a draft).
+ */
+async function withKeepWarm(ctx: AccountContext, estimated: BoostEstimate, boostId: number | null, budget: number | null): Promise<BoostEstimate> {
+  if (boostId === null) return estimated;
+  const figures = await keepWarmFigures(ctx.db, boostId, keepWarmSettings(0).floorSeconds, budget);
+  return { ...estimated, keep_warm_calls_per_month: figures.projectedMonthlyCalls, keep_warm_left_cold: budget === null ? null : figures.leftColdByBudget };
 }
 
 /** The estimate's `calls` alone (0 when the source cannot be read): what a run of the boost would make now. */
@@ -131,7 +148,7 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     order: "sitemap",
     onlyChanged: draft.only_changed ?? false,
   };
-  return estimate(
+  const estimated = await estimate(
     ctx.db,
     ctx.accountId,
     source,
@@ -140,4 +157,5 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     draft.verify === "visitors",
     draft.schedule ?? null,
   );
+  return withKeepWarm(ctx, estimated, draft.keep_warm && edited ? edited.id : null, draft.monthly_call_budget ?? null);
 }

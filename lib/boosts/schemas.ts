@@ -71,6 +71,13 @@ export const boostEstimateSchema = z
         "What the boost's schedule would spend in a month: the cron's occurrences in the next 30 days × `calls` (a run started now; the quota counts each run's calls when it is planned). Null without a schedule (the boost runs only when started), and, for a draft in the dashboard's form, while its schedule is not a valid cron.",
     }),
     monthly_quota: z.number().int().meta({ description: "The account's monthly call limit (GET /v1/usage's `quota.limit`), to compare `calls_per_month` with." }),
+    keep_warm_calls_per_month: z.number().int().nullable().meta({
+      description:
+        "For a saved boost with `keep_warm`: the calls a month of keeping its pages warm, from the lifetimes learned so far (one call a lifetime per page, never more often than the floor), on top of `calls_per_month`. null otherwise, and for a draft (its pages' lifetimes are learned by its runs).",
+    }),
+    keep_warm_left_cold: z.number().int().nullable().meta({
+      description: "With `keep_warm` and a `monthly_call_budget`: the pages kept warm that the budget cannot cover at that rate (the last in the boost's URL order). null otherwise.",
+    }),
     unchanged_urls: z
       .number()
       .int()

@@ -163,6 +163,8 @@ export const boostDraftBody = z
     call_limit: boostFields.call_limit,
     only_changed: onlyChanged.optional(),
     verify: verify.optional(),
+    keep_warm: keepWarm.optional(),
+    monthly_call_budget: monthlyCallBudget.nullable().optional(),
     // Not the boost's strict `schedule`: a cron half typed gives no monthly cost, never a refused estimate.
     schedule: z.string().max(200).nullable().optional().meta({
       description:

@@ -1647,6 +1647,10 @@ export interface components {
             calls_per_month: number | null;
             /** @description The account's monthly call limit (GET /v1/usage's `quota.limit`), to compare `calls_per_month` with. */
             monthly_quota: number;
+            /** @description For a saved boost with `keep_warm`: the calls a month of keeping its pages warm, from the lifetimes learned so far (one call a lifetime per page, never more often than the floor), on top of `calls_per_month`. null otherwise, and for a draft (its pages' lifetimes are learned by its runs). */
+            keep_warm_calls_per_month: number | null;
+            /** @description With `keep_warm` and a `monthly_call_budget`: the pages kept warm that the budget cannot cover at that rate (the last in the boost's URL order). null otherwise. */
+            keep_warm_left_cold: number | null;
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
             unchanged_urls: number;
             /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them. */

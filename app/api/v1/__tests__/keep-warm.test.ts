@@ -72,6 +72,9 @@ describe("keep_warm", () => {
       expect.objectContaining({ url: `${base}/private`, region: "fr", reason: "not storable by a shared cache (private)" }),
       expect.objectContaining({ url: `${base}/short`, reason: "a shared-cache lifetime of 10 s: shorter than the 60 s floor", lifetime_seconds: 10 }),
     ]);
+    // The boost's estimate counts the same cost beside its schedule's.
+    const estimate = await api("GET", `/v1/boosts/${boost.body.id}/estimate`, { key });
+    expect(estimate.body).toMatchObject({ keep_warm_calls_per_month: 720, keep_warm_left_cold: 1 });
     expect((await api("GET", `/v1/boosts/${boost.body.id}/keep-warm?limit=0`, { key })).status).toBe(422);
     expect((await api("GET", `/v1/boosts/${boost.body.id}/keep-warm`, { key: await newKey("sites:read") })).status).toBe(403);
   });
