@@ -142,6 +142,23 @@ describe("keep-warm", () => {
     expect(asked.get(`${domain}/a`)!.length).toBe(before + 1);
   }, 30_000);
 
+  it("spends no more than the boost's monthly budget, on the first pages in its order", async () => {
+    const domain = "budget.keepwarm.test";
+    const { boost } = await keepWarmBoost(domain);
+    await updateBoost(ctx, boost.id, { monthly_call_budget: 1 });
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    const [a, b] = [asked.get(`${domain}/a`)!.length, asked.get(`${domain}/b`)!.length];
+    await tickFor(2 * LIFETIME * 1000 + 1500);
+    // One keep-warm call this month: the first page in the CSV's order; the second waits.
+    expect(asked.get(`${domain}/a`)!.length).toBe(a + 1);
+    expect(asked.get(`${domain}/b`)!.length).toBe(b);
+    const [run] = await handle.db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.boostId, boost.id), eq(runs.trigger, "keep_warm")));
+    expect(run!.plannedCalls).toBe(1);
+  }, 30_000);
+
   it("stops for a suspended organization: its due entries wait, looked at again an hour later", async () => {
     const domain = "suspended.keepwarm.test";
     const { boost } = await keepWarmBoost(domain);
