@@ -29,6 +29,10 @@ export const sites = pgTable(
     maxConcurrency: integer("max_concurrency"),
     /** Warming calls started per second, service-wide; null: no rate cap. */
     maxRequestsPerSecond: doublePrecision("max_requests_per_second"),
+    /** The Crawl-delay its robots.txt asks of Preheat (or of every crawler), capped at 60 s; null when it asks none. */
+    crawlDelaySeconds: doublePrecision("crawl_delay_seconds"),
+    /** When its robots.txt was last read for the Crawl-delay (once a day at most). */
+    robotsReadAt: timestamp("robots_read_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain)],

@@ -8,6 +8,7 @@ import type { RunTrigger } from "@/lib/core/run-trigger";
 import { type Database, isUniqueViolation } from "@/lib/db";
 import { claimDueEntries, type DueEntry, postponeEntries } from "@/lib/freshness/entries";
 import { sendJob } from "@/lib/jobs";
+import { refreshCrawlDelay } from "@/lib/sites/crawl-delay";
 import { runResultsMaxOf, standingOf } from "@/lib/plans/limits";
 import { finishRun } from "./finish";
 import { BATCH_SIZE } from "./plan";
@@ -152,6 +153,8 @@ export async function warmDueEntries(db: Database, now = new Date()): Promise<nu
       if (!warm.length) continue;
       const { runId, siteId, regions } = await addToRun(db, row.boost, warm, now);
       added += warm.length;
+      // The site's Crawl-delay (its robots.txt, once a day) paces the re-warms as it paces every run.
+      await refreshCrawlDelay(db, siteId, new URL(warm[0]!.call.url).origin, now);
       for (const region of regions) await sendJob("run.batch", { runId, siteId, region });
     }
     if (due.length < CLAIM_PAGE) return added;

@@ -10,6 +10,7 @@ import { mergedDetails, normaliseUrl } from "@/lib/sources/site-urls";
 import type { RegionCode } from "@/lib/core/regions";
 import { refreshStaleSitemaps } from "@/lib/sitemaps/freshness";
 import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
+import { refreshCrawlDelay } from "@/lib/sites/crawl-delay";
 import { keepsUrl } from "@/lib/warm/url-filters";
 import { type CallPlan, countCalls, regionCalls } from "./calls";
 import { inIdsPlaceholder, recordset } from "@/lib/db/recordset";
@@ -306,6 +307,9 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
     : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null };
   const { urls, callLimit, total, notes } = selection;
+  // A keep-warm boost comes back to the site all day long: its robots.txt's Crawl-delay (read once a
+  // day) sets the site's pace before the first call goes out.
+  if (boost?.keepWarm && urls[0]) await refreshCrawlDelay(db, site.id, new URL(urls[0]).origin);
   if (!total) {
     return db.transaction(async (tx) => {
       await keepSnapshot(tx, run, selection);

@@ -16,6 +16,19 @@ export function siteConcurrency(site: { maxConcurrency: number | null }): number
   return Math.min(site.maxConcurrency ?? defaultSiteConcurrency(), maxSiteConcurrency());
 }
 
+/**
+ * The one rule for a site's pace (calls started a second, service-wide; null: no cap): its owner's
+ * choice; else the Crawl-delay its robots.txt asks of Preheat, one call per delay. A validated
+ * site's owner may override the Crawl-delay by choosing a pace; on a site not validated, the slower
+ * of the two holds (anyone may register any domain).
+ */
+export function sitePace(site: { maxRequestsPerSecond: number | null; crawlDelaySeconds: number | null; validated: boolean }): number | null {
+  const robots = site.crawlDelaySeconds ? 1 / site.crawlDelaySeconds : null;
+  if (site.maxRequestsPerSecond === null) return robots;
+  if (site.validated || robots === null) return site.maxRequestsPerSecond;
+  return Math.min(site.maxRequestsPerSecond, robots);
+}
+
 const MAX_REQUESTS_PER_SECOND = 1000;
 
 export const updateSiteBody = z

@@ -61,6 +61,10 @@ export const siteSchema = z
       .int()
       .meta({ description: "Warming calls sent to the site at once by the whole service (every worker, run and region). The service default (PREHEAT_SITE_CONCURRENCY, 4) unless set with PATCH." }),
     max_requests_per_second: z.number().nullable().meta({ description: "Warming calls started per second at most; null: no rate cap." }),
+    crawl_delay_seconds: z.number().nullable().meta({
+      description:
+        "The Crawl-delay the site's robots.txt asks of Preheat (`User-agent: Preheat`, else `*`), read once a day when a run starts, capped at 60 s; null when it asks none. Without `max_requests_per_second`, calls are paced one per delay; a validated site's owner overrides it by setting `max_requests_per_second` (on a site not validated, the slower of the two holds).",
+    }),
     blocked_verdicts: z.record(z.string(), blockedVerdictSchema).meta({
       description:
         "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",

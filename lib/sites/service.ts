@@ -30,6 +30,7 @@ export function toSite(row: SiteRow): SitePayload {
     verification_secret: row.verificationSecret!,
     max_concurrency: siteConcurrency(row),
     max_requests_per_second: row.maxRequestsPerSecond,
+    crawl_delay_seconds: row.crawlDelaySeconds,
     blocked_verdicts: row.blockedVerdicts ?? {},
     created_at: row.createdAt.toISOString(),
   };

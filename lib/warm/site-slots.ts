@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { siteSlots, sites } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { siteConcurrency } from "@/lib/sites/pace";
+import { siteConcurrency, sitePace } from "@/lib/sites/pace";
 import { CALL_TIMEOUT_MS } from "@/lib/warm/call";
 import { WORKER_ID } from "@/lib/warm/workers";
 import { idList, inIds, recordset } from "@/lib/db/recordset";
@@ -35,12 +35,13 @@ export function shareOf(limit: number, me: string, others: { workerId: string; s
 
 export type SiteGrant = { siteId: number; slots: number; concurrency: number; requestsPerSecond: number | null };
 
-type SiteLimits = { id: number; maxConcurrency: number | null; maxRequestsPerSecond: number | null };
+type SiteLimits = { id: number; maxConcurrency: number | null; maxRequestsPerSecond: number | null; crawlDelaySeconds: number | null; validated: boolean };
 
 /** `slots` of the site's limit: its share of the site's requests a second goes with them. */
 function grantOf(site: SiteLimits, slots: number): SiteGrant {
   const concurrency = siteConcurrency(site);
-  return { siteId: site.id, slots, concurrency, requestsPerSecond: site.maxRequestsPerSecond === null ? null : (site.maxRequestsPerSecond * slots) / concurrency };
+  const pace = sitePace(site);
+  return { siteId: site.id, slots, concurrency, requestsPerSecond: pace === null ? null : (pace * slots) / concurrency };
 }
 
 /**
@@ -55,7 +56,10 @@ export function soleGrant(site: SiteLimits): SiteGrant {
 
 /** The sites' limits as they are now: a site's limit may change while its runs warm. */
 function siteLimits(db: Pick<Database, "select">, siteIds: number[]): Promise<SiteLimits[]> {
-  return db.select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond }).from(sites).where(inIds(sites.id, siteIds));
+  return db
+    .select({ id: sites.id, maxConcurrency: sites.maxConcurrency, maxRequestsPerSecond: sites.maxRequestsPerSecond, crawlDelaySeconds: sites.crawlDelaySeconds, validated: sites.validated })
+    .from(sites)
+    .where(inIds(sites.id, siteIds));
 }
 
 /** The sole worker's grants of the sites it warms, their limits read again. */

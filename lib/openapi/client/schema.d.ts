@@ -1042,6 +1042,8 @@ export interface components {
             max_concurrency: number;
             /** @description Warming calls started per second at most; null: no rate cap. */
             max_requests_per_second: number | null;
+            /** @description The Crawl-delay the site's robots.txt asks of Preheat (`User-agent: Preheat`, else `*`), read once a day when a run starts, capped at 60 s; null when it asks none. Without `max_requests_per_second`, calls are paced one per delay; a validated site's owner overrides it by setting `max_requests_per_second` (on a site not validated, the slower of the two holds). */
+            crawl_delay_seconds: number | null;
             /** @description Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing. */
             blocked_verdicts: {
                 [key: string]: components["schemas"]["BlockedVerdict"];
