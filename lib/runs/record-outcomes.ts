@@ -29,7 +29,10 @@ export async function recordOutcomes(tx: Database, deltas: readonly RunDelta[]):
   await writeRecording(tx, recording);
   const recordedAt = new Date();
   await keepEntries(tx, keptCalls(locked, deltas, recordedAt));
-  await recordFreshness(tx, freshnessOf(deltas), recordedAt);
+  // Only the runs still there: a site deleted (with its runs) while its calls were out counts nothing,
+  // and its freshness rows would refer to a site that is gone.
+  const present = new Set(locked.map((run) => run.id));
+  await recordFreshness(tx, freshnessOf(deltas.filter((delta) => present.has(delta.source.runId))), recordedAt);
   return recording.decisions;
 }
 
