@@ -43,7 +43,7 @@ export const getBoostKeepWarm = defineOperation({
   tag: "Boosts",
   summary: "What keep-warm does for the boost: pages kept warm, the next re-warm, the month's calls and budget, and the pages not kept warm with why",
   description:
-    "A keep-warm boost (`keep_warm: true`) warms each URL × variant × region again when its shared-cache lifetime ends (ADR 0010 in the repository). Entries appear once a run of the boost has warmed them. `not_chased` lists, in the boost's URL order, those that are not kept warm and why: not storable by a shared cache, revalidated on every request, stale on arrival, a lifetime under the floor (PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS), or unknown (then warmed at the boost's schedule, or daily). `limit` and `offset` page that list.",
+    "A keep-warm boost (`keep_warm: true`) warms each URL × variant × region again when its shared-cache lifetime ends. Entries appear once a run of the boost has warmed them. `not_chased` lists, in the boost's URL order, those that are not kept warm and why: not storable by a shared cache, revalidated on every request, stale on arrival, a lifetime under the floor (the service's shortest interval between two re-warms of a page, 60 s by default), or unknown (then warmed at the boost's schedule, or daily). `limit` and `offset` page that list.",
   scope: "boosts:read",
   params: boostParams,
   query: paginationQuery,
