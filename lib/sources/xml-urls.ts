@@ -201,6 +201,14 @@ const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)/i;
 /** A text sitemap's line is a URL (2,048 characters at most to be kept): a longer line is not one. */
 const MAX_TEXT_LINE = 64 * 1024;
 const URL_LINE = /^https?:\/\/\S+$/i;
+const URL_START = /^https?:\/\//i;
+const ROBOTS_RULE = /^(user-agent|disallow|allow|crawl-delay|host|#)/i;
+/** Enough of a first line to tell a URL or a robots.txt rule from anything else. */
+const FIRST_LINE_JUDGED_AT = 16;
+
+function notTextSitemap(): SourceFormatError {
+  return new SourceFormatError("not a sitemap, sitemap index, RSS or Atom feed, text sitemap or robots.txt (its first line is neither a URL nor a robots.txt rule)");
+}
 
 /**
  * A plain-text sitemap (one absolute URL a line, as the sitemaps protocol allows) or a robots.txt
@@ -224,15 +232,19 @@ async function readTextUrls(first: string, rest: AsyncIterable<string>, maxEntri
     } else if (URL_LINE.test(trimmed)) {
       if (urls.length >= maxEntries) throw new SourceFormatError(`more than ${maxEntries} entries`);
       urls.push({ loc: trimmed, lastmod: null });
-    } else if (lines === 1 && !/^(user-agent|disallow|allow|crawl-delay|host|#)/i.test(trimmed)) {
-      throw new SourceFormatError("not a sitemap, sitemap index, RSS or Atom feed, text sitemap or robots.txt (its first line is neither a URL nor a robots.txt rule)");
+    } else if (lines === 1 && !ROBOTS_RULE.test(trimmed)) {
+      throw notTextSitemap();
     }
   };
   const feed = (text: string) => {
     const split = (partial + text).split(/\r?\n|\r/);
     partial = split.pop()!;
-    if (partial.length > MAX_TEXT_LINE) throw new SourceFormatError(`a text document with a line longer than ${MAX_TEXT_LINE} characters`);
     for (const line of split) take(line);
+    // A first line still open is judged as soon as its start tells: a document whose first line never
+    // ends (or ends after megabytes) is refused then, not once the size cap or the line limit cuts it.
+    const opening = partial.replace(/^\uFEFF/, "").trimStart();
+    if (lines === 0 && opening.length >= FIRST_LINE_JUDGED_AT && !URL_START.test(opening) && !SITEMAP_LINE.test(opening) && !ROBOTS_RULE.test(opening)) throw notTextSitemap();
+    if (partial.length > MAX_TEXT_LINE) throw new SourceFormatError(`a text document with a line longer than ${MAX_TEXT_LINE} characters`);
   };
   feed(first);
   for await (const piece of rest) feed(piece);
