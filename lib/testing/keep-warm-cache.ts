@@ -10,7 +10,7 @@ import { Agent, request } from "undici";
  */
 
 /** The header every visitor sends: the VCL fetches a visitor's miss without storing it. */
-export const VISITOR_HEADER = "x-bench-visitor";
+const VISITOR_HEADER = "x-bench-visitor";
 
 /** How a page tells the cache its lifetime: RFC 9111's `s-maxage`, RFC 9213's `CDN-Cache-Control`, or `Expires`. */
 export type LifetimeField = "s-maxage" | "cdn-cache-control" | "expires";
