@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boosts, keepWarmEntries, runs, sites } from "@/drizzle/schema";
 import { suspendOrganization } from "@/lib/accounts/operator";
@@ -147,6 +147,24 @@ describe("keep-warm", () => {
     expect(entry!.dueAt!.getTime() - entry!.lastWarmedAt!.getTime()).toBe((LIFETIME + 1) * 1000);
     await tickFor(2 * (LIFETIME + 2) * 1000);
     expect(asked.get(`${GRACE_HOST}/grace`)!.length).toBeGreaterThanOrEqual(3);
+  }, 30_000);
+
+  it("claims an entry up to a quarter of the slack before it is due, so that a pass just before its due time does not leave it a second late", async () => {
+    const { boost } = await keepWarmBoost("ahead.keepwarm.test");
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    const now = new Date();
+    // The slack is 2 s: a pass at `now` claims what is due by now + 0.5 s.
+    const dueIn = (path: string, ms: number) =>
+      handle.db
+        .update(keepWarmEntries)
+        .set({ dueAt: new Date(now.getTime() + ms) })
+        .where(and(eq(keepWarmEntries.boostId, boost.id), sql`${keepWarmEntries.call}->>'url' like ${`%${path}`}`));
+    await dueIn("/a", 400);
+    await dueIn("/b", 600);
+    await warmDueEntries(handle.db, now);
+    const byPath = new Map((await entriesOf(boost.id)).map((entry) => [new URL(entry.call.url).pathname, entry.dueAt?.getTime()]));
+    expect(byPath.get("/a")).toBeGreaterThan(now.getTime() + 1000);
+    expect(byPath.get("/b")).toBe(now.getTime() + 600);
   }, 30_000);
 
   it("an entry claimed by a worker that dies is warmed again later, never lost", async () => {
