@@ -42,6 +42,13 @@ describe("when a keep-warm entry is warmed next", () => {
     expect(due.getTime()).toBeLessThan(seconds(360).getTime());
   });
 
+  it("after a re-warm inside the window, a lifetime later: the CDN served the stale copy and refreshed it from that request", () => {
+    // Answered 25 s into a 20 s lifetime with a 20 s window: stale, but the copy the CDN now keeps is fresh until at + 20 s.
+    const due = nextDue(reading(20, { ageSeconds: 25, staleWhileRevalidateSeconds: 20 }), { ...settings, floorSeconds: 10 }, at);
+    expect(due).toEqual({ dueAt: seconds(21), reason: null });
+    expect(nextDue(reading(20, { ageSeconds: 45, staleWhileRevalidateSeconds: 20 }), { ...settings, floorSeconds: 10 }, at).reason).toMatch(/stale on arrival/);
+  });
+
   it("comes a share of the lifetime earlier with a lead, for CDNs that refresh ahead of expiry", () => {
     expect(nextDue(reading(1000), { ...settings, lead: 0.1 }, at).dueAt).toEqual(seconds(900));
   });

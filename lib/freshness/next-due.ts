@@ -41,8 +41,14 @@ export function nextDue(reading: FreshnessReading | null, settings: KeepWarmSett
   const lifetime = reading.lifetimeSeconds;
   if (lifetime === null || !reading.freshUntil) return { dueAt: null, reason: "lifetime unknown: warmed at the boost's schedule" };
   if (lifetime < settings.floorSeconds) return { dueAt: null, reason: `a shared-cache lifetime of ${lifetime} s: shorter than the ${settings.floorSeconds} s floor` };
-  if (reading.freshUntil.getTime() <= warmedAt.getTime()) return { dueAt: null, reason: "stale on arrival (its Age is past its lifetime): the CDN does not keep it fresh" };
-  const expiry = reading.freshUntil.getTime();
+  let expiry = reading.freshUntil.getTime();
+  if (expiry <= warmedAt.getTime()) {
+    // Stale inside its stale-while-revalidate window: what a re-warm aimed into that window gets. The
+    // CDN served the stale copy and refreshes it from this request in the background, so the copy it
+    // keeps is fresh for a lifetime from now; only past the window is the page stale for good.
+    if (expiry + reading.staleWhileRevalidateSeconds * 1000 <= warmedAt.getTime()) return { dueAt: null, reason: "stale on arrival (its Age is past its lifetime): the CDN does not keep it fresh" };
+    expiry = warmedAt.getTime() + lifetime * 1000;
+  }
   const aimed = settings.lead > 0 ? expiry - settings.lead * lifetime * 1000 : expiry + (settings.slackSeconds * 1000) / 2;
   return { dueAt: new Date(Math.max(aimed, warmedAt.getTime() + settings.floorSeconds * 1000)), reason: null };
 }

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import type { ServerResponse } from "node:http";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boosts, keepWarmEntries, runs, sites } from "@/drizzle/schema";
 import { suspendOrganization } from "@/lib/accounts/operator";
@@ -23,6 +24,16 @@ const PAGES: Record<string, string> = {
   "/private": "private, max-age=600",
   "/short": "public, s-maxage=1",
 };
+/**
+ * A CDN serving a stale copy inside its stale-while-revalidate window, as it answers a re-warm aimed
+ * there: its Age past the lifetime (the CDN refreshes it in the background from that request).
+ */
+const GRACE_HOST = "grace.keepwarm.test";
+function graceAnswer(req: { url?: string }, res: ServerResponse) {
+  if (req.url === "/urls.csv") return void res.writeHead(200, { "content-type": "text/csv" }).end(`url\nhttp://${GRACE_HOST}/grace\n`);
+  asked.set(`${GRACE_HOST}${req.url}`, [...(asked.get(`${GRACE_HOST}${req.url}`) ?? []), Date.now()]);
+  res.writeHead(200, { "content-type": "text/html", "cache-control": `public, s-maxage=${LIFETIME}, stale-while-revalidate=30`, age: String(LIFETIME + 2), "x-cache": "HIT" }).end("<html></html>");
+}
 /** When each host's paths were asked for (epoch ms), the CSV aside. */
 const asked = new Map<string, number[]>();
 let world: LocalWorld;
@@ -35,6 +46,7 @@ beforeAll(async () => {
   world = await startLocalWorld(
     (req, res) => {
       const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      if (host === GRACE_HOST) return void graceAnswer(req, res);
       if (req.url === "/urls.csv")
         return void res.writeHead(200, { "content-type": "text/csv" }).end(
           `url\n${Object.keys(PAGES)
@@ -125,6 +137,35 @@ describe("keep-warm", () => {
     expect(keepWarmRuns[0]).toMatchObject({ status: "running", kind: "boost" });
     expect(keepWarmRuns[0]!.plannedCalls).toBe(asked.get(`${domain}/a`)!.length - 1 + (asked.get(`${domain}/b`)!.length - 1));
   }, 60_000);
+
+  it("keeps chasing a page whose re-warm is answered stale inside its stale-while-revalidate window", async () => {
+    const { boost } = await keepWarmBoost(GRACE_HOST);
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    const [entry] = await entriesOf(boost.id);
+    // Stale on arrival (Age 5 over a 3 s lifetime), yet inside its 30 s window: the copy the CDN now keeps is fresh a lifetime from the call.
+    expect(entry).toMatchObject({ reason: null, staleWhileRevalidateSeconds: 30 });
+    expect(entry!.dueAt!.getTime() - entry!.lastWarmedAt!.getTime()).toBe((LIFETIME + 1) * 1000);
+    await tickFor(2 * (LIFETIME + 2) * 1000);
+    expect(asked.get(`${GRACE_HOST}/grace`)!.length).toBeGreaterThanOrEqual(3);
+  }, 30_000);
+
+  it("claims an entry up to a quarter of the slack before it is due, so that a pass just before its due time does not leave it a second late", async () => {
+    const { boost } = await keepWarmBoost("ahead.keepwarm.test");
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    const now = new Date();
+    // The slack is 2 s: a pass at `now` claims what is due by now + 0.5 s.
+    const dueIn = (path: string, ms: number) =>
+      handle.db
+        .update(keepWarmEntries)
+        .set({ dueAt: new Date(now.getTime() + ms) })
+        .where(and(eq(keepWarmEntries.boostId, boost.id), sql`${keepWarmEntries.call}->>'url' like ${`%${path}`}`));
+    await dueIn("/a", 400);
+    await dueIn("/b", 600);
+    await warmDueEntries(handle.db, now);
+    const byPath = new Map((await entriesOf(boost.id)).map((entry) => [new URL(entry.call.url).pathname, entry.dueAt?.getTime()]));
+    expect(byPath.get("/a")).toBeGreaterThan(now.getTime() + 1000);
+    expect(byPath.get("/b")).toBe(now.getTime() + 600);
+  }, 30_000);
 
   it("an entry claimed by a worker that dies is warmed again later, never lost", async () => {
     const domain = "crash.keepwarm.test";
