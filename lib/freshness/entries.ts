@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { keepWarmEntries } from "@/drizzle/schema";
 import type { PlannedCall } from "@/lib/core/calls";
 import type { Database } from "@/lib/db";
@@ -121,6 +121,11 @@ export async function claimDueEntries(db: Database, now: Date, limit: number, re
       dueAt: new Date(row.due_at),
     }),
   );
+}
+
+/** Forgets a boost's entries: its keep-warm was turned off, and its pages' lifetimes are learned again if it is turned on. */
+export async function forgetEntries(db: Database, boostId: number): Promise<void> {
+  await db.delete(keepWarmEntries).where(eq(keepWarmEntries.boostId, boostId));
 }
 
 /** Moves claimed entries that will not be warmed now (their boost paused, its budget or quota spent) to `until`, saying why. */

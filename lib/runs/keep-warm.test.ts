@@ -198,6 +198,9 @@ describe("keep-warm", () => {
       .from(runs)
       .where(and(eq(runs.boostId, boost.id), eq(runs.trigger, "keep_warm")));
     expect(run!.plannedCalls).toBe(1);
+    // Turned off, it forgets its pages: nothing comes back to re-warm them.
+    await updateBoost(ctx, boost.id, { keep_warm: false });
+    expect(await entriesOf(boost.id)).toEqual([]);
   }, 30_000);
 
   it("stops for a suspended organization: its due entries wait, looked at again an hour later", async () => {

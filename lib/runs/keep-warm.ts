@@ -6,7 +6,7 @@ import { plural } from "@/lib/core/format";
 import type { RegionCode } from "@/lib/core/regions";
 import type { RunTrigger } from "@/lib/core/run-trigger";
 import { type Database, isUniqueViolation } from "@/lib/db";
-import { claimDueEntries, type DueEntry, postponeEntries } from "@/lib/freshness/entries";
+import { claimDueEntries, type DueEntry, forgetEntries, postponeEntries } from "@/lib/freshness/entries";
 import { sendJob } from "@/lib/jobs";
 import { refreshCrawlDelay } from "@/lib/sites/crawl-delay";
 import { runResultsMaxOf, standingOf } from "@/lib/plans/limits";
@@ -45,12 +45,12 @@ export async function keepWarmCallsThisMonth(db: Database, boostId: number, now:
 }
 
 /**
- * Whether the boost's due entries wait instead: keep-warm turned off, the boost paused (by hand, or
+ * Whether the boost's due entries wait instead: the boost paused (by hand, or
  * by its errors), its site's ownership not proven, or its organization suspended. Its plan's limits
  * hold as for any run (the regions it may warm are checked when the boost is saved).
  */
 async function cannotWarm(db: Database, boost: Boost | undefined, siteValidated: boolean, accountId: number): Promise<boolean> {
-  if (!boost?.keepWarm || boost.status === "paused" || !siteValidated) return true;
+  if (!boost || boost.status === "paused" || !siteValidated) return true;
   return Boolean((await standingOf(db, accountId)).suspension);
 }
 
@@ -155,6 +155,11 @@ export async function warmDueEntries(db: Database, now = new Date()): Promise<nu
     const found = new Map(rows.map((row) => [row.boost.id, row]));
     for (const [boostId, entries] of byBoost) {
       const row = found.get(boostId);
+      // Keep-warm turned off since: its entries go, rather than coming back every hour.
+      if (row && !row.boost.keepWarm) {
+        await forgetEntries(db, boostId);
+        continue;
+      }
       if (!row || (await cannotWarm(db, row.boost, row.validated, entries[0]!.accountId))) {
         await postponeEntries(db, entries, new Date(now.getTime() + RECHECK_LATER_MS));
         continue;
