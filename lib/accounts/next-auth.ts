@@ -9,23 +9,22 @@ import { verifyPassword } from "@/lib/accounts/passwords";
 import { setting } from "@/lib/config";
 import { type Database, getDb } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
-import { hashToken } from "@/lib/auth/token-hash";
 import { emailSender } from "@/lib/email/transport";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { clientAddress } from "@/lib/auth/client-address";
-import { countFailure, forgive, secondsUntilAllowed } from "@/lib/auth/rate-limit";
+import { countFailure, forgive } from "@/lib/auth/rate-limit";
 import { signInBudgets } from "@/lib/auth/attempts";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
 import { preheatAdapter } from "./next-auth-adapter";
 import { checkSecondFactor } from "./two-factor";
-import { countWrongProof } from "./proof-attempts";
+import { countWrongProof, secondsUntilProofAllowed } from "./proof-attempts";
 
 /** The sign-in errors of two-factor sign-in, as next-auth passes them to the sign-in form. */
 const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
 const TWO_FACTOR_INVALID = "TwoFactorInvalid";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 import { openSession, SESSION_DAYS, type SessionUser, sessionUser } from "./sessions";
-import { sessionSecret, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
+import { sessionSecret, SIGN_IN_LINK_HOURS, signInLinkKey } from "@/lib/accounts/sign-in-link";
 
 /**
  * Queues the link (the outbox keeps it) and, with an e-mail transport, sends it while the user waits.
@@ -38,7 +37,7 @@ async function sendSignInLink(db: Database, email: string, url: string): Promise
   await sendNow(db, {
     accountId: user[0]?.accountId ?? null,
     // Each link is its own e-mail: the token in the URL is unique, and only its hash is stored.
-    dedupeKey: `sign-in-link:${hashToken(new URL(url).searchParams.get("token") ?? url)}`,
+    dedupeKey: `sign-in-link:${signInLinkKey(url)}`,
     to: email,
     template: "sign-in-link",
     props: { url, host: new URL(url).host, expiresInHours: SIGN_IN_LINK_HOURS },
@@ -61,7 +60,7 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
           const email = credentials.email.trim().toLowerCase();
           const client = clientAddress(request?.headers ?? {});
           const { byEmail, byClient } = signInBudgets;
-          const wait = Math.max(await secondsUntilAllowed(db, byEmail, email), await secondsUntilAllowed(db, byClient, client));
+          const wait = await secondsUntilProofAllowed(db, email, client);
           // next-auth passes this message on as the sign-in error.
           if (wait) throw new Error(`Too many failed sign-ins: try again in ${Math.ceil(wait / 60)} minutes, or use a sign-in link.`);
           const user = await verifyPassword(db, email, credentials.password);

@@ -16,7 +16,7 @@ export type Prover = { userId: number; email: string; accountId: number | null; 
 export type ProofAction = "signing in" | "new recovery codes" | "turning two-factor sign-in off" | "turning two-factor sign-in on";
 
 /** Seconds until the user and the client may try again (0 while both budgets last). */
-async function secondsUntilProofAllowed(db: Database, email: string, client: string): Promise<number> {
+export async function secondsUntilProofAllowed(db: Database, email: string, client: string): Promise<number> {
   const { byEmail, byClient } = signInBudgets;
   return Math.max(await secondsUntilAllowed(db, byEmail, email), await secondsUntilAllowed(db, byClient, client));
 }

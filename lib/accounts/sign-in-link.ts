@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { preheatAdapter } from "@/lib/accounts/next-auth-adapter";
 import { serviceSecret } from "@/lib/auth/service-secret";
+import { hashToken } from "@/lib/auth/token-hash";
 
 export const SIGN_IN_LINK_HOURS = 24;
 
@@ -15,6 +16,11 @@ export function sessionSecret(db: Database): Promise<string> {
 /** next-auth's own hashing of e-mail tokens (sha256 of token + secret): its callback checks links this way. */
 function hashSignInToken(token: string, secret: string): string {
   return createHash("sha256").update(`${token}${secret}`).digest("hex");
+}
+
+/** What tells one sign-in link's e-mail from another (its dedupe key): the hash of its token, never the token. */
+export function signInLinkKey(url: string): string {
+  return hashToken(new URL(url).searchParams.get("token") ?? url);
 }
 
 /**

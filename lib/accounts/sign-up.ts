@@ -3,7 +3,7 @@ import { hashToken } from "@/lib/auth/token-hash";
 import { eq, lt, or } from "drizzle-orm";
 import { signUpRequests, users } from "@/drizzle/schema";
 import { mayEmailVisitor } from "@/lib/auth/email-caps";
-import { createSignInLink, SIGN_IN_LINK_HOURS } from "@/lib/accounts/sign-in-link";
+import { createSignInLink, SIGN_IN_LINK_HOURS, signInLinkKey } from "@/lib/accounts/sign-in-link";
 import type { Database } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
@@ -34,7 +34,7 @@ export async function requestSignUp(db: Database, input: { email: string; name?:
     const url = await createSignInLink(db, email);
     await sendNow(db, {
       accountId: existing.accountId,
-      dedupeKey: `sign-up-existing:${hashToken(new URL(url).searchParams.get("token") ?? url)}`,
+      dedupeKey: `sign-up-existing:${signInLinkKey(url)}`,
       to: email,
       template: "sign-up-existing",
       props: { url, host, expiresInHours: SIGN_IN_LINK_HOURS },
