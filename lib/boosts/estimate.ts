@@ -1,5 +1,4 @@
 import { keepWarmFigures } from "@/lib/freshness/entries";
-import { keepWarmSettings } from "@/lib/freshness/next-due";
 import { and, eq, inArray } from "drizzle-orm";
 import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/runs/quota";
@@ -111,7 +110,7 @@ export async function estimateBoost(ctx: AccountContext, boostId: number): Promi
  */
 async function withKeepWarm(ctx: AccountContext, estimated: BoostEstimate, boostId: number | null, budget: number | null): Promise<BoostEstimate> {
   if (boostId === null) return estimated;
-  const figures = await keepWarmFigures(ctx.db, boostId, keepWarmSettings(0).floorSeconds, budget);
+  const figures = await keepWarmFigures(ctx.db, boostId, budget);
   return { ...estimated, keep_warm_calls_per_month: figures.projectedMonthlyCalls, keep_warm_left_cold: budget === null ? null : figures.leftColdByBudget };
 }
 

@@ -1,7 +1,6 @@
 import type { AccountContext } from "@/lib/context";
 import type { Page } from "@/lib/core/pagination";
 import { keepWarmFigures, notChasedEntries } from "@/lib/freshness/entries";
-import { keepWarmSettings } from "@/lib/freshness/next-due";
 import { keepWarmCallsThisMonth } from "@/lib/runs/keep-warm";
 import type { z } from "zod";
 import type { keepWarmStateSchema } from "./keep-warm-schemas";
@@ -10,9 +9,8 @@ import { getBoostRow } from "./service";
 /** What keep-warm does for the boost: what the boost page shows, and GET /v1/boosts/{id}/keep-warm. */
 export async function keepWarmState(ctx: AccountContext, boostId: number, page: Page): Promise<z.input<typeof keepWarmStateSchema>> {
   const boost = await getBoostRow(ctx.db, ctx, boostId);
-  const { floorSeconds } = keepWarmSettings(boost.keepWarmLead);
   const [figures, notChased, callsThisMonth] = await Promise.all([
-    keepWarmFigures(ctx.db, boost.id, floorSeconds, boost.monthlyCallBudget),
+    keepWarmFigures(ctx.db, boost.id, boost.monthlyCallBudget),
     notChasedEntries(ctx.db, boost.id, page),
     keepWarmCallsThisMonth(ctx.db, boost.id, new Date()),
   ]);

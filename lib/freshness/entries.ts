@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db";
 import { recordset } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import type { FreshnessReading } from "@/lib/warm/freshness";
-import { type KeepWarmSettings, nextDue } from "./next-due";
+import { type KeepWarmSettings, keepWarmSettings, nextDue } from "./next-due";
 
 /** A recorded call of a keep-warm boost: the entry it keeps, and what its answer said. */
 export type KeptCall = {
@@ -87,6 +87,11 @@ async function upsert(tx: Database, rows: { value: Record<string, unknown> }[], 
     on conflict (boost_id, region, call_key) ${onConflict}`);
 }
 
+/** The `call` column as a statement answers it: parsed by the PostgreSQL driver, as JSON text by the embedded one. */
+function callOf(column: PlannedCall | string): PlannedCall {
+  return typeof column === "string" ? (JSON.parse(column) as PlannedCall) : column;
+}
+
 /** An entry claimed for its re-warm. */
 export type DueEntry = { boostId: number; siteId: number; accountId: number; region: string; callKey: string; call: PlannedCall; priority: number; dueAt: Date };
 
@@ -116,7 +121,7 @@ export async function claimDueEntries(db: Database, now: Date, limit: number, re
       accountId: Number(row.account_id),
       region: row.region,
       callKey: row.call_key,
-      call: typeof row.call === "string" ? (JSON.parse(row.call) as PlannedCall) : row.call,
+      call: callOf(row.call),
       priority: Number(row.priority),
       dueAt: new Date(row.due_at),
     }),
@@ -146,7 +151,8 @@ const MONTH_SECONDS = 30 * 86_400;
  * learned so far (one call per lifetime, never more often than the floor), with how many of them a
  * monthly budget leaves cold (the last in the boost's URL order).
  */
-export async function keepWarmFigures(db: Database, boostId: number, floorSeconds: number, budget: number | null) {
+export async function keepWarmFigures(db: Database, boostId: number, budget: number | null) {
+  const { floorSeconds } = keepWarmSettings(0);
   const [row] = rowsOf<{ entries: number; chased: number; next_due_at: string | Date | null; projected: number | null; left_cold: number }>(
     (await db.execute(sql`
       with chased as (
@@ -180,7 +186,7 @@ export async function notChasedEntries(db: Database, boostId: number, page: { li
   ]);
   return {
     data: rowsOf<{ region: string; call: PlannedCall | string; reason: string; lifetime_seconds: number | null }>(rows as unknown).map((row) => {
-      const call = typeof row.call === "string" ? (JSON.parse(row.call) as PlannedCall) : row.call;
+      const call = callOf(row.call);
       return {
         url: call.url,
         region: row.region,

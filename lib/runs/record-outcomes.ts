@@ -98,13 +98,8 @@ function keptCalls(locked: readonly LockedForKeepWarm[], deltas: readonly RunDel
           accountId: run.accountId,
           region: batch.region,
           callKey: entryKey(call),
-          call: {
-            url: call.url,
-            user_agent: call.user_agent,
-            language: call.language,
-            ...(call.cookie_set ? { cookie_set: call.cookie_set } : {}),
-            ...(call.encoding ? { encoding: call.encoding } : {}),
-          },
+          // A warming batch's call: its URL and variant, never a verification's `of` nor a visitor check's `visitor`.
+          call,
           priority: run.trigger === "keep_warm" ? null : batch.seq * BATCH_SIZE + index,
           reading,
           warmedAt,
