@@ -69,13 +69,13 @@ async function affordable(db: Database, boost: Boost, entries: DueEntry[], now: 
  * The boost's open keep-warm run (one per boost per window), or a new one: created running, since
  * its calls come from the entries, not from planning.
  */
-async function openRun(tx: Database, boost: Boost, accountId: number, now: Date): Promise<typeof runs.$inferSelect> {
+async function openRun(tx: Database, boost: Boost, accountId: number, now: Date): Promise<{ run: typeof runs.$inferSelect; opened: boolean }> {
   const [open] = await tx
     .select()
     .from(runs)
     .where(and(eq(runs.boostId, boost.id), eq(runs.trigger, "keep_warm"), eq(runs.status, "running"), gt(runs.openUntil, new Date(now.getTime() + 5_000))))
     .for("update");
-  if (open) return open;
+  if (open) return { run: open, opened: false };
   const { plan } = await standingOf(tx, accountId);
   const trigger = keepWarmTrigger();
   const [created] = await tx
@@ -97,15 +97,15 @@ async function openRun(tx: Database, boost: Boost, accountId: number, now: Date)
       statusMessage: "Keep-warm: re-warms each page as its shared-cache lifetime ends.",
     })
     .returning();
-  return created!;
+  return { run: created!, opened: true };
 }
 
-/** Adds the calls to the boost's open keep-warm run as batches, counts them, and answers the run and the regions to warm. */
-async function addToRun(db: Database, boost: Boost, entries: DueEntry[], now: Date): Promise<{ runId: number; siteId: number; regions: RegionCode[] }> {
+/** Adds the calls to the boost's open keep-warm run as batches, counts them, and answers the run, whether this opened it, and the regions to warm. */
+async function addToRun(db: Database, boost: Boost, entries: DueEntry[], now: Date): Promise<{ runId: number; siteId: number; opened: boolean; regions: RegionCode[] }> {
   const accountId = entries[0]!.accountId;
   const attempt = () =>
     db.transaction(async (tx) => {
-      const run = await openRun(tx, boost, accountId, now);
+      const { run, opened } = await openRun(tx, boost, accountId, now);
       const [last] = await tx
         .select({ seq: max(runBatches.seq) })
         .from(runBatches)
@@ -121,7 +121,7 @@ async function addToRun(db: Database, boost: Boost, entries: DueEntry[], now: Da
         .set({ plannedCalls: sql`${runs.plannedCalls} + ${entries.length}` })
         .where(eq(runs.id, run.id));
       await addUsage(tx, accountId, now, entries.length);
-      return { runId: run.id, siteId: run.siteId, regions: [...byRegion.keys()] as RegionCode[] };
+      return { runId: run.id, siteId: run.siteId, opened, regions: [...byRegion.keys()] as RegionCode[] };
     });
   try {
     return await attempt();
@@ -167,10 +167,11 @@ export async function warmDueEntries(db: Database, now = new Date()): Promise<nu
       const { warm, wait } = await affordable(db, row.boost, entries, now);
       await postponeEntries(db, wait, new Date(now.getTime() + RECHECK_LATER_MS));
       if (!warm.length) continue;
-      const { runId, siteId, regions } = await addToRun(db, row.boost, warm, now);
+      const { runId, siteId, opened, regions } = await addToRun(db, row.boost, warm, now);
       added += warm.length;
-      // The site's Crawl-delay (its robots.txt, once a day) paces the re-warms as it paces every run.
-      await refreshCrawlDelay(db, siteId, new URL(warm[0]!.call.url).origin, now);
+      // The site's Crawl-delay (its robots.txt, once a day) paces the re-warms as it paces every run:
+      // looked at when a window's run opens, not on every pass of the tick.
+      if (opened) await refreshCrawlDelay(db, siteId, new URL(warm[0]!.call.url).origin, now);
       for (const region of regions) await sendJob("run.batch", { runId, siteId, region });
     }
     if (due.length < CLAIM_PAGE) return added;
