@@ -1,5 +1,5 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, recheckOwnershipFunction, runEndedFunction, sitemapEndedFunction, warmBatchFunction } from "./runs";
+import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, readRobotsFunction, recheckOwnershipFunction, runEndedFunction, sitemapEndedFunction, warmBatchFunction } from "./runs";
 import { keepWarmTickFunction, scheduleTickFunction } from "./schedule-tick";
 
 export const functions = [
@@ -11,6 +11,7 @@ export const functions = [
   deliverEmailFunction,
   deliverWebhookFunction,
   recheckOwnershipFunction,
+  readRobotsFunction,
   scheduleTickFunction,
   keepWarmTickFunction,
 ];

@@ -16,3 +16,5 @@ export const deliverWebhookFunction = jobFunction("webhook.deliver", "deliver-we
 
 /** One recheck of a site's ownership proof at a time. */
 export const recheckOwnershipFunction = jobFunction("ownership.recheck", "recheck-ownership", { key: "event.data.siteId", limit: 1 });
+/** One read of a site's robots.txt at a time. */
+export const readRobotsFunction = jobFunction("site.robots", "read-robots", { key: "event.data.siteId", limit: 1 });

@@ -1,3 +1,4 @@
+import { wakeWaitingEntries } from "@/lib/freshness/entries";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { accounts, accountUsage, apiKeys, memberships, plans, runs, sites, userSessions, users } from "@/drizzle/schema";
 import { type CreateApiKeyInput, createApiKey, forgetRememberedKeys, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
@@ -201,6 +202,7 @@ export async function suspendOrganization(db: Database, accountId: number, suspe
 export async function resumeOrganization(db: Database, accountId: number, operator: string) {
   await organizationRow(db, accountId);
   await db.update(accounts).set({ suspendedAt: null, suspensionReason: null, suspensionBlocksNewOrganizations: false, updatedAt: new Date() }).where(eq(accounts.id, accountId));
+  await wakeWaitingEntries(db, { accountId });
   forgetRememberedKeys(db);
   await recordAuditEvent(db, { accountId, actor: operatorActor(operator), action: "organization.resumed", targetType: "organization", targetId: accountId });
   return organizationDetail(db, accountId);

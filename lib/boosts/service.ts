@@ -13,7 +13,7 @@ import { type SiteOwner, withinSiteLimit } from "@/lib/sites/site-limit";
 import { unvalidatedLimits } from "@/lib/sites/unvalidated-limits";
 import { requestProfileOf, sealRequestProfile, toRequestProfile, updatedRequestProfile } from "@/lib/runs/request-profile";
 import { nextFullRunAt } from "@/lib/core/schedule";
-import { forgetEntries } from "@/lib/freshness/entries";
+import { forgetEntries, wakeWaitingEntries } from "@/lib/freshness/entries";
 import type { BoostPayload } from "@/lib/boosts/schemas";
 import { CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/core/boost-requests";
 import { verifyColumns, verifyMode } from "@/lib/core/variations";
@@ -205,7 +205,8 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     }
     changes.updatedAt = new Date();
     await tx.update(boosts).set(changes).where(eq(boosts.id, boost.id));
-    if (input.keep_warm === false && boost.keepWarm) await forgetEntries(tx, boost.id);
+    if (input.keep_warm === false && boost.keepWarm) await forgetEntries(tx, [boost.id]);
+    else if (boost.status === "paused") await wakeWaitingEntries(tx, { boostId: boost.id });
     if (input.sitemap_ids) {
       await tx.delete(boostSitemaps).where(eq(boostSitemaps.boostId, boost.id));
       await tx.insert(boostSitemaps).values(input.sitemap_ids.map((sitemapId) => ({ boostId: boost.id, sitemapId })));

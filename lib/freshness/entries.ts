@@ -1,8 +1,8 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { keepWarmEntries } from "@/drizzle/schema";
 import type { PlannedCall } from "@/lib/core/calls";
 import type { Database } from "@/lib/db";
-import { recordset } from "@/lib/db/recordset";
+import { inIds, recordset } from "@/lib/db/recordset";
 import { rowsOf } from "@/lib/db/rows";
 import type { FreshnessReading } from "@/lib/warm/freshness";
 import { type KeepWarmSettings, keepWarmSettings, nextDue } from "./next-due";
@@ -128,9 +128,10 @@ export async function claimDueEntries(db: Database, now: Date, limit: number, re
   );
 }
 
-/** Forgets a boost's entries: its keep-warm was turned off, and its pages' lifetimes are learned again if it is turned on. */
-export async function forgetEntries(db: Database, boostId: number): Promise<void> {
-  await db.delete(keepWarmEntries).where(eq(keepWarmEntries.boostId, boostId));
+/** Forgets boosts' entries: their keep-warm was turned off, and their pages' lifetimes are learned again if it is turned on. */
+export async function forgetEntries(db: Database, boostIds: readonly number[]): Promise<void> {
+  if (!boostIds.length) return;
+  await db.delete(keepWarmEntries).where(inIds(keepWarmEntries.boostId, boostIds));
 }
 
 /** Moves claimed entries that will not be warmed now (their boost paused, its budget or quota spent) to `until`, saying why. */
@@ -141,6 +142,20 @@ export async function postponeEntries(db: Database, entries: readonly DueEntry[]
     update ${keepWarmEntries} as e set due_at = ${until.toISOString()}::timestamptz
     from ${recordset(JSON.stringify(keys), "boost_id int, region text, call_key text")}
     where e.boost_id = v.boost_id and e.region = v.region and e.call_key = v.call_key`);
+}
+
+/**
+ * Makes due at once the entries that waited while their boost could not warm (paused, or its
+ * organization suspended: postponed an hour at a time): their pages went cold meanwhile, and the
+ * owner's go-ahead should not wait for the next hourly look. An entry whose page is still fresh keeps
+ * its due time.
+ */
+export async function wakeWaitingEntries(db: Database, of: { boostId: number } | { accountId: number }, now = new Date()): Promise<void> {
+  const scope = "boostId" in of ? sql`boost_id = ${of.boostId}` : sql`account_id = ${of.accountId}`;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  await db.execute(sql`
+    update ${keepWarmEntries} set due_at = ${at}
+    where ${scope} and reason is null and due_at > ${at} and (fresh_until is null or fresh_until <= ${at})`);
 }
 
 const MONTH_SECONDS = 30 * 86_400;

@@ -27,6 +27,8 @@ export const jobDefinitions = {
   "run.ended": { payload: z.object({ runId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
   /** What follows a sitemap's read: its webhook event (sitemap.processed or sitemap.failed). */
   "sitemap.ended": { payload: z.object({ sitemapId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
+  /** Reads a site's robots.txt for its Crawl-delay (lib/sites/crawl-delay.ts), queued when a keep-warm run opens: off the keep-warm tick's path. */
+  "site.robots": { payload: z.object({ siteId: id, origin: z.string().url() }), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 60 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
   /**
    * Claims the keep-warm entries that are due, every second for a few seconds, then queues itself again

@@ -5,6 +5,7 @@ import { ForbiddenError } from "@/lib/core/errors";
 import type { RegionCode } from "@/lib/core/regions";
 import type { Database } from "@/lib/db";
 import { preparedOnce } from "@/lib/db/prepared";
+import { inIds } from "@/lib/db/recordset";
 
 /** The name an organization on no plan sees: the service's configuration, as documented. */
 const NO_PLAN_NAME = "default";
@@ -62,10 +63,27 @@ const standingStatement = preparedOnce((db) =>
     .prepare("standing_of"),
 );
 
+type StandingRow = { plan: PlanRow | null; suspendedAt: Date | null; reason: string | null };
+
+function standingFrom(row: StandingRow | undefined): Standing {
+  return { plan: effectivePlan(row?.plan), suspension: row?.suspendedAt ? { since: row.suspendedAt, reason: row.reason } : null };
+}
+
 /** The organization's plan (no plan: the service's configuration, named "default") and suspension, in one read. */
 export async function standingOf(db: Database, accountId: number): Promise<Standing> {
   const [row] = await standingStatement(db).execute({ accountId });
-  return { plan: effectivePlan(row?.plan), suspension: row?.suspendedAt ? { since: row.suspendedAt, reason: row.reason } : null };
+  return standingFrom(row);
+}
+
+/** standingOf for many organizations at once (the keep-warm tick's pass), in one read. */
+export async function standingsOf(db: Database, accountIds: readonly number[]): Promise<Map<number, Standing>> {
+  if (!accountIds.length) return new Map();
+  const rows = await db
+    .select({ id: accounts.id, plan: plans, suspendedAt: accounts.suspendedAt, reason: accounts.suspensionReason })
+    .from(accounts)
+    .leftJoin(plans, eq(plans.id, accounts.planId))
+    .where(inIds(accounts.id, [...accountIds]));
+  return new Map(rows.map((row) => [row.id, standingFrom(row)]));
 }
 
 export async function planOf(db: Database, accountId: number): Promise<EffectivePlan> {

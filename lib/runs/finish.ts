@@ -27,7 +27,17 @@ export function finishRun(db: Database, runId: number): Promise<boolean> {
   return finishTogether(db, runId);
 }
 
-const finishTogether = gatheredPerDatabase(finishMany, 500);
+const finishTogether = gatheredPerDatabase((db: Database, ids: readonly number[]) => finishMany(db, ids, false), 500);
+
+/**
+ * Ends the keep-warm runs among `runIds` whose window has passed and whose batches are all warmed;
+ * answers those ended. Only the keep-warm tick calls this (ADR 0010): it also adds their re-warms,
+ * one pass at a time, so a run is never ended while a re-warm is being added to it.
+ */
+export async function endKeepWarmRuns(db: Database, runIds: readonly number[]): Promise<number[]> {
+  const ended = await finishMany(db, runIds, true);
+  return runIds.filter((_, i) => ended[i]);
+}
 
 /**
  * The run's closing message: its figures, what they mean when nothing was warmed, and each region
@@ -72,7 +82,8 @@ export async function pendingRegionsOf(db: Database, runIds: number[]): Promise<
   return regions;
 }
 
-async function finishMany(db: Database, ids: readonly number[]): Promise<boolean[]> {
+/** Ends the runs among `ids` that are done; keep-warm runs only when `keepWarmTick` (endKeepWarmRuns) and their window has passed. */
+async function finishMany(db: Database, ids: readonly number[], keepWarmTick: boolean): Promise<boolean[]> {
   const running = await db
     .select()
     .from(runs)
@@ -83,9 +94,11 @@ async function finishMany(db: Database, ids: readonly number[]): Promise<boolean
     db,
     running.map((r) => r.id),
   );
-  // A keep-warm run gathers its boost's re-warms until its window ends (ADR 0010): its batches being done says nothing until then.
+  // A keep-warm run gathers its boost's re-warms until its window ends (ADR 0010): its batches being done says nothing until then,
+  // and the tick that adds them is the one that ends it.
   const now = Date.now();
-  const warmed = running.filter((run) => !waiting.has(run.id) && !(run.openUntil && run.openUntil.getTime() > now));
+  const endsHere = (run: Run) => (run.trigger === "keep_warm" ? keepWarmTick && (!run.openUntil || run.openUntil.getTime() <= now) : true);
+  const warmed = running.filter((run) => !waiting.has(run.id) && endsHere(run));
   // A run asking for `verify` asks its cacheable misses again, or its visitors, before it ends (once: then it ends here).
   const verifying = await planVerifications(
     db,

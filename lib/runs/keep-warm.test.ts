@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boosts, keepWarmEntries, runs, sites } from "@/drizzle/schema";
-import { suspendOrganization } from "@/lib/accounts/operator";
+import { resumeOrganization, suspendOrganization } from "@/lib/accounts/operator";
 import { createBoost, toBoost, updateBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
 import type { AccountContext } from "@/lib/context";
@@ -86,8 +86,8 @@ const entriesOf = (boostId: number) => handle.db.select().from(keepWarmEntries).
 async function tickFor(ms: number) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    await warmDueEntries(handle.db);
     await closeKeepWarmRuns(handle.db);
+    await warmDueEntries(handle.db);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -167,6 +167,44 @@ describe("keep-warm", () => {
     expect(byPath.get("/b")).toBe(now.getTime() + 600);
   }, 30_000);
 
+  it("holds the re-warms of a boost whose run's window has passed until the tick ends it, then opens the next run", async () => {
+    const domain = "window.keepwarm.test";
+    const { boost } = await keepWarmBoost(domain);
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    await new Promise((resolve) => setTimeout(resolve, (LIFETIME + 1.2) * 1000));
+    await warmDueEntries(handle.db);
+    const keepWarmRuns = () =>
+      handle.db
+        .select()
+        .from(runs)
+        .where(and(eq(runs.boostId, boost.id), eq(runs.trigger, "keep_warm")))
+        .orderBy(runs.id);
+    const [first] = await keepWarmRuns();
+    expect(first).toMatchObject({ status: "running", plannedCalls: 2 });
+    // Its window passes while it still counts as warming (the tick has not ended it yet).
+    await handle.db
+      .update(runs)
+      .set({ openUntil: new Date(Date.now() - 1000) })
+      .where(eq(runs.id, first!.id));
+    // Passes of a tick 20 s ahead: the worker's own tick (once a second) leaves these entries alone meanwhile.
+    const now = new Date(Date.now() + 20_000);
+    const chased = and(eq(keepWarmEntries.boostId, boost.id), isNull(keepWarmEntries.reason));
+    await handle.db.update(keepWarmEntries).set({ dueAt: now }).where(chased);
+    await warmDueEntries(handle.db, now);
+    const held = await handle.db.select().from(keepWarmEntries).where(chased);
+    expect(held.map((entry) => entry.dueAt!.getTime())).toEqual([now.getTime() + 1000, now.getTime() + 1000]);
+    // Ended by the tick once its batches are warmed.
+    const deadline = Date.now() + 10_000;
+    while (!(await closeKeepWarmRuns(handle.db)).includes(first!.id)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await warmDueEntries(handle.db, new Date(now.getTime() + 1000));
+    const [ended, next] = await keepWarmRuns();
+    expect(ended).toMatchObject({ id: first!.id, status: "done", plannedCalls: 2 });
+    expect(next).toMatchObject({ status: "running", plannedCalls: 2 });
+  }, 30_000);
+
   it("an entry claimed by a worker that dies is warmed again later, never lost", async () => {
     const domain = "crash.keepwarm.test";
     const { boost } = await keepWarmBoost(domain);
@@ -213,5 +251,23 @@ describe("keep-warm", () => {
     expect(asked.get(`${domain}/a`)).toHaveLength(before);
     const [entry] = (await entriesOf(boost.id)).filter((e) => e.call.url.endsWith("/a"));
     expect(entry!.dueAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    // Resumed, it does not wait for the hour: the pages went cold meanwhile.
+    await resumeOrganization(handle.db, ctx.accountId, "ops@example.com");
+    await tickFor(1500);
+    expect(asked.get(`${domain}/a`)).toHaveLength(before + 1);
+  }, 30_000);
+
+  it("warms a paused boost's cold pages as soon as it is resumed", async () => {
+    const domain = "paused.keepwarm.test";
+    const { boost } = await keepWarmBoost(domain);
+    await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
+    await handle.db.update(boosts).set({ status: "paused" }).where(eq(boosts.id, boost.id));
+    const before = asked.get(`${domain}/a`)!.length;
+    await tickFor((LIFETIME + 2) * 1000);
+    expect(asked.get(`${domain}/a`)).toHaveLength(before);
+    // Any update of a paused boost resumes it.
+    await updateBoost(ctx, boost.id, { name: "Warm again" });
+    await tickFor(1500);
+    expect(asked.get(`${domain}/a`)).toHaveLength(before + 1);
   }, 30_000);
 });

@@ -1,19 +1,15 @@
-import { and, eq, gt, inArray, isNotNull, lte, max, sql } from "drizzle-orm";
-import { boosts, runBatches, runs, sites } from "@/drizzle/schema";
+import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { boosts, runs, sites } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
-import type { PlannedCall } from "@/lib/core/calls";
-import { plural } from "@/lib/core/format";
-import type { RegionCode } from "@/lib/core/regions";
-import type { RunTrigger } from "@/lib/core/run-trigger";
-import { type Database, isUniqueViolation } from "@/lib/db";
+import type { Database } from "@/lib/db";
+import { inIds } from "@/lib/db/recordset";
+import { rowsOf } from "@/lib/db/rows";
 import { claimDueEntries, type DueEntry, forgetEntries, postponeEntries } from "@/lib/freshness/entries";
 import { sendJob } from "@/lib/jobs";
-import { refreshCrawlDelay } from "@/lib/sites/crawl-delay";
-import { runResultsMaxOf, standingOf } from "@/lib/plans/limits";
-import { finishRun } from "./finish";
-import { BATCH_SIZE } from "./plan";
-import { addUsage, getQuota, quotaPeriod } from "./quota";
-
+import { standingsOf } from "@/lib/plans/limits";
+import { endKeepWarmRuns } from "./finish";
+import { addToKeepWarmRuns, type KeepWarmAddition } from "./keep-warm-runs";
+import { quotaPeriod, remainingQuotas } from "./quota";
 /** Entries claimed per pass of the tick: a page of the index on due_at. */
 const CLAIM_PAGE = 2_000;
 /**
@@ -25,118 +21,87 @@ const CLAIM_PAGE = 2_000;
  * half the slack after expiry still goes out after it.
  */
 const CLAIM_AHEAD_OF_SLACK = 0.25;
+/** A boost whose keep-warm run is ending (its window passed, its batches warming) has its due entries claimed again this much later. */
+const HOLD_MS = 1_000;
 /** A boost that cannot warm now (paused, keep-warm off, its site not validated, its organization suspended) is looked at again this much later. */
 const RECHECK_LATER_MS = 3600_000;
 
-/** The trigger of a boost's keep-warm runs: its window, in the words of the run page. */
-function keepWarmTrigger(): RunTrigger {
-  return { kind: "keep_warm", label: `one run per ${plural(setting("PREHEAT_KEEP_WARM_WINDOW_MINUTES"), "minute")}` };
+/** Keep-warm calls each boost made this calendar month (UTC): its keep-warm runs' planned calls. */
+async function keepWarmCallsThisMonthOf(db: Database, boostIds: readonly number[], now: Date): Promise<Map<number, number>> {
+  if (!boostIds.length) return new Map();
+  const rows = rowsOf<{ boost_id: number; calls: number | string }>(
+    (await db.execute(sql`
+      select boost_id, coalesce(sum(planned_calls), 0) as calls from ${runs}
+      where ${inIds(runs.boostId, boostIds)} and trigger = 'keep_warm' and created_at > ${quotaPeriod(now).start.toISOString()}::timestamptz
+      group by boost_id`)) as unknown,
+  );
+  return new Map(rows.map((row) => [Number(row.boost_id), Number(row.calls)]));
 }
 
-type Boost = typeof boosts.$inferSelect;
-
-/** Keep-warm calls the boost made this calendar month (UTC): its keep-warm runs' planned calls. */
 export async function keepWarmCallsThisMonth(db: Database, boostId: number, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ calls: sql<number>`coalesce(sum(${runs.plannedCalls}), 0)`.mapWith(Number) })
-    .from(runs)
-    .where(and(eq(runs.boostId, boostId), eq(runs.trigger, "keep_warm"), gt(runs.createdAt, quotaPeriod(now).start)));
-  return row?.calls ?? 0;
+  return (await keepWarmCallsThisMonthOf(db, [boostId], now)).get(boostId) ?? 0;
 }
 
-/**
- * Whether the boost's due entries wait instead: the boost paused (by hand, or
- * by its errors), its site's ownership not proven, or its organization suspended. Its plan's limits
- * hold as for any run (the regions it may warm are checked when the boost is saved).
- */
-async function cannotWarm(db: Database, boost: Boost | undefined, siteValidated: boolean, accountId: number): Promise<boolean> {
-  if (!boost || boost.status === "paused" || !siteValidated) return true;
-  return Boolean((await standingOf(db, accountId)).suspension);
-}
-
-/**
- * The entries of one boost that its month's budget and the organization's quota leave room for,
- * highest priority first (the boost's URL order); the rest wait.
- */
-async function affordable(db: Database, boost: Boost, entries: DueEntry[], now: Date): Promise<{ warm: DueEntry[]; wait: DueEntry[] }> {
-  const byPriority = [...entries].sort((a, b) => a.priority - b.priority || a.dueAt.getTime() - b.dueAt.getTime());
-  let room = (await getQuota(db, entries[0]!.accountId, now)).remaining;
-  if (boost.monthlyCallBudget !== null) room = Math.min(room, Math.max(0, boost.monthlyCallBudget - (await keepWarmCallsThisMonth(db, boost.id, now))));
-  return { warm: byPriority.slice(0, room), wait: byPriority.slice(room) };
-}
-
-/**
- * The boost's open keep-warm run (one per boost per window), or a new one: created running, since
- * its calls come from the entries, not from planning.
- */
-async function openRun(tx: Database, boost: Boost, accountId: number, now: Date): Promise<{ run: typeof runs.$inferSelect; opened: boolean }> {
-  const [open] = await tx
-    .select()
-    .from(runs)
-    .where(and(eq(runs.boostId, boost.id), eq(runs.trigger, "keep_warm"), eq(runs.status, "running"), gt(runs.openUntil, new Date(now.getTime() + 5_000))))
-    .for("update");
-  if (open) return { run: open, opened: false };
-  const { plan } = await standingOf(tx, accountId);
-  const trigger = keepWarmTrigger();
-  const [created] = await tx
-    .insert(runs)
-    .values({
-      kind: "boost",
-      siteId: boost.siteId,
-      accountId,
-      boostId: boost.id,
-      status: "running",
-      regions: boost.regions,
-      variations: boost.variations,
-      requestProfile: boost.requestProfile,
-      resultsMax: runResultsMaxOf(plan),
-      trigger: trigger.kind,
-      triggerLabel: trigger.label,
-      startedAt: now,
-      openUntil: new Date(now.getTime() + setting("PREHEAT_KEEP_WARM_WINDOW_MINUTES") * 60_000),
-      statusMessage: "Keep-warm: re-warms each page as its shared-cache lifetime ends.",
-    })
-    .returning();
-  return { run: created!, opened: true };
-}
-
-/** Adds the calls to the boost's open keep-warm run as batches, counts them, and answers the run, whether this opened it, and the regions to warm. */
-async function addToRun(db: Database, boost: Boost, entries: DueEntry[], now: Date): Promise<{ runId: number; siteId: number; opened: boolean; regions: RegionCode[] }> {
-  const accountId = entries[0]!.accountId;
-  const attempt = () =>
-    db.transaction(async (tx) => {
-      const { run, opened } = await openRun(tx, boost, accountId, now);
-      const [last] = await tx
-        .select({ seq: max(runBatches.seq) })
-        .from(runBatches)
-        .where(eq(runBatches.runId, run.id));
-      let seq = (last?.seq ?? -1) + 1;
-      const byRegion = new Map<string, PlannedCall[]>();
-      for (const entry of entries) byRegion.set(entry.region, [...(byRegion.get(entry.region) ?? []), entry.call]);
-      for (const [region, calls] of byRegion) {
-        for (let i = 0; i < calls.length; i += BATCH_SIZE) await tx.insert(runBatches).values({ runId: run.id, seq: seq++, region, calls: calls.slice(i, i + BATCH_SIZE) });
-      }
-      await tx
-        .update(runs)
-        .set({ plannedCalls: sql`${runs.plannedCalls} + ${entries.length}` })
-        .where(eq(runs.id, run.id));
-      await addUsage(tx, accountId, now, entries.length);
-      return { runId: run.id, siteId: run.siteId, opened, regions: [...byRegion.keys()] as RegionCode[] };
-    });
-  try {
-    return await attempt();
-  } catch (error) {
-    // Two ticks opened the boost's run at once: the index let one win, and this one joins it.
-    if (isUniqueViolation(error)) return attempt();
-    throw error;
+/** A page of claimed entries, by boost, in the order they were claimed (the earliest due first). */
+function byBoost(due: readonly DueEntry[]): Map<number, DueEntry[]> {
+  const grouped = new Map<number, DueEntry[]>();
+  for (const entry of due) {
+    const entries = grouped.get(entry.boostId);
+    if (entries) entries.push(entry);
+    else grouped.set(entry.boostId, [entry]);
   }
+  return grouped;
+}
+
+/**
+ * What a page of claimed entries comes to: per boost, the entries warmed now and those that wait.
+ * A boost waits whole when it cannot warm now: paused (by hand, or by its errors), its site's
+ * ownership not proven, or its organization suspended. Otherwise its month's budget and the
+ * organization's quota (shared by its boosts on the page, spent in the order they come) leave room
+ * for its entries highest priority first (the boost's URL order); the rest wait. The plan's limits
+ * hold as for any run (the regions a boost may warm are checked when it is saved).
+ */
+async function sortOut(db: Database, page: Map<number, DueEntry[]>, now: Date) {
+  const rows = await db
+    .select({ boost: boosts, validated: sites.validated, runOpenUntil: runs.openUntil })
+    .from(boosts)
+    .innerJoin(sites, eq(sites.id, boosts.siteId))
+    .leftJoin(runs, and(eq(runs.boostId, boosts.id), eq(runs.trigger, "keep_warm"), eq(runs.status, "running")))
+    .where(inIds(boosts.id, [...page.keys()]));
+  const found = new Map(rows.map((row) => [row.boost.id, row]));
+  const accountIds = [...new Set([...page.values()].map((entries) => entries[0]!.accountId))];
+  const budgeted = rows.filter((row) => row.boost.monthlyCallBudget !== null).map((row) => row.boost.id);
+  const [standings, room, spent] = await Promise.all([standingsOf(db, accountIds), remainingQuotas(db, accountIds, now), keepWarmCallsThisMonthOf(db, budgeted, now)]);
+  const turnedOff: number[] = [];
+  const wait: DueEntry[] = [];
+  const hold: DueEntry[] = [];
+  const warm: KeepWarmAddition[] = [];
+  for (const [boostId, entries] of page) {
+    const row = found.get(boostId);
+    const accountId = entries[0]!.accountId;
+    const standing = standings.get(accountId);
+    // Keep-warm turned off since: its entries go, rather than coming back every hour.
+    if (row && !row.boost.keepWarm) turnedOff.push(boostId);
+    else if (!row || !standing || row.boost.status === "paused" || !row.validated || standing.suspension) wait.push(...entries);
+    // Its run's window has passed and its last batches are still warming: the next run opens once the tick has ended it.
+    else if (row.runOpenUntil && row.runOpenUntil.getTime() <= now.getTime()) hold.push(...entries);
+    else {
+      const budget = row.boost.monthlyCallBudget === null ? Number.POSITIVE_INFINITY : Math.max(0, row.boost.monthlyCallBudget - (spent.get(boostId) ?? 0));
+      const fits = Math.min(room.get(accountId) ?? 0, budget);
+      const byPriority = [...entries].sort((a, b) => a.priority - b.priority || a.dueAt.getTime() - b.dueAt.getTime());
+      wait.push(...byPriority.slice(fits));
+      if (fits > 0) warm.push({ boost: row.boost, accountId, plan: standing.plan, entries: byPriority.slice(0, fits) });
+      room.set(accountId, Math.max(0, (room.get(accountId) ?? 0) - Math.min(fits, entries.length)));
+    }
+  }
+  return { turnedOff, wait, hold, warm };
 }
 
 /**
  * One pass of the keep-warm tick (ADR 0010): claims every entry due by `now` (or a quarter of the slack
- * after it: CLAIM_AHEAD_OF_SLACK), page by page, and adds
- * each boost's to its open keep-warm run; entries of a boost that cannot warm now, or that its
- * budget or quota leave out, wait. Answers the calls added.
+ * after it: CLAIM_AHEAD_OF_SLACK), page by page, and adds each boost's to its keep-warm run, a few
+ * statements per page whatever the number of boosts on it; entries of a boost that cannot warm
+ * now, or that its budget or quota leave out, wait. Answers the calls added.
  */
 export async function warmDueEntries(db: Database, now = new Date()): Promise<number> {
   const floor = setting("PREHEAT_KEEP_WARM_MIN_INTERVAL_SECONDS");
@@ -145,50 +110,39 @@ export async function warmDueEntries(db: Database, now = new Date()): Promise<nu
   for (;;) {
     const due = await claimDueEntries(db, dueBy, CLAIM_PAGE, floor);
     if (!due.length) return added;
-    const byBoost = new Map<number, DueEntry[]>();
-    for (const entry of due) byBoost.set(entry.boostId, [...(byBoost.get(entry.boostId) ?? []), entry]);
-    const rows = await db
-      .select({ boost: boosts, validated: sites.validated })
-      .from(boosts)
-      .innerJoin(sites, eq(sites.id, boosts.siteId))
-      .where(inArray(boosts.id, [...byBoost.keys()]));
-    const found = new Map(rows.map((row) => [row.boost.id, row]));
-    for (const [boostId, entries] of byBoost) {
-      const row = found.get(boostId);
-      // Keep-warm turned off since: its entries go, rather than coming back every hour.
-      if (row && !row.boost.keepWarm) {
-        await forgetEntries(db, boostId);
-        continue;
-      }
-      if (!row || (await cannotWarm(db, row.boost, row.validated, entries[0]!.accountId))) {
-        await postponeEntries(db, entries, new Date(now.getTime() + RECHECK_LATER_MS));
-        continue;
-      }
-      const { warm, wait } = await affordable(db, row.boost, entries, now);
-      await postponeEntries(db, wait, new Date(now.getTime() + RECHECK_LATER_MS));
-      if (!warm.length) continue;
-      const { runId, siteId, opened, regions } = await addToRun(db, row.boost, warm, now);
-      added += warm.length;
-      // The site's Crawl-delay (its robots.txt, once a day) paces the re-warms as it paces every run:
-      // looked at when a window's run opens, not on every pass of the tick.
-      if (opened) await refreshCrawlDelay(db, siteId, new URL(warm[0]!.call.url).origin, now);
-      for (const region of regions) await sendJob("run.batch", { runId, siteId, region });
-    }
+    const { turnedOff, wait, hold, warm } = await sortOut(db, byBoost(due), now);
+    await forgetEntries(db, turnedOff);
+    await postponeEntries(db, wait, new Date(now.getTime() + RECHECK_LATER_MS));
+    await postponeEntries(db, hold, new Date(now.getTime() + HOLD_MS));
+    const addedTo = await addToKeepWarmRuns(db, warm, now);
+    added += warm.reduce((n, addition) => n + addition.entries.length, 0);
+    await Promise.all(
+      addedTo.flatMap(({ runId, siteId, opened, regions, origin }) => [
+        ...regions.map((region) => sendJob("run.batch", { runId, siteId, region })),
+        // The site's Crawl-delay (its robots.txt, once a day) paces the re-warms as it paces every run:
+        // looked at when a window's run opens, by a job of its own, so that no site's robots.txt holds up the tick.
+        ...(opened ? [sendJob("site.robots", { siteId, origin })] : []),
+      ]),
+    );
     if (due.length < CLAIM_PAGE) return added;
   }
 }
 
-/** Ends the keep-warm runs whose window has passed and whose batches are all warmed; answers those ended. */
+/**
+ * Ends the keep-warm runs whose window has passed and whose batches are all warmed; answers those
+ * ended. Only the tick ends them, and it runs one pass at a time on both drivers: a run it adds a
+ * re-warm to is never being ended at the same moment.
+ */
 export async function closeKeepWarmRuns(db: Database, now = new Date()): Promise<number[]> {
   const closing = await db
     .select({ id: runs.id })
     .from(runs)
     .where(and(eq(runs.trigger, "keep_warm"), eq(runs.status, "running"), isNotNull(runs.openUntil), lte(runs.openUntil, now)));
-  const ended: number[] = [];
-  for (const { id } of closing) {
-    if (!(await finishRun(db, id))) continue;
-    ended.push(id);
-    await sendJob("run.ended", { runId: id });
-  }
+  if (!closing.length) return [];
+  const ended = await endKeepWarmRuns(
+    db,
+    closing.map((run) => run.id),
+  );
+  await Promise.all(ended.map((runId) => sendJob("run.ended", { runId })));
   return ended;
 }

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sites } from "@/drizzle/schema";
+import { keepWarmEntries, sites } from "@/drizzle/schema";
 import { createBoost } from "@/lib/boosts/service";
 import { triggerBoostRun } from "@/lib/boosts/trigger";
+import { warmDueEntries } from "@/lib/runs/keep-warm";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { runEnded } from "@/lib/testing/run-end";
 import { crawlDelayOf } from "./crawl-delay";
@@ -39,7 +40,7 @@ describe("a keep-warm boost's run on a site whose robots.txt asks a Crawl-delay"
         if (req.url === "/robots.txt") return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: Preheat\nCrawl-delay: 1\n");
         if (req.url === "/urls.csv") return void res.writeHead(200, { "content-type": "text/csv" }).end("url\nhttp://slow.test/a\nhttp://slow.test/b\nhttp://slow.test/c\n");
         asked.push({ path: req.url ?? "", at: Date.now() });
-        res.writeHead(200, { "content-type": "text/html" }).end("<p>page</p>");
+        res.writeHead(200, { "content-type": "text/html", "cache-control": "public, s-maxage=60" }).end("<p>page</p>");
       },
       { email: "crawl-delay@example.com", work: true },
     );
@@ -57,5 +58,18 @@ describe("a keep-warm boost's run on a site whose robots.txt asks a Crawl-delay"
     expect(asked.map((call) => call.path)).toEqual(["/a", "/b", "/c"]);
     for (let i = 1; i < asked.length; i++) expect(asked[i]!.at - asked[i - 1]!.at, `call ${i}`).toBeGreaterThanOrEqual(900);
     expect((await getSite(ctx, site.id)).crawlDelaySeconds).toBe(1);
+
+    // A day later, the first re-warm of a keep-warm run's window has the robots.txt read again, by a job of its own.
+    await handle.db
+      .update(sites)
+      .set({ robotsReadAt: new Date(Date.now() - 25 * 3600_000), crawlDelaySeconds: null })
+      .where(eq(sites.id, site.id));
+    await handle.db.update(keepWarmEntries).set({ dueAt: new Date() }).where(eq(keepWarmEntries.boostId, boost.id));
+    await warmDueEntries(handle.db);
+    const deadline = Date.now() + 10_000;
+    while ((await getSite(ctx, site.id)).crawlDelaySeconds !== 1) {
+      expect(Date.now(), "the robots.txt read again").toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 30_000);
 });

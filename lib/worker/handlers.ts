@@ -9,6 +9,7 @@ import { runBatch } from "./jobs/run-batch";
 import { runEnded } from "./jobs/run-ended";
 import { runPlan } from "./jobs/run-plan";
 import { scheduleTick } from "./jobs/schedule-tick";
+import { siteRobots } from "./jobs/site-robots";
 import { sitemapEnded } from "./jobs/sitemap-ended";
 import { sitemapProcess } from "./jobs/sitemap-process";
 import { webhookDeliver } from "./jobs/webhook-deliver";
@@ -22,6 +23,7 @@ const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "sitemap.ended": sitemapEnded,
   "email.deliver": emailDeliver,
   "ownership.recheck": ownershipRecheck,
+  "site.robots": siteRobots,
   "schedule.tick": scheduleTick,
   "keep_warm.tick": keepWarmTick,
   "webhook.deliver": webhookDeliver,

@@ -17,8 +17,9 @@ export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db 
   let added = 0;
   while (Date.now() < until) {
     const started = Date.now();
-    added += await warmDueEntries(db);
+    // Ended first: a run whose window has passed takes re-warms until its batches are done, and one added to just now is not.
     await closeKeepWarmRuns(db);
+    added += await warmDueEntries(db);
     await sleep(Math.max(0, PASS_MS - (Date.now() - started)));
   }
   await sendJob("keep_warm.tick", {});
