@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { sitemaps, sitemapUrls } from "@/drizzle/schema";
 import type { AccountContext } from "@/lib/context";
 import type { DatabaseHandle } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
 import { addSitemap } from "@/lib/sitemaps/service";
 import { createSite } from "@/lib/sites/service";
 
@@ -78,4 +79,20 @@ describe("the embedded driver (pg-boss on PGlite)", () => {
     expect(row.statusMessage).toBe("http://down.test/sitemap.xml answered HTTP 503.");
     expect(requests.filter((r) => r === "down.test/sitemap.xml")).toHaveLength(5);
   }, 90_000);
+});
+
+describe("the keep-warm tick on the embedded driver", () => {
+  it("starts with the worker, not at the next minute's cron tick, and a stopping worker does not wait out its link", async () => {
+    const own = await startLocalWorld((_req, res) => void res.writeHead(404).end(), { email: "tick@example.com", work: true });
+    const active = async () => rowsOf<{ n: number }>(await own.handle.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'preheat.keep_warm.tick' and state = 'active'`))[0]!.n;
+    const deadline = Date.now() + 10_000;
+    while ((await active()) === 0) {
+      expect(Date.now(), "the keep-warm tick working").toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // A link lasts ten seconds: the worker stops well before.
+    const stopping = performance.now();
+    await own.stop();
+    expect(performance.now() - stopping).toBeLessThan(5_000);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "@/lib/db";
 import { gathered } from "@/lib/db/gathered";
 import { setting } from "@/lib/config";
-import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey, jobRetryPolicy } from "@/lib/jobs";
+import { type JobName, type JobPayload, installJobDriver, jobDefinitions, jobExpireSeconds, jobKey, jobRetryPolicy, sendJob } from "@/lib/jobs";
 import { REGIONS, type RegionCode } from "@/lib/core/regions";
 import { PLANS_AT_ONCE } from "@/lib/runs/plan";
 import { handOverAllRuns } from "@/lib/runs/warm-loop";
@@ -113,8 +113,9 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   const db = handle.db;
   if (handle.kind === "embedded") await failOrphans(boss, db);
   const pollMs = setting("PREHEAT_JOBS_POLL_SECONDS") * 1000;
+  const stopped = new AbortController();
   const work = (name: JobName) => (job: PgBoss.JobWithMetadata<unknown>) => {
-    const handled = runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit });
+    const handled = runJob(name, job.data, { db, final: job.retryCount >= job.retryLimit, stopping: stopped.signal });
     return embeddedDb ? embeddedDb.handling(handled) : handled;
   };
   const pumped = (name: JobName) => (data: unknown, final: boolean) => runJob(name, data, { db, final });
@@ -155,6 +156,8 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   });
 
   await boss.schedule(queueName("schedule.tick"), "* * * * *", {}, { tz: "UTC", singletonKey: "schedule.tick" });
+  // The keep-warm tick's chain starts with the worker, not at the next minute's cron tick (one chain at a time: its queue keeps one).
+  await sendJob("keep_warm.tick", {});
   await reportIn(db);
   const presence = setInterval(async () => {
     try {
@@ -168,6 +171,7 @@ export async function startEmbeddedJobs(handle: DatabaseHandle, options: { work:
   return {
     boss,
     stop: async () => {
+      stopped.abort();
       clearInterval(presence);
       await unlisten?.().catch(() => {});
       // The pumps take no more first; then runs hand over at once, and their follow-up jobs are

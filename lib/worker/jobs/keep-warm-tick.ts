@@ -12,15 +12,16 @@ const PASS_MS = 1_000;
  * The keep-warm tick (ADR 0010): every second for ten seconds, adds the entries that are due to their
  * boosts' keep-warm runs and ends the runs whose window has passed; then queues the next link.
  */
-export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db }) => {
+export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db, stopping }) => {
   const until = Date.now() + LINK_MS;
   let added = 0;
-  while (Date.now() < until) {
+  // A stopping worker ends its link at once (the next link, or the minute's cron tick, takes over).
+  while (Date.now() < until && !stopping?.aborted) {
     const started = Date.now();
-    // Ended first: a run whose window has passed takes re-warms until its batches are done, and one added to just now is not.
+    // Ended first: a run whose window has passed and whose batches are done ends, and the boost's next re-warms open its next run.
     await closeKeepWarmRuns(db);
     added += await warmDueEntries(db);
-    await sleep(Math.max(0, PASS_MS - (Date.now() - started)));
+    await sleep(Math.max(0, PASS_MS - (Date.now() - started)), undefined, { signal: stopping }).catch(() => {});
   }
   await sendJob("keep_warm.tick", {});
   return { added };
