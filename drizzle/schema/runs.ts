@@ -65,7 +65,11 @@ export const runs = pgTable(
      * change, and reading a run would otherwise aggregate its batches again each time.
      */
     breakdown: jsonb("breakdown").$type<RunBreakdown>(),
-    /** A keep-warm run gathers its boost's re-warms until then (ADR 0010); it ends once past it and its batches are done. */
+    /**
+     * A keep-warm run gathers its boost's re-warms until then (ADR 0010); it ends once past it and its
+     * batches are done. A changes run (trigger `changes`) gathers its site's changes until then, pending,
+     * and is planned once past it.
+     */
     openUntil: timestamp("open_until", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -83,7 +87,9 @@ export const runs = pgTable(
     uniqueIndex("runs_one_pending_per_boost").on(t.boostId).where(sql`${t.status} = 'pending' and ${t.kind} = 'boost' and ${t.trigger} is distinct from 'keep_warm'`),
     uniqueIndex("runs_one_running_per_boost").on(t.boostId).where(sql`${t.status} = 'running' and ${t.kind} = 'boost' and ${t.trigger} is distinct from 'keep_warm'`),
     uniqueIndex("runs_one_keep_warm_per_boost").on(t.boostId).where(sql`${t.status} in ('pending', 'running') and ${t.trigger} = 'keep_warm'`),
-    uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm'`),
+    uniqueIndex("runs_one_active_warm_per_site").on(t.siteId).where(sql`${t.status} in ('pending', 'running') and ${t.kind} = 'warm' and ${t.trigger} is distinct from 'changes'`),
+    // A site's changes gather in one pending run until its open_until, then warm; later ones gather in the next.
+    uniqueIndex("runs_one_gathering_changes_per_site").on(t.siteId).where(sql`${t.status} = 'pending' and ${t.trigger} = 'changes'`),
   ],
 );
 

@@ -33,6 +33,12 @@ export const sites = pgTable(
     crawlDelaySeconds: doublePrecision("crawl_delay_seconds"),
     /** When its robots.txt was last read for the Crawl-delay (once a day at most). */
     robotsReadAt: timestamp("robots_read_at", { withTimezone: true }),
+    /**
+     * The boost whose variants and regions warm the site's changes (POST /v1/sites/{siteId}/changes, the
+     * change receivers); null: a warm's defaults. No foreign key (boosts reference sites): deleting the
+     * boost clears it, and a reader finds no boost for a dangling id.
+     */
+    changeBoostId: integer("change_boost_id"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain)],

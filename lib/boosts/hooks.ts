@@ -85,6 +85,22 @@ export async function triggerHook(db: Database, token: string): Promise<HookTrig
   }
 }
 
+/**
+ * Starts a run of the boost as a deploy does (a deploy hook, a deploy notification to a change
+ * receiver), or joins the run already waiting: `coalesced` then. Behind a run still warming, the new
+ * one is its follow-up.
+ */
+export async function startAsDeploy(db: Database, boostId: number, by: string): Promise<{ run: RunRow; coalesced: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { run, coalesced } = await coalesce(db, boostId, by);
+      return { run, coalesced };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
 async function coalesce(db: Database, boostId: number, hookName: string): Promise<{ run: RunRow; coalesced: boolean; accountId: number }> {
   const [boost] = await db.select({ boost: boosts, accountId: sites.accountId }).from(boosts).innerJoin(sites, eq(sites.id, boosts.siteId)).where(eq(boosts.id, boostId));
   if (!boost) throw new NotFoundError(UNKNOWN_HOOK);

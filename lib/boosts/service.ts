@@ -217,5 +217,12 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
 
 export async function deleteBoost(ctx: AccountContext, boostId: number, siteId?: number): Promise<void> {
   const boost = await getBoostRow(ctx.db, ctx, boostId, siteId);
-  await ctx.db.delete(boosts).where(eq(boosts.id, boost.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(boosts).where(eq(boosts.id, boost.id));
+    // The site's changes are warmed with a warm's defaults again.
+    await tx
+      .update(sites)
+      .set({ changeBoostId: null })
+      .where(and(eq(sites.id, boost.siteId), eq(sites.changeBoostId, boost.id)));
+  });
 }

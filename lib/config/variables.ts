@@ -234,6 +234,10 @@ export const VARIABLES = {
   PREHEAT_VERIFY_DELAY_SECONDS: withDefault(numeric({ above: 0 }), 5, {
     description: 'With `verify`, how long after a run\'s calls its cacheable misses are asked again, or its visitor check (`verify: "visitors"`) starts.',
   }),
+  PREHEAT_CHANGE_DELAY_SECONDS: withDefault(numeric({ integer: true, min: 0, max: 3600 }), 30, {
+    description:
+      "How long changed URLs (POST /v1/sites/{siteId}/changes, the change receivers) wait before they are warmed, unless a request names its own `delay_seconds`: CDNs and origins need a moment after a purge. Changes arriving meanwhile join the same warm.",
+  }),
   PREHEAT_KEEP_WARM_SLACK_SECONDS: withDefault(numeric({ min: 1, max: 60 }), 2, {
     description:
       "With `keep_warm`, how late after a page's `fresh_until` its re-warm may land: it is aimed half of this after the expiry (never while the page is still fresh), and the scheduler claims what is due every second.",

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { boosts, runBatches, runs } from "@/drizzle/schema";
+import { type boosts, runBatches, runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { PlannedCall } from "@/lib/core/calls";
 import { plural } from "@/lib/core/format";

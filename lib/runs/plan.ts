@@ -114,6 +114,17 @@ export function planRun(db: Database, runId: number): Promise<PlanOutcome> {
 }
 
 /**
+ * How long after its open_until a changes run is planned at the earliest: a request that locked it
+ * just before then has committed its URLs by that time (lib/changes/queue.ts).
+ */
+export const GATHER_SETTLE_MS = 500;
+
+/** A changes run gathers its site's changes until its open_until (and the settling after it): it is planned only then, by the keep-warm tick. */
+function stillGathering(run: Run): boolean {
+  return run.trigger === "changes" && run.openUntil !== null && run.openUntil.getTime() > Date.now() - GATHER_SETTLE_MS;
+}
+
+/**
  * Runs asked to be planned within a few milliseconds of each other are planned together: one
  * query loads them all, and on-demand warms (their URLs are in the run) are stored in one
  * transaction. A boost run (its sources are read now) is planned on its own. When planning warms
@@ -121,7 +132,7 @@ export function planRun(db: Database, runId: number): Promise<PlanOutcome> {
  */
 async function planMany(db: Database, ids: readonly number[]): Promise<(PlanOutcome | Error)[]> {
   const found = await runsToPlan(db).execute({ ids: JSON.stringify(ids) });
-  const byId = new Map(found.filter((f) => f.run.status === "pending").map((f) => [f.run.id, f]));
+  const byId = new Map(found.filter((f) => f.run.status === "pending" && !stillGathering(f.run)).map((f) => [f.run.id, f]));
   const outcomes = new Map<number, PlanOutcome | Error>();
   // A warm whose profile cannot be sent is planned alone, where it fails saying why.
   const warms = [...byId.values()].filter((f) => !f.boost && countCalls(f.run.sourceUrls?.length ?? 0, f.run) > 0 && !unusableProfile(f.run.requestProfile));

@@ -254,6 +254,8 @@ export class RunSource implements WarmSource {
   readonly accountId: number;
   readonly siteId: number;
   readonly runId: number;
+  /** A site's changes (issue 58): the engine sends its calls before the site's other runs'. */
+  readonly urgent: boolean;
   /** The run's region this source warms (each region is a job of its own). */
   readonly region: string;
   /** sourceKey(runId, region): how the warm loop holds it. */
@@ -317,6 +319,7 @@ export class RunSource implements WarmSource {
     this.key = sourceKey(run.id, region);
     this.pauseWindow = run.recentOutcomes;
     this.soleRegion = run.regions.length === 1;
+    this.urgent = run.trigger === "changes";
   }
 
   addBatches(rows: BatchRow[], pageSize: number): void {

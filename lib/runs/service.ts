@@ -283,14 +283,15 @@ export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, n
     .select({ createdAt: runs.createdAt })
     .from(runs)
     // Keep-warm runs are not counted: they never start on a site whose ownership is not proven (lib/runs/keep-warm.ts).
-    .where(and(eq(runs.siteId, siteId), eq(runs.kind, "boost"), gte(runs.createdAt, since), sql`${runs.trigger} is distinct from 'keep_warm'`))
+    // Changes runs are (lib/changes/queue.ts): each is one more run at the site.
+    .where(and(eq(runs.siteId, siteId), gte(runs.createdAt, since), sql`((${runs.kind} = 'boost' and ${runs.trigger} is distinct from 'keep_warm') or ${runs.trigger} = 'changes')`))
     .orderBy(desc(runs.createdAt))
     .limit(UNVALIDATED_LIMITS.runsPerDay);
   if (recent.length < UNVALIDATED_LIMITS.runsPerDay) return { siteValidated: false };
   const oldest = recent[recent.length - 1]!.createdAt;
   const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + 24 * 3600_000 - now.getTime()) / 1000));
   throw new TooManyRequestsError(
-    `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
+    `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs and warms of changes in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
     retryAfter,
     "too_many_runs",
   );

@@ -262,7 +262,11 @@ class WarmLoop {
       siteRoom.set(source.siteId, roomOf(source.siteId) - ahead);
     }
     const extended = wanting.flatMap((source) => {
-      const room = Math.max(0, Math.min(roomOf(source.siteId), budget));
+      // A site's changes (an urgent source) hold reservations for the site's whole limit, whatever the
+      // other runs there reserved ahead: the engine gives it the next free slot, and it must have a
+      // call ready then, or the others' reserved calls take the slot. At most that many of its calls
+      // count as interrupted after a crash.
+      const room = source.urgent ? Math.max(0, Math.min(this.engine.siteLimit(source.siteId) - source.reservedAhead(), budget)) : Math.max(0, Math.min(roomOf(source.siteId), budget));
       const wanted = source.reservations(room + source.reservedAhead());
       const reserved = wanted.reduce((n, { batch, upTo }) => n + upTo - batch.reserved, 0);
       siteRoom.set(source.siteId, roomOf(source.siteId) - reserved);

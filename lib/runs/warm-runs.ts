@@ -18,9 +18,10 @@ import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
 import type { WarmInput } from "./warm-schemas";
 
-const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
+export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
 
-function siteUrls(urls: string[], domain: string): string[] {
+/** The URLs as the site's own, each once, in their order; 422 naming the first that is not. */
+export function siteUrlsOf(urls: string[], domain: string): string[] {
   const accepted = new Set<string>();
   urls.forEach((input, index) => {
     const parsed = parseSiteUrl(input, domain);
@@ -40,7 +41,7 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   // Independent reads, sent together: one turn of the embedded database instead of two (the intake's
   // rate did not change with it: the thread's CPU bounds it, docs/benchmarks.md).
   const [site, { plan }] = await Promise.all([getSite(ctx, siteId), activeStanding(ctx.db, ctx.accountId)]);
-  const urls = siteUrls(input.urls, site.domain);
+  const urls = siteUrlsOf(input.urls, site.domain);
   if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`, undefined, "site_not_validated");
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;

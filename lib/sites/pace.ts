@@ -51,6 +51,10 @@ export const updateSiteBody = z
       .nullable()
       .optional()
       .meta({ description: "Warming calls started per second at most (decimals allowed: 0.5 is one call every 2 s); null: no rate cap." }),
+    change_boost_id: z.number().int("must be a boost id").positive("must be a boost id").nullable().optional().meta({
+      description:
+        "The site's change profile: a boost of this site whose variants and regions warm its changes (POST /v1/sites/{siteId}/changes, the change receivers), and which deploy notifications run. null: a warm's defaults (desktop, `fr`), and deploys warm nothing.",
+    }),
   })
   .meta({ id: "UpdateSiteRequest", description: "Only the fields supplied change." });
 

@@ -65,6 +65,9 @@ export const siteSchema = z
       description:
         "The Crawl-delay the site's robots.txt asks of Preheat (`User-agent: Preheat`, else `*`), read once a day when a run starts, capped at 60 s; null when it asks none. Without `max_requests_per_second`, calls are paced one per delay; a validated site's owner overrides it by setting `max_requests_per_second` (on a site not validated, the slower of the two holds).",
     }),
+    change_boost_id: z.number().int().nullable().meta({
+      description: "The boost whose variants and regions warm the site's changes (POST /v1/sites/{siteId}/changes, the change receivers); null: a warm's defaults. Set with PATCH.",
+    }),
     blocked_verdicts: z.record(z.string(), blockedVerdictSchema).meta({
       description:
         "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { accounts, sites } from "@/drizzle/schema";
+import { accounts, boosts, sites } from "@/drizzle/schema";
 import { assertPlanConcurrency, assertPlanSites, planOf } from "@/lib/plans/limits";
 import { activeStanding } from "@/lib/plans/suspension";
 import { iso } from "@/lib/core/primitives";
@@ -8,7 +8,7 @@ import type { Page } from "@/lib/core/pagination";
 import type { AccountContext } from "@/lib/context";
 import { isUniqueViolation } from "@/lib/db";
 import { preparedOnce } from "@/lib/db/prepared";
-import { ConflictError, notFound } from "@/lib/core/errors";
+import { ConflictError, InvalidError, notFound } from "@/lib/core/errors";
 import { normaliseDomain } from "./domain-name";
 import { siteConcurrency, type UpdateSiteInput } from "./pace";
 import { ownershipRecheckOf } from "./recheck";
@@ -31,6 +31,7 @@ export function toSite(row: SiteRow): SitePayload {
     max_concurrency: siteConcurrency(row),
     max_requests_per_second: row.maxRequestsPerSecond,
     crawl_delay_seconds: row.crawlDelaySeconds,
+    change_boost_id: row.changeBoostId,
     blocked_verdicts: row.blockedVerdicts ?? {},
     created_at: row.createdAt.toISOString(),
   };
@@ -97,6 +98,16 @@ export async function updateSite(ctx: AccountContext, siteId: number, input: Upd
   const changes: Partial<typeof sites.$inferInsert> = {};
   if (input.max_concurrency !== undefined) changes.maxConcurrency = input.max_concurrency;
   if (input.max_requests_per_second !== undefined) changes.maxRequestsPerSecond = input.max_requests_per_second;
+  if (input.change_boost_id !== undefined) {
+    if (input.change_boost_id !== null) {
+      const [boost] = await ctx.db
+        .select({ id: boosts.id })
+        .from(boosts)
+        .where(and(eq(boosts.id, input.change_boost_id), eq(boosts.siteId, site.id)));
+      if (!boost) throw new InvalidError("change_boost_id: no boost of this site has this id.", [{ field: "change_boost_id", message: "no boost of this site has this id" }]);
+    }
+    changes.changeBoostId = input.change_boost_id;
+  }
   if (!Object.keys(changes).length) return site;
   if (input.max_concurrency != null) assertPlanConcurrency(await planOf(ctx.db, ctx.accountId), input.max_concurrency);
   const [row] = await ctx.db.update(sites).set(changes).where(eq(sites.id, site.id)).returning();

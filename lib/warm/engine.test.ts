@@ -56,3 +56,41 @@ describe("WarmEngine and a site's lease", () => {
     expect(sent()).toBe(4);
   });
 });
+
+describe("WarmEngine's lane for a site's changes", () => {
+  it("gives a freed slot of the site to the urgent source first, within the site's limit", async () => {
+    const pending: (() => void)[] = [];
+    const engine = new WarmEngine(100, () => new Promise<CallOutcome>((resolve) => pending.push(() => resolve(OK))));
+    const sentBy: string[] = [];
+    const source = (name: string, calls: number, urgent: boolean): WarmSource => {
+      let left = calls;
+      const own: WarmSource = {
+        accountId: 1,
+        siteId: 1,
+        inFlight: 0,
+        urgent,
+        window: () => 100,
+        notBefore: () => 0,
+        take: (): Ticket | undefined => {
+          if (!left) return undefined;
+          left--;
+          sentBy.push(name);
+          return { call: { url: `http://a.test/${name}/${left}` } as PlannedCall, region: "fr", request: PLAIN_REQUEST, settle: () => {} };
+        },
+      };
+      return own;
+    };
+    engine.setSite(1, 2, null, performance.now() + 10_000);
+    engine.add(source("boost", 1000, false));
+    expect(sentBy).toEqual(["boost", "boost"]);
+    engine.add(source("changes", 3, true));
+    expect(sentBy).toHaveLength(2); // the site is full: the changes wait for a slot
+    for (let i = 0; i < 5; i++) {
+      pending.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Each freed slot went to the changes until none were left; never more than two calls out.
+    expect(sentBy).toEqual(["boost", "boost", "changes", "changes", "changes", "boost", "boost"]);
+    expect(engine.inFlight).toBe(2);
+  });
+});

@@ -21,11 +21,13 @@ export interface WarmSource {
   notBefore(): number;
   /** The next call ready to go, or undefined when none is (reservations pending, or nothing left). */
   take(): Ticket | undefined;
+  /** Its calls go before the account's other sources' (a site's changes): a lane within the same site limits. */
+  readonly urgent?: boolean;
 }
 
 /** `leaseUntil`: performance.now() ms after which the worker's share of the site may be the others' (lib/warm/site-slots.ts). */
 type SiteGate = { limit: number; requestsPerSecond: number | null; inFlight: number; nextStart: number; leaseUntil: number };
-type AccountQueue = { sources: WarmSource[]; cursor: number };
+type AccountQueue = { sources: WarmSource[]; cursor: number; urgent: number };
 
 /** Calls the site may still take from this worker at `leaseNow` (performance.now() ms): none once its lease has lapsed. */
 function roomOf(gate: SiteGate, leaseNow: number): number {
@@ -97,6 +99,11 @@ export class WarmEngine {
     return this.sites.get(siteId)?.inFlight ?? 0;
   }
 
+  /** Calls the site may take at once from this worker (its share of the site's limit); 0 before it has one. */
+  siteLimit(siteId: number): number {
+    return this.sites.get(siteId)?.limit ?? 0;
+  }
+
   /** Calls the site may still take now from this worker. */
   siteRoom(siteId: number): number {
     const gate = this.sites.get(siteId);
@@ -105,8 +112,9 @@ export class WarmEngine {
 
   add(source: WarmSource): void {
     let queue = this.accounts.get(source.accountId);
-    if (!queue) this.accounts.set(source.accountId, (queue = { sources: [], cursor: 0 }));
+    if (!queue) this.accounts.set(source.accountId, (queue = { sources: [], cursor: 0, urgent: 0 }));
     queue.sources.push(source);
+    if (source.urgent) queue.urgent++;
     const accounts = this.siteAccounts.get(source.siteId) ?? new Map<number, number>();
     accounts.set(source.accountId, (accounts.get(source.accountId) ?? 0) + 1);
     this.siteAccounts.set(source.siteId, accounts);
@@ -116,7 +124,9 @@ export class WarmEngine {
   remove(source: WarmSource): void {
     const queue = this.accounts.get(source.accountId);
     if (!queue) return;
+    const before = queue.sources.length;
     queue.sources = queue.sources.filter((s) => s !== source);
+    if (source.urgent && queue.sources.length < before) queue.urgent--;
     const accounts = this.siteAccounts.get(source.siteId);
     const left = (accounts?.get(source.accountId) ?? 1) - 1;
     if (left > 0) accounts!.set(source.accountId, left);
@@ -174,28 +184,44 @@ export class WarmEngine {
     }
   }
 
-  /** One call from the account's next source that may send; otherwise when one might (Date.now() ms, Infinity: not by time). */
+  /**
+   * One call from the account's next source that may send; otherwise when one might (Date.now() ms,
+   * Infinity: not by time). Its urgent sources are asked first: a site's changes take the site's
+   * room before its other runs do, within the same concurrency and pace.
+   */
   private sendOne(queue: AccountQueue): true | number {
     let earliest = Infinity;
     const now = Date.now();
     const leaseNow = performance.now();
+    if (queue.urgent > 0) {
+      for (const source of queue.sources) {
+        if (!source.urgent) continue;
+        const sent = this.trySource(source, now, leaseNow);
+        if (sent === true) return true;
+        earliest = Math.min(earliest, sent);
+      }
+    }
     for (let tried = 0; tried < queue.sources.length; tried++) {
       const source = queue.sources[queue.cursor % queue.sources.length]!;
       queue.cursor = (queue.cursor + 1) % queue.sources.length;
-      const gate = this.sites.get(source.siteId);
-      // A lapsed lease waits for the next renewal, which wakes the site's accounts.
-      if (!gate || roomOf(gate, leaseNow) === 0 || source.inFlight >= source.window()) continue;
-      const wait = Math.max(source.notBefore(), gate.requestsPerSecond ? gate.nextStart : 0);
-      if (wait > now) {
-        earliest = Math.min(earliest, wait);
-        continue;
-      }
-      const ticket = source.take();
-      if (!ticket) continue;
-      this.dispatch(source, gate, ticket, now);
-      return true;
+      const sent = this.trySource(source, now, leaseNow);
+      if (sent === true) return true;
+      earliest = Math.min(earliest, sent);
     }
     return earliest;
+  }
+
+  /** Sends the source's next call if its site has room now; otherwise when it might (Date.now() ms, Infinity: not by time). */
+  private trySource(source: WarmSource, now: number, leaseNow: number): true | number {
+    const gate = this.sites.get(source.siteId);
+    // A lapsed lease waits for the next renewal, which wakes the site's accounts.
+    if (!gate || roomOf(gate, leaseNow) === 0 || source.inFlight >= source.window()) return Infinity;
+    const wait = Math.max(source.notBefore(), gate.requestsPerSecond ? gate.nextStart : 0);
+    if (wait > now) return wait;
+    const ticket = source.take();
+    if (!ticket) return Infinity;
+    this.dispatch(source, gate, ticket, now);
+    return true;
   }
 
   private dispatch(source: WarmSource, gate: SiteGate, ticket: Ticket, now: number): void {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { startDueChanges } from "@/lib/changes/queue";
 import { sendJob } from "@/lib/jobs";
 import { closeKeepWarmRuns, warmDueEntries } from "@/lib/runs/keep-warm";
 import type { JobHandler } from "../job-handler";
@@ -9,8 +10,9 @@ const LINK_MS = 10_000;
 const PASS_MS = 1_000;
 
 /**
- * The keep-warm tick (ADR 0010): every second for ten seconds, adds the entries that are due to their
- * boosts' keep-warm runs and ends the runs whose window has passed; then queues the next link.
+ * The keep-warm tick (ADR 0010): every second for ten seconds, ends the keep-warm runs whose window
+ * has passed, plans the changes runs whose delay has passed (ADR 0012), and adds the entries that are
+ * due to their boosts' keep-warm runs; then queues the next link.
  */
 export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db, stopping }) => {
   const until = Date.now() + LINK_MS;
@@ -20,6 +22,8 @@ export const keepWarmTick: JobHandler<"keep_warm.tick"> = async (_payload, { db,
     const started = Date.now();
     // Ended first: a run whose window has passed and whose batches are done ends, and the boost's next re-warms open its next run.
     await closeKeepWarmRuns(db);
+    // The site's changes whose delay has passed go first (issue 58): planned now, warmed ahead of the site's other runs.
+    await startDueChanges(db);
     added += await warmDueEntries(db);
     await sleep(Math.max(0, PASS_MS - (Date.now() - started)), undefined, { signal: stopping }).catch(() => {});
   }

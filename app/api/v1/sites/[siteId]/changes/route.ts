@@ -1,0 +1,12 @@
+import { withApiKey } from "@/lib/api/handler";
+import { otherMethods } from "@/lib/api/methods";
+import * as operations from "@/lib/api/operations/changes";
+import { json } from "@/lib/api/responses";
+import { queueChanges } from "@/lib/changes/queue";
+
+// POST /v1/sites/{siteId}/changes – pages that changed, warmed after a short delay ahead of the site's other runs
+export const POST = withApiKey(operations.queueChanges, async ({ ctx, params, body }) => {
+  return json(await queueChanges(ctx, params.siteId, body), 202);
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
