@@ -16,6 +16,10 @@ const TAGS: { name: OperationTag; description: string }[] = [
   { name: "Sitemaps", description: "XML sitemaps, sitemap indexes and RSS/Atom feeds of a site." },
   { name: "Boosts", description: "Warming campaigns, on demand or on a cron schedule (UTC)." },
   { name: "Hooks", description: "Deploy hooks: secret URLs that start a boost, for CI, a CMS or a purge." },
+  {
+    name: "Changes",
+    description: "Change receivers: the addresses shops, CMSs and hosts send their change events to, each checked by that system's own signature, mapped to the site's URLs and warmed first.",
+  },
   { name: "Warm", description: "On-demand warming of a list of URLs." },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
