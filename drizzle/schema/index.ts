@@ -16,3 +16,4 @@ export * from "./audit";
 export * from "./plans";
 export * from "./keep-warm";
 export * from "./freshness";
+export * from "./changes";

@@ -1,4 +1,4 @@
-import { ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError, QuotaExceededError, TooManyRequestsError, UnauthenticatedError } from "@/lib/core/errors";
+import { ConflictError, DomainError, ForbiddenError, InvalidError, MalformedError, NotFoundError, QuotaExceededError, TooManyRequestsError, UnauthenticatedError } from "@/lib/core/errors";
 import { logger } from "@/lib/observability/log";
 import type { ErrorCode } from "@/lib/core/error-codes";
 import { errorResponse } from "./responses";
@@ -22,6 +22,7 @@ const answerOf = new Map<unknown, { status: number; code: ErrorCode }>([
   [NotFoundError, { status: 404, code: "not_found" }],
   [ConflictError, { status: 409, code: "conflict" }],
   [InvalidError, { status: 422, code: "validation_failed" }],
+  [MalformedError, { status: 400, code: "invalid_json" }],
   [TooManyRequestsError, { status: 429, code: "rate_limited" }],
 ]);
 

@@ -256,7 +256,7 @@ export type TokenAttribution = { accountId: number; actor: AuditActor; targetId:
  */
 export function withPathToken<P extends z.ZodType | undefined>(
   spec: OperationSpec<P>,
-  operation: (args: { db: Database; params: Input<P>; attribute: (who: TokenAttribution) => void }) => Promise<Response>,
+  operation: (args: { db: Database; params: Input<P>; request: Request; attribute: (who: TokenAttribution) => void }) => Promise<Response>,
 ) {
   return (request: Request, route: RouteContext): Promise<Response> =>
     answer(request, spec, async (meter) => {
@@ -265,7 +265,7 @@ export function withPathToken<P extends z.ZodType | undefined>(
       if (refusal) return refusal;
       const { params } = await parseRequest<P, undefined, undefined>(spec, request, route);
       let who: TokenAttribution | undefined;
-      const response = await operation({ db, params, attribute: (attributed) => (who = attributed) });
+      const response = await operation({ db, params, request, attribute: (attributed) => (who = attributed) });
       if (who && spec.audit) {
         const target = { target: String(who.targetId) };
         await recordAudited({ ...spec.audit, id: { param: "target" } }, response, {

@@ -6,9 +6,14 @@ import { fieldErrors, summarise } from "@/lib/core/field-errors";
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  return Buffer.from(await readBodyBytes(request, maxBytes)).toString("utf8");
+}
+
+/** The body's bytes as sent (a signature is over these), refused with 413 past `maxBytes` without reading further. */
+export async function readBodyBytes(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new RequestError(413, `Request body is too large: the limit is ${maxBytes} bytes.`);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -22,7 +27,7 @@ export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES):
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 export function validationFailed(error: z.ZodError, prefix?: string): RequestError {

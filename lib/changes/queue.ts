@@ -36,9 +36,9 @@ export type ChangesInput = { urls: string[]; delay_seconds?: number };
 type Run = typeof runs.$inferSelect;
 
 /** The variants and regions a site's changes are warmed with: its change boost's, or a warm's defaults. */
-export type ChangeProfile = Pick<Run, "regions" | "variations" | "requestProfile"> & { boostId: number | null };
+type ChangeProfile = Pick<Run, "regions" | "variations" | "requestProfile"> & { boostId: number | null };
 
-export async function changeProfileOf(db: Database, site: Pick<SiteRow, "id" | "changeBoostId">): Promise<ChangeProfile> {
+async function changeProfileOf(db: Database, site: Pick<SiteRow, "id" | "changeBoostId">): Promise<ChangeProfile> {
   if (site.changeBoostId !== null) {
     const [boost] = await db
       .select({ regions: boosts.regions, variations: boosts.variations, requestProfile: boosts.requestProfile })

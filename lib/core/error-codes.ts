@@ -6,6 +6,10 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: "The request body is not valid JSON." },
   invalid_path: { status: 400, meaning: "The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8)." },
   invalid_api_key: { status: 401, meaning: "No API key, or one that is unknown, revoked or expired." },
+  invalid_signature: {
+    status: 401,
+    meaning: "A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which.",
+  },
   session_expired: { status: 401, meaning: "The dashboard session has ended: sign in again." },
   insufficient_scope: { status: 403, meaning: "The API key lacks the scope the operation requires (`required_scope`)." },
   insufficient_role: { status: 403, meaning: "The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner)." },

@@ -41,6 +41,8 @@ export class TooManyRequestsError extends DomainError {
     super(message, undefined, code);
   }
 }
+/** What was sent cannot be read at all (a body that is not JSON): the caller must send something else. */
+export class MalformedError extends DomainError {}
 /** No valid credentials. */
 export class UnauthenticatedError extends DomainError {}
 

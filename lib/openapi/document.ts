@@ -17,7 +17,11 @@ const TAGS: { name: OperationTag; description: string }[] = [
   { name: "Boosts", description: "Warming campaigns, on demand or on a cron schedule (UTC)." },
   { name: "Hooks", description: "Deploy hooks: secret URLs that start a boost, for CI, a CMS or a purge." },
   { name: "Warm", description: "On-demand warming of a list of URLs." },
-  { name: "Changes", description: "Pages changed on a site, warmed seconds later ahead of its other runs: sent through the API or by the systems the site is edited in." },
+  {
+    name: "Changes",
+    description:
+      "Pages changed on a site, warmed seconds later ahead of its other runs: sent through the API, or by the systems the site is edited in to a change receiver (checked by that system's own signature, mapped to the site's URLs by its templates).",
+  },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
   { name: "Audit", description: "Who changed what, when and from where, in the organization." },
