@@ -209,13 +209,17 @@ describe("keep-warm", () => {
     const domain = "crash.keepwarm.test";
     const { boost } = await keepWarmBoost(domain);
     await runEnded(ctx, (await triggerBoostRun(ctx, boost.id)).id);
-    await new Promise((resolve) => setTimeout(resolve, (LIFETIME + 1.2) * 1000));
-    // A worker claims the due entries, then dies before adding them to a run.
-    const now = new Date();
-    const claimed = (await claimDueEntries(handle.db, now, 1000, 2)).filter((entry) => entry.boostId === boost.id);
+    // A worker claims the due entries, then dies before adding them to a run. Its pass is 20 s ahead, so
+    // that the worker's own tick (once a second) leaves them alone meanwhile; they come back 2 s from now.
+    const now = new Date(Date.now() + 20_000);
+    await handle.db
+      .update(keepWarmEntries)
+      .set({ dueAt: now })
+      .where(and(eq(keepWarmEntries.boostId, boost.id), isNull(keepWarmEntries.reason)));
+    const claimed = (await claimDueEntries(handle.db, now, 1000, -18)).filter((entry) => entry.boostId === boost.id);
     expect(claimed.map((entry) => new URL(entry.call.url).pathname).sort()).toEqual(["/a", "/b"]);
     // Claimed once: nobody else takes them meanwhile.
-    expect((await claimDueEntries(handle.db, now, 1000, 2)).filter((entry) => entry.boostId === boost.id)).toEqual([]);
+    expect((await claimDueEntries(handle.db, new Date(), 1000, 2)).filter((entry) => entry.boostId === boost.id)).toEqual([]);
     const before = asked.get(`${domain}/a`)!.length;
     await tickFor(3500);
     expect(asked.get(`${domain}/a`)!.length).toBe(before + 1);
