@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/core/primitives";
-import { MAX_WARM_URLS } from "@/lib/runs/warm-schemas";
+import { MAX_WARM_URLS, siteUrlList } from "@/lib/runs/warm-schemas";
 
 export const changesBody = z
   .object({
-    urls: z
-      .array(z.string().max(8192, "must be at most 8192 characters"))
-      .min(1, "must list at least one URL")
-      .max(MAX_WARM_URLS, `must list at most ${MAX_WARM_URLS} URLs`)
-      .meta({ description: `The site's pages that changed: absolute URLs on its domain (\`www.\` variants count), at most ${MAX_WARM_URLS}. A URL sent twice is warmed once.` }),
+    urls: siteUrlList(`The site's pages that changed: absolute URLs on its domain (\`www.\` variants count), at most ${MAX_WARM_URLS}. A URL sent twice is warmed once.`),
     delay_seconds: z.number().int("must be a whole number of seconds").min(0, "must be 0 or more").max(3600, "must be at most 3600").optional().meta({
       description:
         "How long the changes wait before they are warmed (CDNs and origins need a moment after a purge); default the service's PREHEAT_CHANGE_DELAY_SECONDS, 30. Changes arriving meanwhile join the same warm; the delay of the request that opened it counts.",

@@ -4,13 +4,14 @@ import { regionListSchema } from "@/lib/core/regions";
 
 export const MAX_WARM_URLS = 5000;
 
+/** A request's list of the site's URLs (a warm, changes): 1 to MAX_WARM_URLS, each checked against the site's domain by its verb. */
+export function siteUrlList(description: string) {
+  return z.array(z.string().max(8192, "must be at most 8192 characters")).min(1, "must list at least one URL").max(MAX_WARM_URLS, `must list at most ${MAX_WARM_URLS} URLs`).meta({ description });
+}
+
 export const warmBody = z
   .object({
-    urls: z
-      .array(z.string().max(8192, "must be at most 8192 characters"))
-      .min(1, "must list at least one URL")
-      .max(MAX_WARM_URLS, `must list at most ${MAX_WARM_URLS} URLs`)
-      .meta({ description: `Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.` }),
+    urls: siteUrlList(`Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.`),
     region: regionListSchema.optional().meta({ description: 'Default ["fr"]; `uk` is accepted for `gb`.' }),
     variations: variationsSchema.nullable().optional(),
     request_profile: requestProfileSchema.nullable().optional(),
