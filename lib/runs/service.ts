@@ -291,7 +291,7 @@ export async function assertUnvalidatedRunBudget(tx: Database, siteId: number, n
   const oldest = recent[recent.length - 1]!.createdAt;
   const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + 24 * 3600_000 - now.getTime()) / 1000));
   throw new TooManyRequestsError(
-    `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs and warms of changes in 24 hours: the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
+    `The site is not validated, so it runs at most ${UNVALIDATED_LIMITS.runsPerDay} boost runs in 24 hours (warms of its changes count too): the next one may start in ${Math.ceil(retryAfter / 60)} minutes. Validate the site to lift this cap.`,
     retryAfter,
     "too_many_runs",
   );
