@@ -47,6 +47,9 @@ const bodies: Record<string, () => unknown> = {
   "POST /v1/webhooks": () => ({ url: "https://hooks.example.org/preheat", events: ["run.completed"] }),
   "PATCH /v1/webhooks/{webhookId}": () => ({ description: "Renamed" }),
   "POST /v1/boosts/{boostId}/hooks": () => ({ name: "Deploy" }),
+  "POST /v1/sites/{siteId}/changes": () => ({ urls: [`https://${domain}/`] }),
+  "POST /v1/sites/{siteId}/change-receivers": () => ({ kind: "sanity" }),
+  "PATCH /v1/sites/{siteId}/change-receivers/{receiverId}": () => ({ url_templates: { "*": ["/{slug.current}"] } }),
 };
 
 /** Calls `op` with the owner's resources in its path (or `pathIds`), under `/v1` or another prefix. */
@@ -131,7 +134,16 @@ beforeAll(async () => {
   const run = await api("POST", `/v1/boosts/${boost.body.id}/run`, { key: owner });
   const webhook = await api("POST", "/v1/webhooks", { key: owner, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
   const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key: owner, body: {} });
-  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id, webhookId: webhook.body.id, hookId: hook.body.id };
+  const receiver = await api("POST", `/v1/sites/${site.id}/change-receivers`, { key: owner, body: { kind: "sanity" } });
+  ids = {
+    siteId: site.id,
+    sitemapId: sitemap.id,
+    boostId: boost.body.id,
+    runId: run.body.run_id,
+    webhookId: webhook.body.id,
+    hookId: hook.body.id,
+    receiverId: receiver.body.id,
+  };
   await waitForSitemap(site.id, sitemap.id); // its status stops changing: answers can be compared
   ownerBefore = await ownerState();
 

@@ -37,6 +37,9 @@ const validBodies: Record<string, () => Record<string, unknown>> = {
   "POST /v1/webhooks": () => ({ url: "https://hooks.example.org/preheat", events: ["run.completed"] }),
   "PATCH /v1/webhooks/{webhookId}": () => ({ description: `Renamed ${uniqueName()}` }),
   "POST /v1/boosts/{boostId}/hooks": () => ({ name: "Deploy" }),
+  "POST /v1/sites/{siteId}/changes": () => ({ urls: [`https://${site.domain}/`] }),
+  "POST /v1/sites/{siteId}/change-receivers": () => ({ kind: "sanity" }),
+  "PATCH /v1/sites/{siteId}/change-receivers/{receiverId}": () => ({ url_templates: { "*": ["/{slug.current}"] } }),
 };
 
 function validBody(op: Operation) {
@@ -119,7 +122,16 @@ beforeAll(async () => {
   const run = await api("POST", `/v1/sites/${other.id}/warm`, { key, body: { urls: [`https://${other.domain}/`] } });
   const webhook = await api("POST", "/v1/webhooks", { key, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
   const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key, body: {} });
-  ids = { siteId: site.id, sitemapId: sitemap.id, boostId: boost.body.id, runId: run.body.run_id, webhookId: webhook.body.id, hookId: hook.body.id };
+  const receiver = await api("POST", `/v1/sites/${site.id}/change-receivers`, { key, body: { kind: "sanity" } });
+  ids = {
+    siteId: site.id,
+    sitemapId: sitemap.id,
+    boostId: boost.body.id,
+    runId: run.body.run_id,
+    webhookId: webhook.body.id,
+    hookId: hook.body.id,
+    receiverId: receiver.body.id,
+  };
   baseline = await accountState();
 });
 
