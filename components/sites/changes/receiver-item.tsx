@@ -209,7 +209,7 @@ function Preview({ preview, pending, error }: { preview: TemplatesPreview | unde
             <p className="text-slate-600">
               Delivery {preview.delivery.id} of <LocalTime value={preview.delivery.received_at} />
               {preview.delivery.event ? ` (${preview.delivery.event})` : ""}
-              {preview.key ? `, mapped through the templates of ${preview.key}` : ""}.
+              {preview.key ? `, whose key is ${preview.key}` : ""}.
             </p>
           ) : null}
           {preview.note ? <p className="text-slate-700">{preview.note}</p> : null}
