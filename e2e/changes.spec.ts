@@ -34,7 +34,7 @@ test("the site page shows the Changes panel; a receiver is created and its secre
   await expect(page.getByText("No change is waiting")).toBeVisible();
   await expect(page.getByText("No change receiver yet")).toBeVisible();
 
-  await page.getByLabel("System").selectOption("sanity");
+  await page.getByRole("combobox", { name: "System", exact: true }).selectOption("sanity");
   await page.getByRole("button", { name: "Create receiver" }).click();
   const shown = page.getByLabel("Change receiver secret");
   await expect(shown).toHaveValue(/^[0-9a-f]{64}$/);
@@ -50,7 +50,7 @@ test("the site page shows the Changes panel; a receiver is created and its secre
   await expect(receiver.getByRole("link", { name: "Every step and each system's signature" })).toHaveAttribute("href", "/docs/change-receivers");
   await expect(receiver.getByTestId("templates-preview")).toContainText("No payload received yet");
 
-  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Done", exact: true }).click();
   await page.reload();
   await expect(page.getByLabel("Change receiver secret")).toHaveCount(0);
   await expect(page.getByTestId("change-receiver")).toBeVisible();
