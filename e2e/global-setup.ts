@@ -18,6 +18,8 @@ export default async function globalSetup() {
     // No resolver listens there: a validation's DNS proof is refused at once, without asking the machine's resolvers.
     PREHEAT_DNS_SERVERS: `127.0.0.1:${e2ePorts.closed}`,
     PREHEAT_JOBS_POLL_SECONDS: "0.5",
+    // Change receivers seal their secrets: a fixed test key, as an operator would set one.
+    PREHEAT_SECRETS_KEY: "e2e0".repeat(16),
   });
 
   // The tests read e-mails (sign-up links) from the outbox through the operator CLI, which needs the data directory.

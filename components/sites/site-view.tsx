@@ -11,6 +11,7 @@ import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { BlockedVerdictsCard } from "./blocked-verdicts";
+import { ChangesPanel } from "./changes/changes-panel";
 import { FirewallPanel } from "./firewall-panel";
 import { FreshnessChart } from "./freshness-chart";
 import { PacePanel } from "./pace-panel";
@@ -47,6 +48,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <FirewallPanel site={site} />
       <FreshnessChart siteId={site.id} />
       <SiteBoosts siteId={site.id} />
+      <ChangesPanel site={site} />
       <SiteWarmRuns siteId={site.id} />
       <Can atLeast="admin">
         <Card title="Delete this site">

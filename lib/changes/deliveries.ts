@@ -1,9 +1,9 @@
-import { and, desc, eq, notInArray } from "drizzle-orm";
+import { and, desc, eq, isNotNull, notInArray, sql } from "drizzle-orm";
 import { changeDeliveries } from "@/drizzle/schema";
 import type { Database } from "@/lib/db";
 import { type ChangeDeliveryPayload, type DeliveryOutcome, KEPT_DELIVERIES } from "./receiver-schemas";
 
-type DeliveryRow = typeof changeDeliveries.$inferSelect;
+export type DeliveryRow = typeof changeDeliveries.$inferSelect;
 
 /** A payload larger than this is not kept: the list is for fixing templates, not an archive. */
 const MAX_KEPT_PAYLOAD_CHARS = 64 * 1024;
@@ -88,4 +88,15 @@ function toDelivery(row: DeliveryRow): ChangeDeliveryPayload {
 export async function deliveriesOf(db: Database, receiverId: number): Promise<ChangeDeliveryPayload[]> {
   const rows = await db.select().from(changeDeliveries).where(eq(changeDeliveries.receiverId, receiverId)).orderBy(desc(changeDeliveries.id)).limit(KEPT_DELIVERIES);
   return rows.map(toDelivery);
+}
+
+/** The receiver's last delivery whose payload was kept (a malformed or oversized one keeps none), if any. */
+export async function lastPayloadDelivery(db: Database, receiverId: number): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(changeDeliveries)
+    .where(and(eq(changeDeliveries.receiverId, receiverId), isNotNull(changeDeliveries.payload), sql`${changeDeliveries.payload} <> 'null'::jsonb`))
+    .orderBy(desc(changeDeliveries.id))
+    .limit(1);
+  return row;
 }

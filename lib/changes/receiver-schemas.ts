@@ -127,3 +127,30 @@ export type UpdateReceiverInput = z.output<typeof updateReceiverBody>;
 export type ChangeReceiverPayload = z.infer<typeof changeReceiverSchema>;
 export type ChangeDeliveryPayload = z.infer<typeof changeDeliverySchema>;
 export type ReceivedChange = z.infer<typeof receivedChangeSchema>;
+
+/** The dashboard's preview: the templates being edited (the receiver's own when absent). */
+export const previewTemplatesBody = z.object({ url_templates: urlTemplatesSchema.optional() });
+
+/** One template rendered against the last payload received. */
+export type TemplateRendering = {
+  key: string;
+  template: string;
+  /** Whether a delivery like this one is mapped through this template (its key, or `*` for a key without templates). */
+  used: boolean;
+  url: string | null;
+  /** Why it gives no URL: a missing field, a path leaving the site. */
+  miss: string | null;
+};
+
+export type TemplatesPreview = {
+  /** The delivery previewed against: the receiver's last one with a payload kept, or null when none came yet. */
+  delivery: { id: number; received_at: string; event: string | null; outcome: DeliveryOutcome } | null;
+  /** Why such a delivery warms nothing whatever the templates (an ignored event, a deploy receiver), or why there is nothing to preview. */
+  note: string | null;
+  /** The key whose templates map it (Shopify's resource, a content type, a `_type`, a model). */
+  key: string | null;
+  /** What a delivery like it would queue with these templates, and why templates gave no URL: the receiver's own rule. */
+  urls: string[];
+  misses: string[];
+  templates: TemplateRendering[];
+};

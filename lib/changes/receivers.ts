@@ -69,7 +69,7 @@ export async function createReceiver(ctx: AccountContext, siteId: number, input:
 }
 
 /** The receiver if it is the site's and the caller sees the site; anything else is not found. */
-async function getReceiverRow(ctx: AccountContext, siteId: number, receiverId: number): Promise<ReceiverRow> {
+export async function getReceiverRow(ctx: AccountContext, siteId: number, receiverId: number): Promise<ReceiverRow> {
   const site = await getSite(ctx, siteId);
   const [row] = await ctx.db
     .select()

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/core/primitives";
+import { runStatusSchema } from "@/lib/core/run-figures";
 import { MAX_WARM_URLS, siteUrlList } from "@/lib/runs/warm-schemas";
 
 export const changesBody = z
@@ -21,3 +22,35 @@ export const changesQueuedSchema = z
     warm_at: timestamp.meta({ description: "When the run starts warming: the delay after the change that opened it." }),
   })
   .meta({ id: "ChangesQueued" });
+
+/** How many of the site's earlier changes runs the answer lists beside the waiting one. */
+export const RECENT_CHANGES_RUNS = 5;
+
+const waitingChangesSchema = z
+  .object({
+    run_id: z.number().int().meta({ description: "The site's changes run still gathering or about to warm: GET /v1/runs/{run_id}." }),
+    urls: z.array(z.string()).meta({ description: "The URLs it will warm, each once, in the order they arrived." }),
+    planned_calls: z.number().int().meta({ description: "Calls it will make: each URL through the change profile's variants and regions." }),
+    warm_at: timestamp.meta({ description: "When it starts warming: the delay after the change that opened it. A second past it, the run is being planned." }),
+    opened_at: timestamp.meta({ description: "When the change that opened it arrived." }),
+  })
+  .meta({ id: "WaitingChanges" });
+
+const recentChangesRunSchema = z
+  .object({
+    run_id: z.number().int(),
+    status: runStatusSchema,
+    url_count: z.number().int().meta({ description: "URLs the run warms (or warmed)." }),
+    created_at: timestamp,
+    finished_at: timestamp.nullable(),
+  })
+  .meta({ id: "RecentChangesRun" });
+
+export const changesWaitingSchema = z
+  .object({
+    waiting: waitingChangesSchema.nullable().meta({ description: "The changes waiting to be warmed, or null when none are." }),
+    recent: z.array(recentChangesRunSchema).meta({ description: `The site's last changes runs besides the waiting one, newest first (at most ${RECENT_CHANGES_RUNS}).` }),
+  })
+  .meta({ id: "ChangesWaiting" });
+
+export type ChangesWaiting = z.output<typeof changesWaitingSchema>;

@@ -46,12 +46,19 @@ export function renderTemplate(template: string, payload: unknown, domain: strin
   return { url: url.href };
 }
 
+/** Which templates map a payload of `key`: its own, or those of `*` when it has none (undefined: neither). */
+export function templatesKeyFor(templates: UrlTemplates, key: string | undefined): string | undefined {
+  if (key !== undefined && templates[key]?.length) return key;
+  return templates["*"]?.length ? "*" : undefined;
+}
+
 /**
  * The URLs a payload maps to through the templates of `key` (a topic's resource, a content type, a
  * model), or of `*` when `key` has none. Each URL once, in the templates' order.
  */
 export function mapPayload(templates: UrlTemplates, key: string | undefined, payload: unknown, domain: string): Mapping {
-  const chosen = (key !== undefined ? templates[key] : undefined) ?? templates["*"];
+  const chosenKey = templatesKeyFor(templates, key);
+  const chosen = chosenKey === undefined ? undefined : templates[chosenKey];
   if (!chosen?.length) {
     const known = Object.keys(templates);
     const has = known.length ? `it has templates for ${known.map((k) => `\`${k}\``).join(", ")}` : "it has none";

@@ -1,5 +1,5 @@
 import { receiverPublicParams, siteParams, siteReceiverParams } from "@/lib/api/params";
-import { changesBody, changesQueuedSchema } from "@/lib/changes/schemas";
+import { changesBody, changesQueuedSchema, changesWaitingSchema } from "@/lib/changes/schemas";
 import { changeDeliveryListSchema, changeReceiverSchema, createdReceiverSchema, createReceiverBody, receivedChangeSchema, updateReceiverBody } from "@/lib/changes/receiver-schemas";
 import { z } from "zod";
 import { defineOperation } from "../operation";
@@ -132,4 +132,18 @@ export const queueChanges = defineOperation({
   audit: { action: "site.changes_queued", target: "site" },
   response: changesQueuedSchema,
   errors: ["site_not_validated", "quota_exceeded", "plan_limit", "too_many_runs"],
+});
+
+export const getChangesWaiting = defineOperation({
+  operationId: "getChangesWaiting",
+  method: "get",
+  path: "/v1/sites/{siteId}/changes",
+  tag: "Changes",
+  summary: "The site's changes waiting to be warmed, and its last changes runs",
+  description:
+    "`waiting`: the site's pending changes run (the changes gathered by POST /v1/sites/{siteId}/changes and the change receivers) with its URLs and `warm_at`, or null when no change is waiting. `recent`: the site's last changes runs besides it, newest first, with their status (GET /v1/runs/{run_id} for the rest).",
+  scope: "runs:read",
+  params: siteParams,
+  status: 200,
+  response: changesWaitingSchema,
 });

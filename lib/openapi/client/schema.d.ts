@@ -723,7 +723,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The site's changes waiting to be warmed, and its last changes runs
+         * @description `waiting`: the site's pending changes run (the changes gathered by POST /v1/sites/{siteId}/changes and the change receivers) with its URLs and `warm_at`, or null when no change is waiting. `recent`: the site's last changes runs besides it, newest first, with their status (GET /v1/runs/{run_id} for the rest).
+         *
+         *     Scope: `runs:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getChangesWaiting"];
         put?: never;
         /**
          * Warm pages that changed
@@ -2408,6 +2416,49 @@ export interface components {
             /** @description The JSON body received, with secret-looking fields replaced by `[redacted]`; null when malformed or over 64 KiB. */
             payload?: unknown;
             run_id: number | null;
+        };
+        ChangesWaiting: {
+            /** @description The changes waiting to be warmed, or null when none are. */
+            waiting: {
+                /** @description The site's changes run still gathering or about to warm: GET /v1/runs/{run_id}. */
+                run_id: number;
+                /** @description The URLs it will warm, each once, in the order they arrived. */
+                urls: string[];
+                /** @description Calls it will make: each URL through the change profile's variants and regions. */
+                planned_calls: number;
+                /**
+                 * Format: date-time
+                 * @description When it starts warming: the delay after the change that opened it. A second past it, the run is being planned.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                warm_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the change that opened it arrived.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                opened_at: string;
+            } | null;
+            /** @description The site's last changes runs besides the waiting one, newest first (at most 5). */
+            recent: components["schemas"]["RecentChangesRun"][];
+        };
+        RecentChangesRun: {
+            run_id: number;
+            status: components["schemas"]["RunStatus"];
+            /** @description URLs the run warms (or warmed). */
+            url_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            finished_at: string | null;
         };
         ChangesQueued: {
             /** @description The run the changes join: poll GET /v1/runs/{run_id}; its `triggered_by.kind` is `changes`. */
@@ -9616,6 +9667,157 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `idempotency_conflict`: This Idempotency-Key was already used with another request (another operation, path or body). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChangesWaiting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesWaiting"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
             422: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */

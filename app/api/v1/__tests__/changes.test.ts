@@ -16,6 +16,15 @@ describe("POST /v1/sites/{siteId}/changes", () => {
     expect(second.body).toMatchObject({ run_id: first.body.run_id, warm_at: first.body.warm_at });
     const run = await api("GET", `/v1/runs/${first.body.run_id}`, { key });
     expect(run.body).toMatchObject({ status: "pending", triggered_by: { kind: "changes", label: prefix } });
+    // GET: the changes waiting, as the dashboard's Changes panel shows them.
+    const waiting = await api("GET", `/v1/sites/${site.id}/changes`, { key });
+    expect(waiting.status).toBe(200);
+    expect(waiting.body).toEqual({
+      waiting: expect.objectContaining({ run_id: first.body.run_id, warm_at: first.body.warm_at }),
+      recent: [],
+    });
+    expect(waiting.body.waiting.urls).toHaveLength(3);
+    expect((await api("GET", `/v1/sites/${site.id}/changes`, { key: await newKey() })).status).toBe(404);
   });
 
   it("refuses bad input with a clear 4xx and changes nothing", async () => {
