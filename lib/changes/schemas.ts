@@ -50,6 +50,10 @@ export const changesWaitingSchema = z
   .object({
     waiting: waitingChangesSchema.nullable().meta({ description: "The changes waiting to be warmed, or null when none are." }),
     recent: z.array(recentChangesRunSchema).meta({ description: `The site's last changes runs besides the waiting one, newest first (at most ${RECENT_CHANGES_RUNS}).` }),
+    default_delay_seconds: z
+      .number()
+      .int()
+      .meta({ description: "How long changes wait before they are warmed unless a request names its own `delay_seconds`: the service's PREHEAT_CHANGE_DELAY_SECONDS." }),
   })
   .meta({ id: "ChangesWaiting" });
 

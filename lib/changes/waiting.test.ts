@@ -36,7 +36,7 @@ const insertRun = async (run: NewRun) =>
 describe("changesWaiting", () => {
   it("answers nothing waiting and no runs for a site without changes", async () => {
     const site = await createSite(ctx, { domain: "quiet.example.com" });
-    expect(await changesWaiting(ctx, site.id)).toEqual({ waiting: null, recent: [] });
+    expect(await changesWaiting(ctx, site.id)).toEqual({ waiting: null, recent: [], default_delay_seconds: 30 });
   });
 
   it("answers the pending changes run with its URLs and warm_at, and the last changes runs apart from it, newest first", async () => {

@@ -1,5 +1,6 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { runs } from "@/drizzle/schema";
+import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import type { RUN_STATUSES } from "@/lib/core/run-status";
 import { getSite } from "@/lib/sites/service";
@@ -42,6 +43,7 @@ export async function changesWaiting(ctx: AccountContext, siteId: number): Promi
           opened_at: pending.createdAt.toISOString(),
         }
       : null,
+    default_delay_seconds: setting("PREHEAT_CHANGE_DELAY_SECONDS"),
     recent: recent.map((run) => ({
       run_id: run.id,
       status: run.status as (typeof RUN_STATUSES)[number],

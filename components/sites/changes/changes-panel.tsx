@@ -32,7 +32,7 @@ export function ChangesPanel({ site }: { site: Site }) {
         <p className="text-sm text-slate-600">
           Warm a page seconds after it is edited, ahead of the site's scheduled, triggered and keep-warm runs (within its pace). Changes come from your own code (
           <code className="rounded bg-slate-100 px-1">POST /v1/sites/{site.id}/changes</code>) or from a change receiver below, the address a shop, a CMS or a host sends its webhooks to. Changes
-          arriving within the delay (30 s unless the request says otherwise) are gathered into one warm, and a URL sent twice is warmed once.
+          arriving within the delay are gathered into one warm, and a URL sent twice is warmed once.
         </p>
         <ChangeProfile site={site} />
         <WaitingChanges siteId={site.id} />
@@ -152,7 +152,10 @@ function WaitingChanges({ siteId }: { siteId: number }) {
               </ul>
             </div>
           ) : (
-            <p className="text-sm text-slate-600">No change is waiting: the next one opens a run that warms after its delay.</p>
+            <p className="text-sm text-slate-600">
+              No change is waiting: the next one opens a run that warms {changes.data.default_delay_seconds} s later, unless its request names its own{" "}
+              <code className="rounded bg-slate-100 px-1">delay_seconds</code>.
+            </p>
           )}
           {changes.data.recent.length ? (
             <ul className="space-y-1 text-sm" aria-label="Last changes runs">

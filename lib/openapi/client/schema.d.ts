@@ -2441,6 +2441,8 @@ export interface components {
             } | null;
             /** @description The site's last changes runs besides the waiting one, newest first (at most 5). */
             recent: components["schemas"]["RecentChangesRun"][];
+            /** @description How long changes wait before they are warmed unless a request names its own `delay_seconds`: the service's PREHEAT_CHANGE_DELAY_SECONDS. */
+            default_delay_seconds: number;
         };
         RecentChangesRun: {
             run_id: number;
