@@ -1,18 +1,16 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Metadata } from "next";
-import { Markdown } from "@/components/api-reference/markdown";
+import { GuideMarkdown } from "@/components/docs/guide-markdown";
+import { readGuide, receiverGuideLinks } from "@/lib/docs-guides";
 
 export const metadata: Metadata = { title: "Change receivers: warm what was just edited" };
-// docs/change-receivers.md is read when the page is built: the guide is the same file the repository keeps.
 export const dynamic = "force-static";
 
 export default function ChangeReceiversPage() {
-  const guide = readFileSync(path.join(process.cwd(), "docs/change-receivers.md"), "utf8");
+  const { title, text } = readGuide("change-receivers.md");
   return (
     <article className="max-w-3xl space-y-4">
-      <h1 className="text-3xl font-bold tracking-tight">Change receivers: warm what was just edited</h1>
-      <Markdown text={guide} />
+      <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+      <GuideMarkdown text={text} links={receiverGuideLinks()} />
     </article>
   );
 }

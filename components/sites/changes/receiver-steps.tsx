@@ -17,7 +17,7 @@ export const OWN_SECRET: Record<Kind, string | null> = {
   vercel: "Vercel shows the webhook's secret once, when it is created: paste it here.",
 };
 
-/** Each system's set-up, in short (docs/change-receivers.md has every step and the signatures). */
+/** Each system's set-up, in short (docs/change-receivers/{kind}.md has every step and the signature). */
 const STEPS: Record<Kind, string[]> = {
   shopify: [
     "Shopify admin → Settings → Notifications → Webhooks → Create webhook.",
@@ -61,8 +61,8 @@ export function ReceiverSteps({ kind }: { kind: Kind }) {
         ))}
       </ol>
       <p className="mt-2">
-        <Link href="/docs/change-receivers" className="text-sky-700 underline">
-          Every step and each system's signature
+        <Link href={`/docs/change-receivers/${kind}`} className="text-sky-700 underline">
+          Every step, and the signature {KIND_NAMES[kind]} uses
         </Link>
       </p>
     </details>
