@@ -255,7 +255,7 @@ describe("deploy receivers (Netlify, Vercel)", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     expect(answer.body).toMatchObject({ queued: true, run_id: expect.any(Number) });
     const run = await api("GET", `/v1/runs/${answer.body.run_id}`, { key });
-    expect(run.body).toMatchObject({ boost_id: boost.body.id, site_id: site.id, triggered_by: { label: `netlify receiver ${receiver.id}` } });
+    expect(run.body).toMatchObject({ boost_id: boost.body.id, site_id: site.id, triggered_by: { kind: "deploy_hook", label: `netlify receiver ${receiver.id}` } });
     expect((await deliveriesOf(key, site.id, receiver))[0]).toMatchObject({ outcome: "queued", run_id: answer.body.run_id });
   });
 
