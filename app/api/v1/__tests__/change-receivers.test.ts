@@ -76,17 +76,23 @@ const contentfulEntry = (contentType: string) =>
     fields: { title: { "en-US": "Hello world" }, slug: { "en-US": "hello-world" } },
   });
 /** Contentful's request verification: an HMAC over the method, the path, the signed headers and the body. */
-const contentfulSigned: Signer = (secret, path, body) => {
-  const headers = { "x-contentful-topic": "ContentManagement.Entry.publish", "content-type": "application/vnd.contentful.management.v1+json" };
-  return { ...headers, ...signRequest(secret, { method: "POST", path, headers, body }, Date.now()) };
-};
+const contentfulSignedAt =
+  (timestamp: () => number): Signer =>
+  (secret, path, body) => {
+    const headers = { "x-contentful-topic": "ContentManagement.Entry.publish", "content-type": "application/vnd.contentful.management.v1+json" };
+    return { ...headers, ...signRequest(secret, { method: "POST", path, headers, body }, timestamp()) };
+  };
+const contentfulSigned = contentfulSignedAt(Date.now);
 
 /** A document as a Sanity webhook's default projection sends it. */
 const sanityDocument = (type: string) => JSON.stringify({ _id: "post-1", _type: type, _rev: "abc", title: "Hello", slug: { _type: "slug", current: "hello-world" } });
-const sanitySigned: Signer = async (secret, _path, body) => ({
-  "sanity-webhook-signature": await encodeSignatureHeader(body, Date.now(), secret),
-  "content-type": "application/json",
-});
+const sanitySignedAt =
+  (timestamp: () => number): Signer =>
+  async (secret, _path, body) => ({
+    "sanity-webhook-signature": await encodeSignatureHeader(body, timestamp(), secret),
+    "content-type": "application/json",
+  });
+const sanitySigned = sanitySignedAt(Date.now);
 
 /** Strapi's documented `entry.publish` payload. */
 const strapiEntry = (model: string) =>
@@ -233,6 +239,22 @@ describe("Shopify's repeats", () => {
     const runs = (await api("GET", `/v1/sites/${site.id}/warm-runs`, { key })).body;
     expect(runs.total).toBe(1);
     expect(runs.data[0]).toMatchObject({ id: first.body.run_id, source_urls: [`https://${site.domain}/products/example-t-shirt`] });
+  });
+});
+
+describe("replays of a signed time (Contentful, Sanity)", () => {
+  const tenMinutesAgo = () => Date.now() - 10 * 60_000;
+  it.each([
+    ["contentful", { blogPost: ["/blog/{fields.slug.en-US}"] }, contentfulSignedAt(tenMinutesAgo), contentfulEntry("blogPost")],
+    ["sanity", { post: ["/blog/{slug.current}"] }, sanitySignedAt(tenMinutesAgo), sanityDocument("post")],
+  ] as const)("%s: a delivery signed 10 minutes ago, correctly, is 401 and kept nowhere", async (kind, templates, sign, body) => {
+    const key = await newKey();
+    const { site, receiver } = await siteWithReceiver(key, kind, { url_templates: templates });
+    const answer = await deliver(receiver, sign, body);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ code: "invalid_signature", error: expect.stringContaining("300 s") });
+    expect(await deliveriesOf(key, site.id, receiver)).toEqual([]);
+    expect((await api("GET", `/v1/sites/${site.id}/warm-runs`, { key })).body.total).toBe(0);
   });
 });
 
