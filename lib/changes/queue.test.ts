@@ -74,6 +74,23 @@ describe("changes", () => {
     expect((await runEnded(world.ctx, later.run_id)).status).toBe("done");
   }, 30_000);
 
+  it("sent after the delay of the site's last changes run, before it is planned, open the next run (not a 500)", async () => {
+    const domain = "back-to-back.changes.test";
+    const site = await validatedSite(domain);
+    const first = await queueChanges(world.ctx, site.id, { urls: [`http://${domain}/one`], delay_seconds: 0 });
+    // The first run's delay has passed; the tick plans it at the earliest half a second later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await queueChanges(world.ctx, site.id, { urls: [`http://${domain}/two`], delay_seconds: 0 });
+    expect(second.run_id).not.toBe(first.run_id);
+    expect((await runEnded(world.ctx, first.run_id)).summary.total_calls).toBe(1);
+    expect((await runEnded(world.ctx, second.run_id)).summary.total_calls).toBe(1);
+    expect(
+      pathsOf(domain, "/")
+        .map((call) => call.path)
+        .sort(),
+    ).toEqual(["/one", "/two"]);
+  }, 30_000);
+
   it("on a site busy with a big boost, are warmed within the delay and a few seconds, before the boost's remaining URLs, within the site's concurrency", async () => {
     const domain = "busy.changes.test";
     const site = await validatedSite(domain);

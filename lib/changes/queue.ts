@@ -35,6 +35,13 @@ export type ChangesInput = { urls: string[]; delay_seconds?: number };
 
 type Run = typeof runs.$inferSelect;
 
+/**
+ * How long a change waits for the site's previous changes run, past its delay, to be planned (the
+ * keep-warm tick plans it within a second and a half), and how often it looks.
+ */
+const PLANNED_WITHIN_MS = 10_000;
+const PLANNED_POLL_MS = 100;
+
 /** The variants and regions a site's changes are warmed with: its change boost's, or a warm's defaults. */
 type ChangeProfile = Pick<Run, "regions" | "variations" | "requestProfile"> & { boostId: number | null };
 
@@ -146,13 +153,25 @@ export async function queueChanges(ctx: AccountContext, siteId: number, input: C
       const run = await reserveQuotaWith<{ id: number }>(tx, ctx.accountId, calls, opened);
       return answer({ id: Number(run.id), openUntil });
     });
-  try {
-    return await attempt();
-  } catch (error) {
-    // Two requests opened the site's changes run at once: the index let one win, and this joins it.
-    if (isUniqueViolation(error)) return attempt();
-    if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
-    throw error;
+  const deadline = Date.now() + PLANNED_WITHIN_MS;
+  for (let tries = 0; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      // The index keeps one pending changes run per site. Another request opened it at once: this
+      // joins it at the next try. Or the site's last changes run has passed its delay and waits for
+      // the keep-warm tick to plan it (up to a second and a half): no URL may join it any more
+      // (the planner reads them without a lock), so this one opens the next run once it is planned.
+      if (isUniqueViolation(error) && Date.now() < deadline) {
+        if (tries > 0) await new Promise((resolve) => setTimeout(resolve, PLANNED_POLL_MS));
+        continue;
+      }
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`The site's previous changes were not planned within ${PLANNED_WITHIN_MS / 1000} s: send these again in a moment.`);
+      }
+      if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
+      throw error;
+    }
   }
 }
 

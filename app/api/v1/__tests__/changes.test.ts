@@ -27,6 +27,17 @@ describe("POST /v1/sites/{siteId}/changes", () => {
     expect((await api("GET", `/v1/sites/${site.id}/changes`, { key: await newKey() })).status).toBe(404);
   });
 
+  it("a change sent just after the site's last changes run's delay, before its planning, opens the next run (202, not 500)", async () => {
+    const key = await newKey();
+    const site = await createValidatedSite(key);
+    const first = await api("POST", `/v1/sites/${site.id}/changes`, { key, body: { urls: [`http://${site.domain}/one`], delay_seconds: 0 } });
+    expect(first.status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await api("POST", `/v1/sites/${site.id}/changes`, { key, body: { urls: [`http://${site.domain}/two`], delay_seconds: 0 } });
+    expect(second.status, JSON.stringify(second.body)).toBe(202);
+    expect(second.body.run_id).not.toBe(first.body.run_id);
+  });
+
   it("refuses bad input with a clear 4xx and changes nothing", async () => {
     const key = await newKey();
     const site = await createValidatedSite(key);
