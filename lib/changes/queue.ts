@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { boosts, runs } from "@/drizzle/schema";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
@@ -34,13 +34,6 @@ export type ChangesQueued = {
 export type ChangesInput = { urls: string[]; delay_seconds?: number };
 
 type Run = typeof runs.$inferSelect;
-
-/**
- * How long a change waits for the site's previous changes run, past its delay, to be planned (the
- * keep-warm tick plans it within a second and a half), and how often it looks.
- */
-const PLANNED_WITHIN_MS = 10_000;
-const PLANNED_POLL_MS = 100;
 
 /** The variants and regions a site's changes are warmed with: its change boost's, or a warm's defaults. */
 type ChangeProfile = Pick<Run, "regions" | "variations" | "requestProfile"> & { boostId: number | null };
@@ -94,13 +87,22 @@ export async function queueChanges(ctx: AccountContext, siteId: number, input: C
   const profile = await changeProfileOf(ctx.db, site);
   assertPlanRegions(plan, profile.regions);
   const delaySeconds = input.delay_seconds ?? setting("PREHEAT_CHANGE_DELAY_SECONDS");
+  let sealed: Run | undefined;
   const attempt = () =>
     ctx.db.transaction(async (tx): Promise<ChangesQueued> => {
-      const [gathering] = await tx
-        .select()
+      const [pending] = await tx
+        .select({ run: runs, open: sql<boolean>`${runs.openUntil} > now()` })
         .from(runs)
-        .where(and(eq(runs.siteId, site.id), eq(runs.trigger, "changes"), eq(runs.status, "pending"), gt(runs.openUntil, sql`now()`)))
+        .where(and(eq(runs.siteId, site.id), eq(runs.trigger, "changes"), eq(runs.status, "pending"), isNotNull(runs.openUntil)))
         .for("update");
+      const gathering = pending?.open ? pending.run : undefined;
+      // Its delay has passed and the tick has not planned it yet: no URL may join it any more (the
+      // planner reads them without a lock). It is sealed (no open_until: out of the one-gathering
+      // index) and planned now, and these changes open the next run.
+      if (pending && !gathering) {
+        await tx.update(runs).set({ openUntil: null }).where(eq(runs.id, pending.run.id));
+        sealed = pending.run;
+      }
       const known = new Set(gathering?.sourceUrls ?? []);
       let fresh = urls.filter((url) => !known.has(url));
       const room = site.validated ? fresh.length : roomOnUnvalidated(gathering ?? profile, known.size);
@@ -153,26 +155,18 @@ export async function queueChanges(ctx: AccountContext, siteId: number, input: C
       const run = await reserveQuotaWith<{ id: number }>(tx, ctx.accountId, calls, opened);
       return answer({ id: Number(run.id), openUntil });
     });
-  const deadline = Date.now() + PLANNED_WITHIN_MS;
-  for (let tries = 0; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      // The index keeps one pending changes run per site. Another request opened it at once: this
-      // joins it at the next try. Or the site's last changes run has passed its delay and waits for
-      // the keep-warm tick to plan it (up to a second and a half): no URL may join it any more
-      // (the planner reads them without a lock), so this one opens the next run once it is planned.
-      if (isUniqueViolation(error) && Date.now() < deadline) {
-        if (tries > 0) await new Promise((resolve) => setTimeout(resolve, PLANNED_POLL_MS));
-        continue;
-      }
-      if (isUniqueViolation(error)) {
-        throw new ConflictError(`The site's previous changes were not planned within ${PLANNED_WITHIN_MS / 1000} s: send these again in a moment.`);
-      }
+  const queued = await attempt()
+    .catch((error) => {
+      // Two requests opened the site's changes run at once: the index let one win, and this joins it.
+      if (isUniqueViolation(error)) return attempt();
+      throw error;
+    })
+    .catch(async (error) => {
       if (error instanceof QuotaExceededError) await noteQuotaSpent(ctx.db, ctx.accountId);
       throw error;
-    }
-  }
+    });
+  if (sealed) await sendJob("run.plan", { runId: sealed.id, siteId: sealed.siteId });
+  return queued;
 }
 
 /** What a deploy notification started: the change boost's run (or the one it joined), or why nothing was. */
@@ -206,7 +200,8 @@ export async function startDueChanges(db: Database): Promise<number> {
   const due = await db
     .select({ id: runs.id, siteId: runs.siteId })
     .from(runs)
-    .where(and(eq(runs.trigger, "changes"), eq(runs.status, "pending"), sql`${runs.openUntil} <= now() - make_interval(secs => ${GATHER_SETTLE_MS / 1000})`));
+    // A sealed run (no open_until: queueChanges) is due at once; its request sent it to planning, and this is the fallback.
+    .where(and(eq(runs.trigger, "changes"), eq(runs.status, "pending"), sql`(${runs.openUntil} is null or ${runs.openUntil} <= now() - make_interval(secs => ${GATHER_SETTLE_MS / 1000}))`));
   await Promise.all(due.map((run) => sendJob("run.plan", { runId: run.id, siteId: run.siteId })));
   return due.length;
 }
