@@ -221,7 +221,11 @@ describe("another account's resources", () => {
     const response = await call(op, { key: stranger });
     expect(response.status).toBe(404);
     expect(response.body.error).toEqual(expect.any(String));
-    const missing = await call(op, { key: stranger }, { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID, webhookId: MISSING_ID, hookId: MISSING_ID });
+    const missing = await call(
+      op,
+      { key: stranger },
+      { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID, webhookId: MISSING_ID, hookId: MISSING_ID, receiverId: MISSING_ID },
+    );
     expect(missing.status).toBe(404);
     expect(response.body).toEqual(missing.body);
   });
