@@ -22,6 +22,7 @@ describe("POST /v1/sites/{siteId}/changes", () => {
     expect(waiting.body).toEqual({
       waiting: expect.objectContaining({ run_id: first.body.run_id, warm_at: first.body.warm_at }),
       recent: [],
+      default_delay_seconds: 30,
     });
     expect(waiting.body.waiting.urls).toHaveLength(3);
     expect((await api("GET", `/v1/sites/${site.id}/changes`, { key: await newKey() })).status).toBe(404);
