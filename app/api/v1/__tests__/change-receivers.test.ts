@@ -1,3 +1,4 @@
+import { contentfulEntry } from "@/lib/testing/change-payloads";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { signRequest } from "@contentful/node-apps-toolkit/requests";
 import { encodeSignatureHeader } from "@sanity/webhook";
@@ -59,22 +60,6 @@ const shopifySigned =
     "content-type": "application/json",
   });
 
-/** A Contentful entry as its webhooks send it (ContentManagement.Entry.publish). */
-const contentfulEntry = (contentType: string) =>
-  JSON.stringify({
-    metadata: { tags: [] },
-    sys: {
-      type: "Entry",
-      id: "5KsDBWseXY6QegucYAoacS",
-      space: { sys: { type: "Link", linkType: "Space", id: "yadj1kx9rmg0" } },
-      environment: { sys: { id: "master", type: "Link", linkType: "Environment" } },
-      contentType: { sys: { type: "Link", linkType: "ContentType", id: contentType } },
-      revision: 1,
-      createdAt: "2026-11-28T11:59:00.000Z",
-      updatedAt: "2026-11-28T12:00:00.000Z",
-    },
-    fields: { title: { "en-US": "Hello world" }, slug: { "en-US": "hello-world" } },
-  });
 /** Contentful's request verification: an HMAC over the method, the path, the signed headers and the body. */
 const contentfulSignedAt =
   (timestamp: () => number): Signer =>
