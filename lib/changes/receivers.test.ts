@@ -1,4 +1,4 @@
-import { contentfulEntry } from "@/lib/testing/change-payloads";
+import { contentfulEntry, shopifyProduct } from "@/lib/testing/change-payloads";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { signRequest } from "@contentful/node-apps-toolkit/requests";
 import { encodeSignatureHeader } from "@sanity/webhook";
@@ -34,6 +34,8 @@ let other: AccountContext;
 let siteId: number;
 let runId: number;
 const PATH = (publicId: string) => `/v1/receivers/${publicId}`;
+/** Shopify's documented `products/update` payload, for the product `example-t-shirt`. */
+const shopifyTShirt = shopifyProduct("example-t-shirt");
 
 beforeAll(async () => {
   process.env.PREHEAT_SECRETS_KEY = randomBytes(32).toString("hex");
@@ -113,21 +115,6 @@ describe("managing receivers", () => {
   });
 });
 
-/** Shopify's documented `products/update` payload, shortened. */
-const shopifyProduct = JSON.stringify({
-  id: 788032119674292900,
-  title: "Example T-Shirt",
-  body_html: "An example T-Shirt",
-  vendor: "Acme",
-  product_type: "Shirts",
-  created_at: null,
-  handle: "example-t-shirt",
-  updated_at: "2021-12-31T19:00:00-05:00",
-  published_at: "2021-12-31T19:00:00-05:00",
-  status: "active",
-  variants: [{ id: 642667041472713900, product_id: 788032119674292900, title: "", price: "19.99", sku: "example-shirt-s" }],
-});
-
 describe("Shopify", () => {
   const shopifyHeaders = (secret: string, body: string, webhookId = randomBytes(8).toString("hex"), topic = "products/update") => ({
     "x-shopify-hmac-sha256": createHmac("sha256", secret).update(body).digest("base64"),
@@ -139,21 +126,21 @@ describe("Shopify", () => {
 
   it("queues the product's page on a valid signature, once per X-Shopify-Webhook-Id", async () => {
     const r = await receiver("shopify");
-    const headers = shopifyHeaders(r.secret, shopifyProduct, "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043");
-    const first = await receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyProduct) });
+    const headers = shopifyHeaders(r.secret, shopifyTShirt, "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043");
+    const first = await receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyTShirt) });
     expect(first).toMatchObject({ repeat: false, answer: { queued: true, run_id: runId, url_count: 1, status: "pending" } });
     expect(queueChanges).toHaveBeenCalledWith(expect.objectContaining({ trigger: { kind: "changes", label: `shopify receiver ${r.id}` } }), siteId, {
       urls: ["https://shop.example.com/products/example-t-shirt"],
     });
-    const again = await receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyProduct) });
+    const again = await receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyTShirt) });
     expect(again).toMatchObject({ repeat: true, answer: { queued: false, delivery_id: first.answer.delivery_id } });
     expect(queueChanges).toHaveBeenCalledTimes(1);
   });
 
   it("refuses a wrong or missing signature before reading the body", async () => {
     const r = await receiver("shopify");
-    const headers = shopifyHeaders("not-the-secret", shopifyProduct);
-    const refused = receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyProduct) });
+    const headers = shopifyHeaders("not-the-secret", shopifyTShirt);
+    const refused = receiveChange(handle.db, r.publicId, { method: "POST", path: PATH(r.publicId), headers, body: bytes(shopifyTShirt) });
     await expect(refused).rejects.toBeInstanceOf(UnauthenticatedError);
     await expect(refused).rejects.toMatchObject({ code: "invalid_signature" });
     // A body that is not JSON, unsigned: 401, not 400: nothing is parsed before the signature.
@@ -177,7 +164,12 @@ describe("Shopify", () => {
     const r = await receiver("shopify");
     const rotated = await rotateReceiverSecret(ctx, siteId, r.id);
     expect(rotated.secret).not.toBe(r.secret);
-    const delivery = (secret: string) => ({ method: "POST", path: PATH(r.publicId), headers: shopifyHeaders(secret, shopifyProduct), body: bytes(shopifyProduct) });
+    const delivery = (secret: string) => ({
+      method: "POST",
+      path: PATH(r.publicId),
+      headers: shopifyHeaders(secret, shopifyTShirt),
+      body: bytes(shopifyTShirt),
+    });
     await expect(receiveChange(handle.db, r.publicId, delivery(r.secret))).rejects.toBeInstanceOf(UnauthenticatedError);
     await expect(receiveChange(handle.db, r.publicId, delivery(rotated.secret))).resolves.toMatchObject({ answer: { queued: true } });
   });

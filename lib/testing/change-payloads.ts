@@ -16,3 +16,19 @@ export const contentfulEntry = (contentType: string) =>
     },
     fields: { title: { "en-US": "Hello world" }, slug: { "en-US": "hello-world" } },
   });
+
+/** Shopify's documented `products/update` payload, shortened. */
+export const shopifyProduct = (handle: string | null) =>
+  JSON.stringify({
+    id: 788032119674292900,
+    title: "Example T-Shirt",
+    body_html: "An example T-Shirt",
+    vendor: "Acme",
+    product_type: "Shirts",
+    created_at: null,
+    ...(handle === null ? {} : { handle }),
+    updated_at: "2021-12-31T19:00:00-05:00",
+    published_at: "2021-12-31T19:00:00-05:00",
+    status: "active",
+    variants: [{ id: 642667041472713900, product_id: 788032119674292900, title: "", price: "19.99", sku: "example-shirt-s" }],
+  });

@@ -1,4 +1,4 @@
-import { contentfulEntry } from "@/lib/testing/change-payloads";
+import { contentfulEntry, shopifyProduct } from "@/lib/testing/change-payloads";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { signRequest } from "@contentful/node-apps-toolkit/requests";
 import { encodeSignatureHeader } from "@sanity/webhook";
@@ -33,23 +33,8 @@ const deliveriesOf = async (key: string, siteId: number, receiver: Receiver) => 
 
 const deliver = async (receiver: Receiver, sign: Signer, body: string, secret = receiver.secret) => api("POST", receiver.path, { rawBody: body, headers: await sign(secret, receiver.path, body) });
 
-// --- Each system's documented payload and signature (as in lib/changes/receivers.test.ts) ---
+// --- Each system's documented payload (lib/testing/change-payloads.ts, or as in lib/changes/receivers.test.ts) and signature ---
 
-/** Shopify's documented `products/update` payload, shortened. */
-const shopifyProduct = (handle: string | null) =>
-  JSON.stringify({
-    id: 788032119674292900,
-    title: "Example T-Shirt",
-    body_html: "An example T-Shirt",
-    vendor: "Acme",
-    product_type: "Shirts",
-    created_at: null,
-    ...(handle === null ? {} : { handle }),
-    updated_at: "2021-12-31T19:00:00-05:00",
-    published_at: "2021-12-31T19:00:00-05:00",
-    status: "active",
-    variants: [{ id: 642667041472713900, product_id: 788032119674292900, title: "", price: "19.99", sku: "example-shirt-s" }],
-  });
 const shopifySigned =
   (webhookId?: string): Signer =>
   (secret, _path, body) => ({
