@@ -1,8 +1,7 @@
 import type { AccountContext } from "@/lib/context";
-import { getSite } from "@/lib/sites/service";
 import { lastPayloadDelivery } from "./deliveries";
 import type { DeliveryOutcome, ReceiverKind, TemplateRendering, TemplatesPreview, UrlTemplates } from "./receiver-schemas";
-import { getReceiverRow } from "./receivers";
+import { getSiteReceiver } from "./receivers";
 import { SYSTEMS } from "./systems";
 import { mapPayload, renderTemplate, templatesKeyFor } from "./templates";
 
@@ -20,7 +19,7 @@ const EVENT_HEADER: Partial<Record<ReceiverKind, string>> = { shopify: "x-shopif
  * when absent. Without a payload yet, the answer says so and renders nothing.
  */
 export async function previewTemplates(ctx: AccountContext, siteId: number, receiverId: number, templates?: UrlTemplates): Promise<TemplatesPreview> {
-  const [site, receiver] = await Promise.all([getSite(ctx, siteId), getReceiverRow(ctx, siteId, receiverId)]);
+  const { site, receiver } = await getSiteReceiver(ctx, siteId, receiverId);
   const kind = receiver.kind as ReceiverKind;
   const system = SYSTEMS[kind];
   const drafted = templates ?? receiver.urlTemplates;

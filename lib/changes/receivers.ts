@@ -6,6 +6,7 @@ import type { AccountContext } from "@/lib/context";
 import { InvalidError, notFound } from "@/lib/core/errors";
 import { encryptSecret, NO_SECRETS_KEY, secretsKeyConfigured } from "@/lib/secrets";
 import { getSite } from "@/lib/sites/service";
+import type { SiteRow } from "@/lib/sites/site-row";
 import { deliveriesOf } from "./deliveries";
 import type { ChangeReceiverPayload, CreateReceiverInput, ReceiverKind, UpdateReceiverInput, UrlTemplates } from "./receiver-schemas";
 import { SYSTEMS } from "./systems";
@@ -68,15 +69,20 @@ export async function createReceiver(ctx: AccountContext, siteId: number, input:
   return { ...toReceiver(row!), secret };
 }
 
-/** The receiver if it is the site's and the caller sees the site; anything else is not found. */
-export async function getReceiverRow(ctx: AccountContext, siteId: number, receiverId: number): Promise<ReceiverRow> {
+/** The receiver with its site, if it is the site's and the caller sees the site; anything else is not found. */
+export async function getSiteReceiver(ctx: AccountContext, siteId: number, receiverId: number): Promise<{ site: SiteRow; receiver: ReceiverRow }> {
   const site = await getSite(ctx, siteId);
-  const [row] = await ctx.db
+  const [receiver] = await ctx.db
     .select()
     .from(changeReceivers)
     .where(and(eq(changeReceivers.id, receiverId), eq(changeReceivers.siteId, site.id), eq(changeReceivers.accountId, ctx.accountId)));
-  if (!row) throw notFound("Change receiver");
-  return row;
+  if (!receiver) throw notFound("Change receiver");
+  return { site, receiver };
+}
+
+/** The receiver if it is the site's and the caller sees the site; anything else is not found. */
+async function getReceiverRow(ctx: AccountContext, siteId: number, receiverId: number): Promise<ReceiverRow> {
+  return (await getSiteReceiver(ctx, siteId, receiverId)).receiver;
 }
 
 export async function listReceivers(ctx: AccountContext, siteId: number): Promise<{ data: ChangeReceiverPayload[] }> {
@@ -111,7 +117,7 @@ export async function rotateReceiverSecret(ctx: AccountContext, siteId: number, 
   const secret = newSecret();
   const [row] = await ctx.db
     .update(changeReceivers)
-    .set({ secret: sealed(secret), updatedAt: new Date() })
+    .set({ secret: sealed(secret) })
     .where(eq(changeReceivers.id, current.id))
     .returning();
   return { ...toReceiver(row!), secret };
