@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/core/primitives";
+import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { runStatusSchema } from "@/lib/core/run-figures";
 import { MAX_WARM_URLS, siteUrlList } from "@/lib/runs/warm-schemas";
 
@@ -17,7 +18,12 @@ export const changesQueuedSchema = z
   .object({
     run_id: z.number().int().meta({ description: "The run the changes join: poll GET /v1/runs/{run_id}; its `triggered_by.kind` is `changes`." }),
     url_count: z.number().int().meta({ description: "URLs of this request the run will warm (new to it, or already in it)." }),
-    left_out: z.number().int().meta({ description: "URLs of this request left out: a site whose ownership is not proven warms at most 10 URLs and 100 calls a run." }),
+    left_out: z
+      .number()
+      .int()
+      .meta({
+        description: `URLs of this request left out: a site whose ownership is not proven warms at most ${UNVALIDATED_LIMITS.urlsPerRun} URLs and ${UNVALIDATED_LIMITS.callsPerRun} calls a run.`,
+      }),
     status: z.literal("pending"),
     warm_at: timestamp.meta({ description: "When the run starts warming: the delay after the change that opened it." }),
   })

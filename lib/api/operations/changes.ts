@@ -1,5 +1,6 @@
 import { receiverPublicParams, siteParams, siteReceiverParams } from "@/lib/api/params";
 import { changesBody, changesQueuedSchema, changesWaitingSchema } from "@/lib/changes/schemas";
+import { UNVALIDATED_LIMITS } from "@/lib/sites/unvalidated-limits";
 import { changeDeliveryListSchema, changeReceiverSchema, createdReceiverSchema, createReceiverBody, receivedChangeSchema, updateReceiverBody } from "@/lib/changes/receiver-schemas";
 import { z } from "zod";
 import { defineOperation } from "../operation";
@@ -121,8 +122,7 @@ export const queueChanges = defineOperation({
   path: "/v1/sites/{siteId}/changes",
   tag: "Changes",
   summary: "Warm pages that changed",
-  description:
-    "The pages join the site's waiting changes run, or open one that warms `delay_seconds` from now: changes arriving within the delay are warmed together, and a URL sent twice is warmed once. They are warmed with the site's change profile (the variants and regions of its `change_boost_id` boost, or a warm's defaults: desktop, `fr`), and their calls go ahead of the site's scheduled, triggered and keep-warm runs, within the site's concurrency and pace. The answer is the run they join (`triggered_by.kind` `changes` in GET /v1/runs/{id}). Quota (403 `quota_exceeded`), plan and suspension apply; a site whose ownership is not proven warms at most 10 URLs and 100 calls a run (the rest are `left_out`) and 24 runs a day (429 `too_many_runs`).",
+  description: `The pages join the site's waiting changes run, or open one that warms \`delay_seconds\` from now: changes arriving within the delay are warmed together, and a URL sent twice is warmed once. They are warmed with the site's change profile (the variants and regions of its \`change_boost_id\` boost, or a warm's defaults: desktop, \`fr\`), and their calls go ahead of the site's scheduled, triggered and keep-warm runs, within the site's concurrency and pace. The answer is the run they join (\`triggered_by.kind\` \`changes\` in GET /v1/runs/{id}). Quota (403 \`quota_exceeded\`), plan and suspension apply; a site whose ownership is not proven warms at most ${UNVALIDATED_LIMITS.urlsPerRun} URLs and ${UNVALIDATED_LIMITS.callsPerRun} calls a run (the rest are \`left_out\`) and ${UNVALIDATED_LIMITS.runsPerDay} runs a day (429 \`too_many_runs\`).`,
   role: "member",
   scope: "boosts:write",
   params: siteParams,
