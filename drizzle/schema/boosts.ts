@@ -1,3 +1,4 @@
+import type { UrlOrder } from "@/lib/core/url-orders";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { variationsValueSchema } from "@/lib/core/variations";
@@ -45,8 +46,8 @@ export const boosts = pgTable(
     schedule: text("schedule"),
     nextRunAt: timestamp("next_run_at", { withTimezone: true }),
     callLimit: integer("call_limit"),
-    /** The order URLs are warmed in: `sitemap` (as listed), `priority` (the sitemap's <priority>, highest first), `lastmod` (newest first). */
-    order: text("order").$type<"sitemap" | "priority" | "lastmod">().notNull().default("sitemap"),
+    /** The order URLs are warmed in (lib/core/url-orders.ts): as listed, <priority>, <lastmod>, or most visited first (lib/traffic). */
+    order: text("order").$type<UrlOrder>().notNull().default("sitemap"),
     /** Warm only the URLs that are new, or whose lastmod changed, since the boost's last completed run. */
     onlyChanged: boolean("only_changed").notNull().default(false),
     /** Re-warm each URL × variant × region as its shared-cache lifetime ends (ADR 0010), beside or instead of the schedule. */

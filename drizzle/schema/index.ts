@@ -17,3 +17,4 @@ export * from "./plans";
 export * from "./keep-warm";
 export * from "./freshness";
 export * from "./changes";
+export * from "./traffic";

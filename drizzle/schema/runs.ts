@@ -5,6 +5,7 @@ import { createdAt, id } from "./columns";
 import type { BatchPurpose, PlannedCall, PopFigures } from "@/lib/core/calls";
 import type { Egress } from "@/lib/core/regions";
 import type { RunTrigger } from "@/lib/core/run-trigger";
+import type { VisitShare } from "@/lib/core/traffic";
 import { sites } from "./sites";
 import type { FailureSample, PopBreakdown, RegionBreakdown, Slowdown, Summary, VariantBreakdown } from "@/lib/core/run-figures";
 
@@ -65,6 +66,11 @@ export const runs = pgTable(
      * change, and reading a run would otherwise aggregate its batches again each time.
      */
     breakdown: jsonb("breakdown").$type<RunBreakdown>(),
+    /**
+     * The share of the site's last 30 days of visits (lib/traffic/popularity.ts) whose pages the run
+     * warms, set when it is planned; null when the site had no traffic data then.
+     */
+    visitShare: jsonb("visit_share").$type<VisitShare>(),
     /**
      * A keep-warm run gathers its boost's re-warms until then (ADR 0010); it ends once past it and its
      * batches are done. A changes run (trigger `changes`) gathers its site's changes until then, pending,

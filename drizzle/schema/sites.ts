@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id } from "./columns";
@@ -39,7 +40,14 @@ export const sites = pgTable(
      * boost clears it, and a reader finds no boost for a dangling id.
      */
     changeBoostId: integer("change_boost_id"),
+    /**
+     * The beacon's public key (`data-site` on its script tag): it names the site in page views without
+     * giving its id away. Public by design (it sits in the site's HTML); only the site's own pages' posts count.
+     */
+    beaconKey: text("beacon_key")
+      .notNull()
+      .default(sql`substr(md5(random()::text || clock_timestamp()::text), 1, 20)`),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain)],
+  (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain), uniqueIndex("sites_beacon_key").on(t.beaconKey)],
 );
