@@ -86,7 +86,12 @@ async function estimate(
       keep_warm_left_cold: null,
       visit_share: estimatedShare(selection, plan),
       unchanged_urls: selection.unchanged,
-      notes: [...selection.notes, ...shareNote(selection, plan), ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
+      notes: [
+        ...selection.notes,
+        ...shareNote(selection, plan),
+        ...egressNotes,
+        ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : []),
+      ],
       shared_egress,
     };
   }

@@ -169,7 +169,8 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
   if (input.sitemap_ids && current.sourceType !== "sitemap") throw new InvalidError("sitemap_ids: only applies to boosts with source_type sitemap.");
   if (input.source_url && current.sourceType !== "csv") throw new InvalidError("source_url: only applies to boosts with source_type csv.");
   const order = askedOrder(input);
-  if (current.sourceType === "csv" && order && order !== "sitemap" && order !== "traffic") throw new InvalidError(`url_order: ${CSV_ORDER_PROBLEM}.`, [{ field: "url_order", message: CSV_ORDER_PROBLEM }]);
+  if (current.sourceType === "csv" && order && order !== "sitemap" && order !== "traffic")
+    throw new InvalidError(`url_order: ${CSV_ORDER_PROBLEM}.`, [{ field: "url_order", message: CSV_ORDER_PROBLEM }]);
   if (current.sourceType === "csv" && input.only_changed) throw new InvalidError(`only_changed: ${CSV_ONLY_CHANGED_PROBLEM}.`, [{ field: "only_changed", message: CSV_ONLY_CHANGED_PROBLEM }]);
   if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
   assertBoostWithinPlan(await planOf(ctx.db, ctx.accountId), input);

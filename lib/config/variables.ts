@@ -238,6 +238,10 @@ export const VARIABLES = {
     description:
       "How long changed URLs (POST /v1/sites/{siteId}/changes, the change receivers) wait before they are warmed, unless a request names its own `delay_seconds`: CDNs and origins need a moment after a purge. Changes arriving meanwhile join the same warm.",
   }),
+  PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES: withDefault(numeric({ integer: true, min: 1024 }), 1024 ** 3, {
+    description:
+      "The largest access log a traffic source takes, uploaded (POST /v1/sites/{siteId}/traffic-sources/{sourceId}/upload, 413 beyond) or fetched from its URL, counted as sent (a gzip file by its compressed size when uploaded, decoded when fetched). A log is read as it streams in, in a bounded memory whatever its size.",
+  }),
   PREHEAT_KEEP_WARM_SLACK_SECONDS: withDefault(numeric({ min: 1, max: 60 }), 2, {
     description:
       "With `keep_warm`, how late after a page's `fresh_until` its re-warm may land: it is aimed half of this after the expiry (never while the page is still fresh), and the scheduler claims what is due every second.",

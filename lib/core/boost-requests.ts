@@ -61,7 +61,9 @@ const ORDER_TEXT =
   "The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted.";
 const order = z.enum(URL_ORDERS).meta({ description: `${ORDER_TEXT} \`url_order\` is its name; \`order\` is accepted as well (sending both with different values is a 422).` });
 /** The orders a CSV file's URLs can be warmed in: it gives no priority or lastmod. */
-const csvOrder = z.enum(["sitemap", "traffic"], { error: () => CSV_ORDER_PROBLEM }).meta({ description: "The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod." });
+const csvOrder = z
+  .enum(["sitemap", "traffic"], { error: () => CSV_ORDER_PROBLEM })
+  .meta({ description: "The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod." });
 
 /**
  * The order asked for: `url_order` (its name since issue 59) or `order` (its first name, still

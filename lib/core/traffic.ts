@@ -78,8 +78,7 @@ const shareFields = {
 
 export const runVisitShareSchema = z.object(shareFields).meta({
   id: "RunVisitShare",
-  description:
-    "The share of the site's visits (the popularity table's last 30 days, when the run was planned) whose pages the run warms. Null when the site had no traffic data then.",
+  description: "The share of the site's visits (the popularity table's last 30 days, when the run was planned) whose pages the run warms. Null when the site had no traffic data then.",
 });
 
 export const estimateVisitShareSchema = z

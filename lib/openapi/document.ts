@@ -22,14 +22,19 @@ const TAGS: { name: OperationTag; description: string }[] = [
     description:
       "Pages changed on a site, warmed seconds later ahead of its other runs: sent through the API, or by the systems the site is edited in to a change receiver (checked by that system's own signature, mapped to the site's URLs by its templates).",
   },
+  {
+    name: "Traffic",
+    description:
+      "Where a site's visits come from (access logs, Plausible, Google Analytics 4, the beacon) and the popularity table they make: what `url_order: traffic`, call limits and keep-warm budgets spend on first. The beacon's field data gives the hit ratio real visitors get.",
+  },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
   { name: "Audit", description: "Who changed what, when and from where, in the organization." },
 ];
 
 const SCOPE_MEANINGS: Record<Scope, string> = {
-  "sites:read": "List and read sites and their sitemaps.",
-  "sites:write": "Register, validate, pace and delete sites; add, refresh and delete sitemaps.",
+  "sites:read": "List and read sites, their sitemaps, traffic sources, popularity table and field data.",
+  "sites:write": "Register, validate, pace and delete sites; add, refresh and delete sitemaps; add, read, upload to and delete traffic sources.",
   "boosts:read": "List and read boosts, their estimates and the site's warm runs.",
   "boosts:write": "Create, update, trigger and delete boosts; queue on-demand warms.",
   "runs:read": "List and read runs and their results.",

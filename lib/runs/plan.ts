@@ -242,9 +242,7 @@ async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, Pla
       outcomes.set(run.id, { status: "planned", calls: countCalls(run.sourceUrls?.length ?? 0, run), message: null, regions: [...regions] });
     }
     await writer.flush();
-    const values = JSON.stringify(
-      warms.map(({ run, site }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls, visit_share: visitShareOf(run.sourceUrls ?? [], visitsOfSite.get(site.id)!) })),
-    );
+    const values = JSON.stringify(warms.map(({ run, site }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls, visit_share: visitShareOf(run.sourceUrls ?? [], visitsOfSite.get(site.id)!) })));
     await tx.execute(sql`
       update ${runs} as r set status = 'running', planned_calls = v.calls, started_at = now(), status_message = null, visit_share = v.visit_share
       from ${recordset(values, "id int, calls int, visit_share jsonb")}
@@ -301,13 +299,7 @@ function spendWhereVisitsAre(urls: string[], boost: BoostSource, plan: CallPlan,
  * before the caps: they keep the first URLs; a limit that cannot cover all keeps the most visited).
  * Planning and the estimate both use it.
  */
-export async function selectBoostCalls(
-  db: Database,
-  boost: BoostSource,
-  site: { id: number; domain: string; validated: boolean },
-  plan: CallPlan,
-  refresh: boolean,
-): Promise<BoostSelection> {
+export async function selectBoostCalls(db: Database, boost: BoostSource, site: { id: number; domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
   const notes: string[] = [];
   const [source, visits] = await Promise.all([boostUrls(db, boost, site.domain, refresh), visitsByPath(db, site.id)]);
   if (source.note) notes.push(source.note);
@@ -392,7 +384,13 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
     await keepSnapshot(tx, run, selection);
     const [started] = await tx
       .update(runs)
-      .set({ status: "running", plannedCalls: total, startedAt: new Date(), visitShare: selection.visitShare, statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
+      .set({
+        status: "running",
+        plannedCalls: total,
+        startedAt: new Date(),
+        visitShare: selection.visitShare,
+        statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null,
+      })
       .where(and(eq(runs.id, run.id), eq(runs.status, "pending")))
       .returning({ id: runs.id });
     // A boost run's calls count against the quota once it knows them (a warm's counted when queued).
