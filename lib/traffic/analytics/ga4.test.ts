@@ -127,6 +127,18 @@ describe("readGa4", () => {
     expect(reports()).toHaveLength(2);
   });
 
+  it("without rowCount, reads on until a page comes back short", async () => {
+    google.properties.set(PROPERTY, { viewers: [EMAIL], pages: {} });
+    const page = (from: number, n: number) => ({
+      rows: Array.from({ length: n }, (_, i) => ({ dimensionValues: [{ value: `/p${from + i}` }], metricValues: [{ value: "1" }] })),
+    });
+    google.answerOn(2, { status: 200, body: page(0, 10) });
+    google.answerOn(3, { status: 200, body: page(10, 3) });
+    const result = await read({ pageSize: 10 });
+    expect(result.rows).toBe(13);
+    expect(reports().map((request) => JSON.parse(request.body).offset)).toEqual([0, 10]);
+  });
+
   it("reads the most viewed rows up to the cap", async () => {
     google.properties.set(PROPERTY, { viewers: [EMAIL], pages: pages(40) });
     const result = await read({ pageSize: 10, maxRows: 15 });

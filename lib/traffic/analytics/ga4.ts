@@ -43,7 +43,7 @@ export async function readGa4(input: { propertyId: string; serviceAccountKey: st
     const { rows, rowCount } = reportOf(jsonOf(answer.text));
     for (const row of rows) tally.add(row.path, row.views);
     offset += rows.length;
-    if (rows.length < limit || offset >= rowCount) break;
+    if (rows.length < limit || (rowCount !== undefined && offset >= rowCount)) break;
   }
   return tally.result();
 }
@@ -93,11 +93,12 @@ type Row = { path: string; views: number };
  * [{ value }], metricValues: [{ value: "123" }] }], rowCount }`. In proto3's JSON an empty list or
  * a zero is left out: an empty report has neither `rows` nor `rowCount`, an empty string no `value`.
  */
-function reportOf(body: unknown): { rows: Row[]; rowCount: number } {
+function reportOf(body: unknown): { rows: Row[]; rowCount?: number } {
   if (!isObject(body)) throw malformed("its answer is not a report");
-  const { rows = [], rowCount = 0, dimensionHeaders, metricHeaders } = body;
+  const { rows = [], rowCount, dimensionHeaders, metricHeaders } = body;
   if (!Array.isArray(rows)) throw malformed("its rows are not a list");
-  if (typeof rowCount !== "number" || !Number.isSafeInteger(rowCount) || rowCount < 0) throw malformed("its rowCount is not a whole number");
+  // Without rowCount (left out when 0), a short page says the end.
+  if (rowCount !== undefined && (typeof rowCount !== "number" || !Number.isSafeInteger(rowCount) || rowCount < 0)) throw malformed("its rowCount is not a whole number");
   if (!headerIs(dimensionHeaders, "pagePath") || !headerIs(metricHeaders, "screenPageViews")) throw malformed("its columns are not pagePath and screenPageViews");
   return {
     rowCount,
