@@ -271,6 +271,19 @@ export const VARIABLES = {
       "`true` signs every warming call with HTTP Message Signatures as Web Bot Auth defines them (Ed25519; keys served at `/.well-known/http-message-signatures-directory`, rotated with `cli -- bot-keys rotate`); needs `PREHEAT_SECRETS_KEY`.",
   }),
 
+  // Traffic sources: the analytics APIs a site's page popularity is read from.
+  PREHEAT_PLAUSIBLE_BASE_URL: withDefault(httpUrl({ trimSlashes: true }), "https://plausible.io", {
+    description:
+      "Where Plausible traffic sources are read (Stats API v2, `POST <base>/api/v2/query`): a self-hosted Plausible Community Edition, or a stand-in for tests. It is reached through the address guard like any outbound request.",
+  }),
+  PREHEAT_GA4_BASE_URL: withDefault(httpUrl({ trimSlashes: true }), "https://analyticsdata.googleapis.com", {
+    description: "Where Google Analytics 4 traffic sources are read (Data API, `POST <base>/v1beta/properties/<id>:runReport`); another address is for tests.",
+  }),
+  PREHEAT_GOOGLE_TOKEN_URL: withDefault(httpUrl(), "https://oauth2.googleapis.com/token", {
+    description:
+      "The OAuth 2.0 token endpoint a Google Analytics 4 source's service account signs in at (a JWT signed with its key). The key file's own `token_uri` is never used, so that a key cannot send Preheat elsewhere.",
+  }),
+
   // The network.
   PREHEAT_ALLOW_PRIVATE_NETWORK: withDefault(boolean(), false, {
     description: "`true` lets outbound requests reach loopback and private addresses (tests, local development).",
