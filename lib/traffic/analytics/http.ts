@@ -1,6 +1,4 @@
-import { FetchError } from "@/lib/fetch";
-import { botUserAgent } from "@/lib/fetch/bot";
-import { exchange } from "@/lib/fetch/exchange";
+import { FetchError, guardedPostReading } from "@/lib/fetch";
 import { AnalyticsError } from "./errors";
 
 /** An answer's body larger than this is refused: a page of 10,000 rows is about 1.5 MB. */
@@ -9,33 +7,18 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export type ApiAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 
 /**
- * A POST to an analytics API, its whole answer read (any status): through lib/fetch's one hop loop,
- * so the address guard, the timeout and the size cap hold as for every outbound request. No
- * redirect is followed (an API that moves answers 3xx, a failure), so the credentials go to the
- * configured host only. (guardedPost discards the answer's body, which is what we need here.)
+ * A POST to an analytics API, its whole answer read (any status), through the guarded fetch layer
+ * (address guard, timeout, size cap; no redirect followed, so the credentials go to the configured
+ * host only). A request that got no answer is the service being unavailable.
  */
-export function postToApi(service: string, url: string, body: string, options: { headers: Record<string, string>; timeoutMs: number }): Promise<ApiAnswer> {
-  const headers = { "user-agent": botUserAgent(), accept: "application/json", ...options.headers };
-  return new Promise<ApiAnswer>((resolve, reject) => {
-    exchange(
-      url,
-      { headers, timeoutMs: options.timeoutMs, maxBytes: MAX_ANSWER_BYTES, maxRedirects: 0, method: "POST", body },
-      {
-        start(response) {
-          const chunks: Buffer[] = [];
-          return {
-            data: (chunk) => void chunks.push(Buffer.from(chunk)),
-            end: () => resolve({ status: response.status, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }),
-            fail: reject,
-          };
-        },
-        fail: reject,
-      },
-    );
-  }).catch((error: unknown) => {
+export async function postToApi(service: string, url: string, body: string, options: { headers: Record<string, string>; timeoutMs: number }): Promise<ApiAnswer> {
+  try {
+    const answer = await guardedPostReading(url, body, { headers: { accept: "application/json", ...options.headers }, timeoutMs: options.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
+    return { status: answer.status, headers: answer.headers, text: answer.text };
+  } catch (error) {
     if (error instanceof FetchError) throw new AnalyticsError("unavailable", `${service} could not be read: ${error.message}.`);
     throw error;
-  });
+  }
 }
 
 /** The body as JSON, or undefined when it is not JSON. */
