@@ -43,7 +43,7 @@ function callsPerMonth(schedule: string | null, calls: number, now = new Date())
 function estimatedShare(selection: BoostSelection, plan: CallPlan): BoostEstimate["visit_share"] {
   if (!selection.visitShare) return null;
   const perUrl = Math.max(1, countCalls(1, plan));
-  return { urls: Math.min(selection.urls.length, Math.ceil(selection.total / perUrl)), of_urls: selection.urls.length, ...visitShareOutput(selection.visitShare) };
+  return { urls: Math.min(selection.urls.length, Math.ceil(selection.total / perUrl)), of_urls: selection.selected, ...visitShareOutput(selection.visitShare) };
 }
 
 /** The share in words, as the estimate's notes say it. */

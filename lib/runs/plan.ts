@@ -265,6 +265,8 @@ export type BoostSelection = {
   unchanged: number;
   listed: ListedUrl[] | null;
   visitShare: VisitShare | null;
+  /** The URLs selected before a call limit kept the most visited of them. */
+  selected: number;
 };
 
 /** `only_changed`: the URLs new or changed since the boost's last done run (every one before there is such a run). */
@@ -323,12 +325,13 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
   } else if (callLimit !== null && uncapped > callLimit) {
     notes.push(`stopped at the call limit of ${callLimit}`);
   }
+  const selected = urls.length;
   const spent = spendWhereVisitsAre(urls, boost, plan, callLimit, visits);
   if (spent.note) notes.push(spent.note);
   urls = spent.urls;
   const total = countCalls(urls.length, plan, callLimit);
   const warmed = urls.slice(0, Math.ceil(total / Math.max(1, countCalls(1, plan))));
-  return { urls, callLimit, total, notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null, visitShare: visitShareOf(warmed, visits) };
+  return { urls, callLimit, total, notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null, visitShare: visitShareOf(warmed, visits), selected };
 }
 
 /** A sitemap boost's run keeps what it found, for the next `only_changed` run to compare with. */
@@ -353,7 +356,7 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
   if (unusable) return end(db, run, "failed", unusable);
   const selection: BoostSelection = boost
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
-    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null, visitShare: null };
+    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null, visitShare: null, selected: run.sourceUrls?.length ?? 0 };
   const { urls, callLimit, total, notes } = selection;
   // A keep-warm boost comes back to the site all day long: its robots.txt's Crawl-delay (read once a
   // day) sets the site's pace before the first call goes out.
