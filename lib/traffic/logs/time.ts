@@ -1,8 +1,4 @@
-/**
- * Days (YYYY-MM-DD, UTC) from each format's timestamp. Every line of a log carries one, and most
- * lines of a busy log repeat the previous line's second: the last string read is kept, so the
- * common case costs one comparison.
- */
+/** Days (YYYY-MM-DD, UTC) from each format's timestamp: every line of a log carries one. */
 
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 
@@ -10,48 +6,72 @@ const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4,
 const MIN_MS = 0;
 const MAX_MS = Date.UTC(2100, 0, 1);
 
+const HOUR_MS = 3_600_000;
+const hourDays = new Map<number, string>();
+
+/** Formatting a date is the slow part of a line: days are kept by the hour (Caddy's `ts` differs on every line). */
 function dayOfMs(ms: number): string | null {
   if (!Number.isFinite(ms) || ms < MIN_MS || ms >= MAX_MS) return null;
-  return new Date(ms).toISOString().slice(0, 10);
+  const hour = Math.floor(ms / HOUR_MS);
+  let day = hourDays.get(hour);
+  if (day === undefined) {
+    day = new Date(hour * HOUR_MS).toISOString().slice(0, 10);
+    if (hourDays.size >= 10_000) hourDays.clear();
+    hourDays.set(hour, day);
+  }
+  return day;
 }
 
-let lastClf = "";
-let lastClfDay: string | null = null;
+/**
+ * A day depends on the date, the hour and the offset only: answers are kept by those, so that a
+ * log's million lines cost a few hundred parses. Each cache starts over when full, so that a
+ * hostile log of random dates cannot grow it.
+ */
+function cached(cache: Map<string, string | null>, key: string, parse: () => string | null): string | null {
+  let day = cache.get(key);
+  if (day === undefined) {
+    day = parse();
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, day);
+  }
+  return day;
+}
+
+/** The day of a date and hour in an offset (minutes east of UTC); null for a date that does not exist (31 February). */
+function dayOf(year: number, month: number, date: number, hour: number, offsetMinutes: number): string | null {
+  const ms = Date.UTC(year, month, date, hour);
+  if (hour > 23 || new Date(ms).getUTCDate() !== date) return null;
+  return dayOfMs(ms - offsetMinutes * 60_000);
+}
+
+const clfDays = new Map<string, string | null>();
+const CLF = /^(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):[0-5]\d:[0-6]\d ([+-])(\d{2})(\d{2})$/;
 
 /** CLF's `10/Oct/2000:13:55:36 -0700` (nginx's $time_local, Apache's %t). */
 export function dayOfClf(value: string): string | null {
-  if (value === lastClf) return lastClfDay;
-  const m = /^(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/.exec(value);
-  const month = m ? MONTHS[m[2]!] : undefined;
-  let day: string | null = null;
-  if (m && month !== undefined) {
-    const offset = (m[7] === "-" ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9])) * 60_000;
-    day = dayOfMs(Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])) - offset);
-  }
-  lastClf = value;
-  lastClfDay = day;
-  return day;
+  if (value.length !== 26) return null;
+  // The minutes and seconds are checked on every line, the rest once per date, hour and offset.
+  if (!/^:[0-5]\d:[0-6]\d $/.test(value.slice(14, 21))) return null;
+  return cached(clfDays, value.slice(0, 14) + value.slice(21), () => {
+    const m = CLF.exec(value);
+    const month = m ? MONTHS[m[2]!] : undefined;
+    if (!m || month === undefined) return null;
+    return dayOf(Number(m[3]), month, Number(m[1]), Number(m[4]), (m[5] === "-" ? -1 : 1) * (Number(m[6]) * 60 + Number(m[7])));
+  });
 }
 
-let lastIso = "";
-let lastIsoDay: string | null = null;
+const isoDays = new Map<string, string | null>();
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):[0-5]\d:[0-6]\d(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** RFC 3339 / ISO 8601 with an offset or Z (nginx's $time_iso8601, Cloudflare's rfc3339); without one, UTC. */
 export function dayOfIso(value: string): string | null {
-  if (value === lastIso) return lastIsoDay;
-  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(value);
-  let day: string | null = null;
-  if (m) {
-    const zone = m[7] && m[7].toUpperCase() !== "Z" ? m[7] : null;
-    const offset = zone ? (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * 60_000 : 0;
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-    const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-    // Date.UTC rolls 2026-02-31 over to March: such a date is not one.
-    if (new Date(ms).getUTCDate() === d) day = dayOfMs(ms - offset);
-  }
-  lastIso = value;
-  lastIsoDay = day;
-  return day;
+  if (value.length < 19 || value.length > 35 || !ISO.test(value)) return null;
+  return cached(isoDays, value.slice(0, 13) + value.slice(19).replace(/^\.\d+/, ""), () => {
+    const m = ISO.exec(value)!;
+    const zone = m[5] && m[5].toUpperCase() !== "Z" ? m[5] : null;
+    const offset = zone ? (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
+    return dayOf(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), offset);
+  });
 }
 
 /**
