@@ -87,11 +87,7 @@ export function guardedCount(input: string | URL, options: GuardedRequestOptions
  * A POST to an API as PreheatBot (an analytics tool's), its whole answer read whatever its status,
  * up to `maxBytes`. No redirect is followed: credentials go to the configured host only.
  */
-export function guardedPostReading(
-  input: string | URL,
-  body: string,
-  options: Omit<GuardedRequestOptions, "maxRedirects" | "proxy"> = {},
-): Promise<FinalResponse & { text: string }> {
+export function guardedPostReading(input: string | URL, body: string, options: Omit<GuardedRequestOptions, "maxRedirects" | "proxy"> = {}): Promise<FinalResponse & { text: string }> {
   const headers = { "user-agent": botUserAgent(), ...options.headers };
   const settings = { ...settingsOf({ ...options, maxRedirects: 0 }, headers), method: "POST" as const, body };
   return new Promise((resolve, reject) => {

@@ -356,7 +356,16 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
   if (unusable) return end(db, run, "failed", unusable);
   const selection: BoostSelection = boost
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
-    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null, visitShare: null, selected: run.sourceUrls?.length ?? 0 };
+    : {
+        urls: run.sourceUrls ?? [],
+        callLimit: null,
+        total: countCalls(run.sourceUrls?.length ?? 0, run),
+        notes: [],
+        unchanged: 0,
+        listed: null,
+        visitShare: null,
+        selected: run.sourceUrls?.length ?? 0,
+      };
   const { urls, callLimit, total, notes } = selection;
   // A keep-warm boost comes back to the site all day long: its robots.txt's Crawl-delay (read once a
   // day) sets the site's pace before the first call goes out.

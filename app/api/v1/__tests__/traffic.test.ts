@@ -131,7 +131,10 @@ describe("an uploaded access log", () => {
     await serveSite(site.domain, {
       routes: {
         [`/${site.validation_token}.html`]: { body: site.validation_token },
-        "/sitemap.xml": { body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/search?q=shoes</loc></url></urlset>`, headers: { "content-type": "application/xml" } },
+        "/sitemap.xml": {
+          body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/search?q=shoes</loc></url></urlset>`,
+          headers: { "content-type": "application/xml" },
+        },
       },
     });
     const sitemap = await api("POST", `/v1/sites/${site.id}/sitemaps`, { key, body: { url: `${base}/sitemap.xml` } });
@@ -174,7 +177,14 @@ describe("analytics sources", () => {
     await serveSite("plausible.test", {
       routes: {
         "/api/v2/query": {
-          body: JSON.stringify({ results: [{ metrics: [900], dimensions: ["/"] }, { metrics: [120], dimensions: ["/pricing"] }], meta: {}, query: { site_id: site.domain } }),
+          body: JSON.stringify({
+            results: [
+              { metrics: [900], dimensions: ["/"] },
+              { metrics: [120], dimensions: ["/pricing"] },
+            ],
+            meta: {},
+            query: { site_id: site.domain },
+          }),
           headers: { "content-type": "application/json" },
         },
       },
@@ -208,7 +218,9 @@ describe("analytics sources", () => {
       client_email: "reader@preheat-test.iam.gserviceaccount.com",
       token_uri: "https://oauth2.googleapis.com/token",
     };
-    await serveSite("google-oauth.test", { routes: { "/token": { body: JSON.stringify({ access_token: "ya29.test", expires_in: 3599, token_type: "Bearer" }), headers: { "content-type": "application/json" } } } });
+    await serveSite("google-oauth.test", {
+      routes: { "/token": { body: JSON.stringify({ access_token: "ya29.test", expires_in: 3599, token_type: "Bearer" }), headers: { "content-type": "application/json" } } },
+    });
     await serveSite("ga4.test", {
       routes: {
         "/v1beta/properties/123456:runReport": {
