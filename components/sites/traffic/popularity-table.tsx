@@ -59,8 +59,8 @@ export function PopularityTable({ siteId, domain, sources, readsKey }: { siteId:
         <Loading label="Loading the popularity table…" />
       ) : page.total === 0 ? (
         <EmptyState title="No traffic data yet">
-          Add a source above: upload an access log, give the URL Preheat fetches it from, or connect Plausible or Google Analytics 4. Once a read has counted visits, the table fills and boosts ordered
-          by traffic follow it; until then they keep their own order.
+          The table fills once a source has been read. Add one above: upload an access log, give the URL Preheat fetches it from, or connect Plausible or Google Analytics 4. Until then, boosts ordered
+          by traffic keep their own order.
         </EmptyState>
       ) : (
         <Rows page={page} domain={domain} names={names} busy={table.isFetching} onOffset={setOffset} />
