@@ -16,6 +16,7 @@ import { FirewallPanel } from "./firewall-panel";
 import { FreshnessChart } from "./freshness-chart";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
+import { TrafficPanel } from "./traffic/traffic-panel";
 import { ValidationPanel } from "./validation-panel";
 import { Can } from "@/components/dashboard/role";
 
@@ -47,6 +48,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
       <FirewallPanel site={site} />
       <FreshnessChart siteId={site.id} />
+      <TrafficPanel site={site} />
       <SiteBoosts siteId={site.id} />
       <ChangesPanel site={site} />
       <SiteWarmRuns siteId={site.id} />
