@@ -13,7 +13,7 @@ import { rowsOf } from "@/lib/db/rows";
  * A path's `visits` is the most any one source counted, not their sum: a log, an analytics tool and
  * the beacon see the same visitors, and adding them would count each visit two or three times.
  */
-export type PopularitySource = { source_id: number | null; kind: PopularitySourceKind; visits: number };
+type PopularitySource = { source_id: number | null; kind: PopularitySourceKind; visits: number };
 export type PopularityRow = { path: string; visits: number; sources: PopularitySource[] };
 
 /** Each source's visits per path over its window, the beacon's beside them: the table's one definition. */
@@ -79,7 +79,7 @@ export async function visitsByPath(db: Database, siteId: number): Promise<Map<st
  * A URL's visits in the table: its path with its query first (kept where the site's sitemaps or
  * templates keep one), else its bare path (the table dropped the query of paths that keep none).
  */
-export function visitsOf(url: string, visits: ReadonlyMap<string, number>): number {
+function visitsOf(url: string, visits: ReadonlyMap<string, number>): number {
   if (!visits.size) return 0;
   let parsed: URL;
   try {

@@ -56,7 +56,7 @@ export const createTrafficSourceBody = z.discriminatedUnion("kind", [accessLog, 
 });
 export type CreateTrafficSourceInput = z.output<typeof createTrafficSourceBody>;
 
-export const trafficReadCountsSchema = z
+const trafficReadCountsSchema = z
   .object({
     lines: z.number().int().meta({ description: "Lines read (an analytics read: rows answered)." }),
     counted: z.number().int().meta({ description: "Visits counted into the table." }),
@@ -106,7 +106,7 @@ export const trafficQuery = z.object({
   format: z.enum(["json", "csv"]).optional().meta({ description: "`csv`: the whole table (not one page) as a CSV download: path, url, visits, then one column per source." }),
 });
 
-export const popularityRowSchema = z
+const popularityRowSchema = z
   .object({
     path: z.string().meta({ description: "The site-relative path, with its query only where the site's sitemaps or URL templates keep one." }),
     url: z.string().meta({ description: "The path on the site's domain." }),

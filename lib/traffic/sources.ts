@@ -43,7 +43,7 @@ function sealed(field: string, secret: string): string {
 }
 
 /** Whether the source is read by Preheat (on its schedule, on demand), rather than only sent (an uploaded log). */
-export function isFetched(row: Pick<TrafficSourceRow, "kind" | "settings">): boolean {
+function isFetched(row: Pick<TrafficSourceRow, "kind" | "settings">): boolean {
   return row.kind !== "access_log" || Boolean(row.settings.url);
 }
 
