@@ -82,6 +82,21 @@ describe("readAccessLog on each server's own log", () => {
     expect(table(result)).toEqual({ "2024-03-01": { "/shoes/": 1 } });
   });
 
+  it("cloudfront: standard logging v2's JSON output, with the W3C fields' names as keys", async () => {
+    const record = {
+      date: "2024-03-01",
+      time: "10:00:00",
+      "cs-method": "GET",
+      "x-host-header": "www.example.com",
+      "cs-uri-stem": "/shoes/",
+      "sc-status": "200",
+      "cs(User-Agent)": "Mozilla/5.0%20(X11;%20Linux%20x86_64;%20rv:125.0)%20Gecko/20100101%20Firefox/125.0",
+      "sc-content-type": "text/html",
+    };
+    const result = await readAccessLog(Readable.from([Buffer.from(`${JSON.stringify(record)}\n`)]), { domain: "example.com", keepsQuery: () => false });
+    expect(result.counts).toMatchObject({ lines: 1, counted: 1, format: "cloudfront" });
+  });
+
   it("cloudflare.log: Cloudflare's documented sample (an image of www.theburritobot.com)", async () => {
     const result = await read("cloudflare.log", { domain: "theburritobot.com" });
     expect(result.counts).toMatchObject({ lines: 1, counted: 0, skipped: { asset: 1 }, format: "cloudflare" });

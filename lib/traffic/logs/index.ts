@@ -35,6 +35,9 @@ export type AccessLogRead = {
 /** 200,000 day × path keys: about 40 MB of strings and map entries, 30 days of 6,000 pages. */
 export const LOG_MAX_KEYS = 200_000;
 
+/** Answers of keepsQuery kept: the pages with a query that come back often. */
+const KEEPS_QUERY_CACHED = 10_000;
+
 /** Thrown when not one line could be read as any format (the upload's 4xx says its message). */
 export class AccessLogError extends Error {}
 
@@ -70,8 +73,8 @@ export async function readAccessLog(body: AsyncIterable<Uint8Array>, options: Ac
       let keep = keepsQuery.get(target.path);
       if (keep === undefined) {
         keep = options.keepsQuery(target.path);
-        // The answer is asked once per path; the cache is as bounded as the tally.
-        if (keepsQuery.size >= LOG_MAX_KEYS) keepsQuery.clear();
+        // Asked once per path while it is cached; the cache is small, since it sits beside the tally's bound.
+        if (keepsQuery.size >= KEEPS_QUERY_CACHED) keepsQuery.clear();
         keepsQuery.set(target.path, keep);
       }
       if (keep) key = `${target.path}?${target.query}`;
