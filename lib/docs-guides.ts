@@ -18,3 +18,12 @@ export function receiverGuideLinks(): Record<string, string> {
     ...Object.fromEntries(RECEIVER_GUIDES.map((system) => [`change-receivers/${system}.md`, `/docs/change-receivers/${system}`])),
   };
 }
+
+/** The traffic guides, by the address they are served at (/docs/traffic/{guide}). */
+export const TRAFFIC_GUIDES = { logs: "traffic-logs.md", analytics: "traffic-analytics.md" } as const;
+export type TrafficGuide = keyof typeof TRAFFIC_GUIDES;
+
+/** The traffic guides link to each other by file; on the site, by address. */
+export function trafficGuideLinks(): Record<string, string> {
+  return Object.fromEntries(Object.entries(TRAFFIC_GUIDES).map(([guide, file]) => [file, `/docs/traffic/${guide}`]));
+}
