@@ -73,6 +73,7 @@ describe("creating a boost", () => {
       schedule: null,
       next_run_at: null,
       call_limit: null,
+      url_order: "sitemap",
       order: "sitemap",
       only_changed: false,
       keep_warm: false,

@@ -85,6 +85,7 @@ describe("GET /v1/runs", () => {
       progress: { planned_calls: 0, completed_calls: 0 },
       created_at: iso,
       triggered_by: { kind: "api", label: expect.stringMatching(/^phk_/) },
+      visit_share: null,
     });
   });
 
@@ -208,6 +209,7 @@ describe("GET /v1/runs/{runId}", () => {
       slowdowns: [],
       created_at: iso,
       triggered_by: { kind: "api", label: expect.stringMatching(/^phk_/) },
+      visit_share: null,
     });
   });
 
