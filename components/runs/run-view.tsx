@@ -1,11 +1,14 @@
 "use client";
 
+import Link from "next/link";
+
 import { describeTrigger } from "@/lib/core/run-trigger";
 import { useQuery } from "@tanstack/react-query";
 import { siteCrumb } from "@/components/sites/site-crumb";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { api } from "@/components/dashboard/api";
 import type { RunDetail } from "@/components/dashboard/types";
+import { percentOf } from "@/lib/core/format";
 import { Card, EmptyState, ErrorNote, PageHeader } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -110,6 +113,19 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
             <dt className="text-slate-500">Variations</dt>
             <dd>{variations.join("; ")}</dd>
           </div>
+          {run.visit_share && run.visit_share.share !== null ? (
+            <div className="sm:col-span-2 lg:col-span-4">
+              <dt className="text-slate-500">Visits covered</dt>
+              <dd data-testid="run-visit-share">
+                {percentOf(run.visit_share.share)} of the site&apos;s last 30 days of visits were to the pages this run warms ({run.visit_share.visits.toLocaleString("en")} of{" "}
+                {run.visit_share.total_visits.toLocaleString("en")}, from its{" "}
+                <Link href={`/sites/${run.site_id}#traffic`} className="text-brand-700 hover:underline">
+                  traffic data
+                </Link>{" "}
+                when the run was planned)
+              </dd>
+            </div>
+          ) : null}
         </dl>
       </Card>
 

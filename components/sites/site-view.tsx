@@ -48,7 +48,9 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
       <FirewallPanel site={site} />
       <FreshnessChart siteId={site.id} />
-      <TrafficPanel site={site} />
+      <div id="traffic" className="scroll-mt-4">
+        <TrafficPanel site={site} />
+      </div>
       <SiteBoosts siteId={site.id} />
       <ChangesPanel site={site} />
       <SiteWarmRuns siteId={site.id} />
