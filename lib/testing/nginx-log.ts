@@ -16,7 +16,7 @@ export type FrontDoor = {
 };
 
 /** Stops at once with the one command that fixes it, rather than failing later in a confusing way. */
-export function assertNginxInstalled(): void {
+function assertNginxInstalled(): void {
   if (!existsSync(NGINX)) throw new Error(`nginx is not installed at ${NGINX}: apt-get install nginx (npm test installs it as root).`);
 }
 

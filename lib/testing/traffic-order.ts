@@ -38,17 +38,19 @@ export type TrafficOrderSetup = {
   hosts: Record<Arm, string>;
   /** Per host, the port on 127.0.0.1 its nginx listens on: where PREHEAT_CONNECT_TO points the host. */
   frontDoors: Record<string, number>;
+  /** The seed of the list's shuffle (59 by default): which pages a budget spent in the list's order happens to cover. */
+  listSeed?: number;
   /** How long each boost's run may take. */
   runTimeoutMs?: number;
   progress?: (line: string) => void;
 };
 
 export const ARMS = ["sitemap", "traffic"] as const;
-export type Arm = (typeof ARMS)[number];
+type Arm = (typeof ARMS)[number];
 
 type VisitShare = { visits: number; total_visits: number; share: number | null };
 
-export type ArmResult = {
+type ArmResult = {
   host: string;
   /** The run's `summary.total_calls`, and its status. */
   calls: number;
@@ -169,7 +171,7 @@ export async function compareTrafficOrder(setup: TrafficOrderSetup): Promise<Tra
   };
   // Rank k (0-based) is /p/{k+1}; the list the boosts read is a shuffle of them.
   const pages: CachePage[] = Array.from({ length: setup.pages }, (_, k) => ({ path: `/p/${k + 1}`, lifetimeSeconds: 3600, field: "s-maxage" }));
-  const listed = shuffled(pages, LIST_SEED);
+  const listed = shuffled(pages, setup.listSeed ?? LIST_SEED);
   const probabilities = zipfProbabilities(setup.pages);
   const rankOf = new Map(pages.map((page, k) => [page.path, k]));
   const fullWarmCalls = setup.pages; // one URL × one variant (desktop) × one region (fr)
