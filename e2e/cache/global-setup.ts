@@ -24,6 +24,9 @@ export const CACHE_SITES = [
   "blocked.cache.test",
   "check.cache.test",
   "keep-warm.cache.test",
+  // traffic-order.test.ts: the two sites' front doors (nginx, in front of their caches).
+  "sitemap-order.cache.test",
+  "traffic-order.cache.test",
 ] as const;
 
 /** The production build, its warming calls sent to each site's cache (PREHEAT_CONNECT_TO), the caches in front of one local origin. */
