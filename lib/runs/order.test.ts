@@ -222,11 +222,12 @@ describe("only_changed", () => {
 describe("a CSV boost", () => {
   const csv = { name: "CSV", source_type: "csv", source_url: "https://csv.test/urls.csv", region: ["fr"] };
 
-  it("keeps the file's order and takes no only_changed, with a sentence saying why", () => {
+  it("keeps the file's order, or most visited first, and takes no only_changed, with a sentence saying why", () => {
     expect(createSiteBoostBody.safeParse({ ...csv, order: "sitemap", only_changed: false }).success).toBe(true);
+    expect(createSiteBoostBody.safeParse({ ...csv, url_order: "traffic" }).success).toBe(true);
     const refused = createSiteBoostBody.safeParse({ ...csv, order: "lastmod", only_changed: true });
     expect(refused.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)).toEqual([
-      "order: must be sitemap for a CSV boost: a CSV file gives no priority or lastmod, so its URLs are warmed in the file's order",
+      "order: must be sitemap or traffic for a CSV boost: a CSV file gives no priority or lastmod",
       "only_changed: applies to sitemap boosts only: a CSV file gives no lastmod to compare",
     ]);
   });
