@@ -258,8 +258,7 @@ export const VARIABLES = {
       "The share of the beacon's page views (POST /b) that are counted, drawn by the server once a view has passed every check: 1 counts every view, 0.1 one in ten. `GET /v1/sites/{siteId}/field` answers the rate beside its figures; ratios and percentiles need no correction, view counts are divided by it.",
   }),
   PREHEAT_BEACON_PER_CLIENT_PER_MINUTE: withDefault(positiveInteger, 120, {
-    description:
-      "Page views the beacon accepts from one client address per minute, whatever its site (429 beyond). The address is only hashed for the count, never stored or logged.",
+    description: "Page views the beacon accepts from one client address per minute, whatever its site (429 beyond). The address is only hashed for the count, never stored or logged.",
   }),
   PREHEAT_BEACON_PER_SITE_PER_MINUTE: withDefault(positiveInteger, 6000, {
     description: "Page views counted per site per minute, after sampling (429 beyond): lower `PREHEAT_BEACON_SAMPLE` for a site busier than this.",
