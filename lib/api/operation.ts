@@ -4,7 +4,7 @@ import type { ErrorCode } from "@/lib/core/error-codes";
 import type { Role } from "@/lib/core/roles";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Changes" | "Runs" | "Webhooks" | "Hooks" | "Audit";
+export type OperationTag = "Account" | "Sites" | "Sitemaps" | "Boosts" | "Warm" | "Changes" | "Traffic" | "Runs" | "Webhooks" | "Hooks" | "Audit";
 
 /**
  * Where an audited change's target id comes from: a path parameter by name (`{ param: "siteId" }`),

@@ -22,6 +22,10 @@ const TAGS: { name: OperationTag; description: string }[] = [
     description:
       "Pages changed on a site, warmed seconds later ahead of its other runs: sent through the API, or by the systems the site is edited in to a change receiver (checked by that system's own signature, mapped to the site's URLs by its templates).",
   },
+  {
+    name: "Traffic",
+    description: "What a site's visitors get: the beacon's page views (field data), their cache verdicts and times to first byte.",
+  },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
   { name: "Audit", description: "Who changed what, when and from where, in the organization." },
