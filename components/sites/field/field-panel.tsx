@@ -32,7 +32,7 @@ function lastDays(): string {
 function Snippet({ tag }: { tag: string }) {
   return (
     <div className="space-y-2">
-      <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800" data-testid="beacon-tag">
+      <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-100 p-3 text-xs text-slate-800" data-testid="beacon-tag">
         <code>{tag}</code>
       </pre>
       <CopyButton value={tag} label="Copy the tag" />
@@ -53,7 +53,7 @@ function Figure({ label, value, note }: { label: string; value: string; note?: s
 function BreakdownTable({ label, rows }: { label: string; rows: { name: string; figures: Figures }[] }) {
   if (!rows.length) return null;
   return (
-    <TableScroll label={label}>
+    <TableScroll label={label} className="min-w-0">
       <table className="w-full min-w-[28rem] text-left text-sm">
         <caption className="mb-1 text-left text-xs font-medium text-slate-600">{label}</caption>
         <thead className="text-xs text-slate-500">
@@ -156,12 +156,12 @@ export function FieldPanel({ siteId, domain }: { siteId: number; domain: string 
                   labelFormatter={(_label, payload) => `Hour from ${payload?.[0]?.payload?.when ?? ""}`}
                 />
                 <Legend wrapperStyle={{ fontSize: 11, color: chartColors.text }} />
-                <Line name="Visitors' hit ratio" type="stepAfter" dataKey="visitors" stroke={chartColors.hits} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls={false} />
+                <Line name="Visitors' hit ratio" type="stepAfter" dataKey="visitors" stroke={chartColors.hits} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} connectNulls={false} />
                 <Line name="Pages fresh (Preheat's reading)" type="stepAfter" dataKey="fresh" stroke={chartColors.time} strokeWidth={2} strokeDasharray="4 3" dot={false} isAnimationActive={false} />
               </LineChart>
             </ResponsiveContainer>
           </div>
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-2">
             <BreakdownTable label="By device" rows={data.devices.map((row) => ({ name: row.device, figures: row }))} />
             <BreakdownTable label="By PoP country (where the CDN names its PoP)" rows={data.pop_regions.map((row) => ({ name: row.country, figures: row }))} />
           </div>
