@@ -102,6 +102,7 @@ const boost: Boost = {
   schedule: "0 3 * * *",
   next_run_at: null,
   call_limit: 500,
+  url_order: "sitemap",
   order: "sitemap",
   only_changed: false,
   keep_warm: false,

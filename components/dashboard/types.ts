@@ -10,6 +10,7 @@ import type { OutboxItem } from "@/lib/email/outbox";
 import type { runDetailSchema, runListItemSchema, warmRunSchema } from "@/lib/runs/schemas";
 import type { sitemapSchema } from "@/lib/sitemaps/schemas";
 import type { siteSchema } from "@/lib/sites/schemas";
+import type { trafficPageSchema, trafficSourceSchema } from "@/lib/traffic/schemas";
 
 /** The API's answer shapes, inferred from the same zod schemas that validate and document them. */
 export type Site = z.output<typeof siteSchema>;
@@ -28,3 +29,5 @@ export type CreatedChangeReceiver = z.output<typeof createdReceiverSchema>;
 export type ChangeDeliveryList = z.output<typeof changeDeliveryListSchema>;
 export type ChangesWaiting = z.output<typeof changesWaitingSchema>;
 export type { TemplatesPreview };
+export type TrafficSource = z.output<typeof trafficSourceSchema>;
+export type TrafficPage = z.output<typeof trafficPageSchema>;

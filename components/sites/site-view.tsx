@@ -17,6 +17,7 @@ import { FieldPanel } from "./field/field-panel";
 import { FreshnessChart } from "./freshness-chart";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
+import { TrafficPanel } from "./traffic/traffic-panel";
 import { ValidationPanel } from "./validation-panel";
 import { Can } from "@/components/dashboard/role";
 
@@ -48,6 +49,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <PacePanel site={site} maxConcurrency={maxConcurrency} />
       <FirewallPanel site={site} />
       <FreshnessChart siteId={site.id} />
+      <TrafficPanel site={site} />
       <FieldPanel siteId={site.id} domain={site.domain} />
       <SiteBoosts siteId={site.id} />
       <ChangesPanel site={site} />

@@ -44,9 +44,7 @@ export const sites = pgTable(
      * The beacon's public key (`data-site` on its script tag): it names the site in page views without
      * giving its id away. Public by design (it sits in the site's HTML); only the site's own pages' posts count.
      */
-    beaconKey: text("beacon_key")
-      .notNull()
-      .default(sql`substr(md5(random()::text || clock_timestamp()::text), 1, 20)`),
+    beaconKey: text("beacon_key").notNull().default(sql`substr(md5(random()::text || clock_timestamp()::text), 1, 20)`),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain), uniqueIndex("sites_beacon_key").on(t.beaconKey)],

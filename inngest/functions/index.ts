@@ -1,5 +1,15 @@
 import { processSitemapFunction } from "./process-sitemap";
-import { deliverEmailFunction, deliverWebhookFunction, planRunFunction, readRobotsFunction, recheckOwnershipFunction, runEndedFunction, sitemapEndedFunction, warmBatchFunction } from "./runs";
+import {
+  deliverEmailFunction,
+  deliverWebhookFunction,
+  planRunFunction,
+  readRobotsFunction,
+  readTrafficFunction,
+  recheckOwnershipFunction,
+  runEndedFunction,
+  sitemapEndedFunction,
+  warmBatchFunction,
+} from "./runs";
 import { keepWarmTickFunction, scheduleTickFunction } from "./schedule-tick";
 
 export const functions = [
@@ -12,6 +22,7 @@ export const functions = [
   deliverWebhookFunction,
   recheckOwnershipFunction,
   readRobotsFunction,
+  readTrafficFunction,
   scheduleTickFunction,
   keepWarmTickFunction,
 ];

@@ -18,3 +18,5 @@ export const deliverWebhookFunction = jobFunction("webhook.deliver", "deliver-we
 export const recheckOwnershipFunction = jobFunction("ownership.recheck", "recheck-ownership", { key: "event.data.siteId", limit: 1 });
 /** One read of a site's robots.txt at a time. */
 export const readRobotsFunction = jobFunction("site.robots", "read-robots", { key: "event.data.siteId", limit: 1 });
+/** One read of a traffic source at a time. */
+export const readTrafficFunction = jobFunction("traffic.read", "read-traffic", { key: "event.data.sourceId", limit: 1 });

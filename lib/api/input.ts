@@ -30,6 +30,22 @@ export async function readBodyBytes(request: Request, maxBytes = MAX_BODY_BYTES)
   return Buffer.concat(chunks);
 }
 
+/**
+ * The body's bytes as they arrive, never held whole (an uploaded log of a gigabyte), refused with 413
+ * once past `maxBytes`: at once when Content-Length says so, else as soon as the count passes it.
+ */
+export async function* streamedBody(request: Request, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const tooLarge = () => new RequestError(413, `Request body is too large: the limit is ${maxBytes.toLocaleString("en")} bytes.`);
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  if (!request.body) return;
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    yield chunk;
+  }
+}
+
 export function validationFailed(error: z.ZodError, prefix?: string): RequestError {
   const details = fieldErrors(error, prefix);
   return new RequestError(422, summarise(details), details);

@@ -9,6 +9,7 @@ export const runParams = z.object({ runId: idString });
 export const webhookParams = z.object({ webhookId: idString });
 export const boostHookParams = z.object({ boostId: idString, hookId: idString });
 export const siteReceiverParams = z.object({ siteId: idString, receiverId: idString });
+export const siteTrafficSourceParams = z.object({ siteId: idString, sourceId: idString });
 /** A change receiver's public id: the last segment of the URL it was created with. */
 export const receiverPublicParams = z.object({ publicId: z.string().min(1).max(100).meta({ description: "The receiver's public id, from its `url`." }) });
 /** A deploy hook's token: what createBoostHook returned in its URL. */

@@ -4,20 +4,22 @@ import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/runs/quota";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
-import { type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
+import { type CallPlan, countCalls, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
+import { type BoostSelection, type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
+import { visitShareOutput } from "@/lib/core/traffic";
+import { percentOf, plural } from "@/lib/core/format";
 import { sharedEgressGroups, sharedEgressWarning } from "@/lib/core/regions";
 import { checkCron, occurrencesBetween } from "@/lib/core/schedule";
 import { visitorCheckNote } from "@/lib/runs/visitor-check";
 import { getSite } from "@/lib/sites/service";
 import { describeSourceError, isSourceError } from "@/lib/sources";
 import { regionsWithEgress } from "@/lib/warm/workers";
-import type { BoostDraft } from "@/lib/core/boost-requests";
+import { askedOrder, type BoostDraft } from "@/lib/core/boost-requests";
 import type { BoostEstimate } from "./schemas";
 import { getBoostRow } from "./service";
 
 /** The calls planning would select now, or why the source cannot be read (a run would fail the same way). */
-async function selectNow(db: Database, source: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan) {
+async function selectNow(db: Database, source: BoostSource, site: { id: number; domain: string; validated: boolean }, plan: CallPlan) {
   try {
     return { selection: await selectBoostCalls(db, source, site, plan, false) };
   } catch (error) {
@@ -37,6 +39,20 @@ function callsPerMonth(schedule: string | null, calls: number, now = new Date())
   return occurrencesBetween(checked.expression, now, new Date(now.getTime() + MONTH_MS)) * calls;
 }
 
+/** The share of visits the URLs a run would warm carry: those the call limit covers, of every URL selected. */
+function estimatedShare(selection: BoostSelection, plan: CallPlan): BoostEstimate["visit_share"] {
+  if (!selection.visitShare) return null;
+  const perUrl = Math.max(1, countCalls(1, plan));
+  return { urls: Math.min(selection.urls.length, Math.ceil(selection.total / perUrl)), of_urls: selection.selected, ...visitShareOutput(selection.visitShare) };
+}
+
+/** The share in words, as the estimate's notes say it. */
+function shareNote(selection: BoostSelection, plan: CallPlan): string[] {
+  const share = estimatedShare(selection, plan);
+  if (!share || share.share === null) return [];
+  return [`these ${share.urls.toLocaleString("en")} of ${plural(share.of_urls, "URL")} carry ${percentOf(share.share)} of the last 30 days' visits`];
+}
+
 /**
  * What a run would do now, without doing it: the URLs and calls planning would make (the same
  * selection: filters, the caps of a site not validated, the call limit) from the sitemaps' current
@@ -47,7 +63,7 @@ async function estimate(
   db: Database,
   accountId: number,
   source: BoostSource,
-  site: { domain: string; validated: boolean },
+  site: { id: number; domain: string; validated: boolean },
   plan: CallPlan,
   visitorCheck: boolean,
   schedule: string | null,
@@ -68,8 +84,14 @@ async function estimate(
       monthly_quota: quota.limit,
       keep_warm_calls_per_month: null,
       keep_warm_left_cold: null,
+      visit_share: estimatedShare(selection, plan),
       unchanged_urls: selection.unchanged,
-      notes: [...selection.notes, ...egressNotes, ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : [])],
+      notes: [
+        ...selection.notes,
+        ...shareNote(selection, plan),
+        ...egressNotes,
+        ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : []),
+      ],
       shared_egress,
     };
   }
@@ -84,6 +106,7 @@ async function estimate(
     monthly_quota: quota.limit,
     keep_warm_calls_per_month: null,
     keep_warm_left_cold: null,
+    visit_share: null,
     unchanged_urls: 0,
     notes: [`the CSV file could not be read: ${selected.unreadable}`, ...egressNotes],
     shared_egress,
@@ -123,7 +146,7 @@ export async function boostCallsNow(ctx: AccountContext, boostId: number): Promi
 /**
  * The estimate of a boost being edited on the dashboard, before it is saved: sitemaps of other
  * sites count for nothing, and only a boost of this site (the one being edited) is a baseline for
- * `only_changed`. The order changes no figure.
+ * `only_changed`. The order changes which URLs a call limit keeps, and so the share of visits.
  */
 export async function estimateBoostDraft(ctx: AccountContext, siteId: number, draft: BoostDraft): Promise<BoostEstimate> {
   const site = await getSite(ctx, siteId);
@@ -144,8 +167,10 @@ export async function estimateBoostDraft(ctx: AccountContext, siteId: number, dr
     excludeExt: draft.exclude_ext ?? null,
     contentTypes: draft.content_types ?? null,
     callLimit: draft.call_limit ?? null,
-    order: "sitemap",
+    order: askedOrder(draft) ?? "sitemap",
     onlyChanged: draft.only_changed ?? false,
+    keepWarm: draft.keep_warm ?? false,
+    monthlyCallBudget: draft.monthly_call_budget ?? null,
   };
   const estimated = await estimate(
     ctx.db,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { estimateVisitShareSchema } from "@/lib/core/traffic";
 import { SOURCE_TYPES } from "@/lib/core/boost-requests";
 import { BOOST_STATUS_MEANINGS, BOOST_STATUSES } from "@/lib/core/boost-status";
 import { timestamp } from "@/lib/core/primitives";
@@ -42,7 +43,8 @@ export const boostSchema = z
     keep_warm_lead: z.number().meta({ description: "The share of a page's lifetime its re-warm comes before the end (0: just after it)." }),
     monthly_call_budget: z.number().int().nullable().meta({ description: "Keep-warm calls the boost may make a calendar month (UTC); null for no budget of its own." }),
     call_limit: z.number().int().nullable(),
-    order: z.enum(URL_ORDERS).meta({ description: "The order runs warm the URLs in (see the create request)." }),
+    url_order: z.enum(URL_ORDERS).meta({ description: "The order runs warm the URLs in (see the create request)." }),
+    order: z.enum(URL_ORDERS).meta({ description: "`url_order`'s first name, the same value." }),
     only_changed: z.boolean().meta({ description: "Whether runs warm only the URLs new or changed since the last done run (see the create request)." }),
     unvalidated_limits: unvalidatedLimitsSchema.nullable(),
     created_at: timestamp,
@@ -78,6 +80,7 @@ export const boostEstimateSchema = z
     keep_warm_left_cold: z.number().int().nullable().meta({
       description: "With `keep_warm` and a `monthly_call_budget`: the pages kept warm that the budget cannot cover at that rate (the last in the boost's URL order). null otherwise.",
     }),
+    visit_share: estimateVisitShareSchema.nullable(),
     unchanged_urls: z
       .number()
       .int()

@@ -15,7 +15,7 @@ import { requestProfileOf, sealRequestProfile, toRequestProfile, updatedRequestP
 import { nextFullRunAt } from "@/lib/core/schedule";
 import { forgetEntries, wakeWaitingEntries } from "@/lib/freshness/entries";
 import type { BoostPayload } from "@/lib/boosts/schemas";
-import { CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/core/boost-requests";
+import { askedOrder, CSV_ONLY_CHANGED_PROBLEM, CSV_ORDER_PROBLEM, type CreateBoostInput, type UpdateBoostInput } from "@/lib/core/boost-requests";
 import { verifyColumns, verifyMode } from "@/lib/core/variations";
 
 export type BoostRow = typeof boosts.$inferSelect;
@@ -46,6 +46,7 @@ export function toBoost(row: BoostWithSitemaps): BoostPayload {
     keep_warm_lead: row.keepWarmLead,
     monthly_call_budget: row.monthlyCallBudget,
     call_limit: row.callLimit,
+    url_order: row.order,
     order: row.order,
     only_changed: row.onlyChanged,
     unvalidated_limits: unvalidatedLimits(row.siteValidated),
@@ -110,7 +111,7 @@ export async function createBoost(ctx: AccountContext, siteId: number, input: Cr
         monthlyCallBudget: input.monthly_call_budget ?? null,
         nextRunAt: nextFullRunAt({ schedule: input.schedule ?? null, keepWarm: input.keep_warm ?? false }, new Date(), true),
         callLimit: input.call_limit ?? null,
-        order: input.order ?? "sitemap",
+        order: askedOrder(input) ?? "sitemap",
         onlyChanged: input.only_changed ?? false,
       })
       .returning();
@@ -167,7 +168,9 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
   const current = await getBoostRow(ctx.db, ctx, boostId, siteId);
   if (input.sitemap_ids && current.sourceType !== "sitemap") throw new InvalidError("sitemap_ids: only applies to boosts with source_type sitemap.");
   if (input.source_url && current.sourceType !== "csv") throw new InvalidError("source_url: only applies to boosts with source_type csv.");
-  if (current.sourceType === "csv" && input.order && input.order !== "sitemap") throw new InvalidError(`order: ${CSV_ORDER_PROBLEM}.`, [{ field: "order", message: CSV_ORDER_PROBLEM }]);
+  const order = askedOrder(input);
+  if (current.sourceType === "csv" && order && order !== "sitemap" && order !== "traffic")
+    throw new InvalidError(`url_order: ${CSV_ORDER_PROBLEM}.`, [{ field: "url_order", message: CSV_ORDER_PROBLEM }]);
   if (current.sourceType === "csv" && input.only_changed) throw new InvalidError(`only_changed: ${CSV_ONLY_CHANGED_PROBLEM}.`, [{ field: "only_changed", message: CSV_ONLY_CHANGED_PROBLEM }]);
   if (input.sitemap_ids) await requireSiteSitemaps(ctx, current.siteId, input.sitemap_ids);
   assertBoostWithinPlan(await planOf(ctx.db, ctx.accountId), input);
@@ -186,7 +189,7 @@ export async function updateBoost(ctx: AccountContext, boostId: number, input: U
     if (input.source_url !== undefined) changes.sourceUrl = input.source_url;
     if (input.content_types !== undefined) changes.contentTypes = input.content_types;
     if (input.call_limit !== undefined) changes.callLimit = input.call_limit;
-    if (input.order !== undefined) changes.order = input.order;
+    if (order !== undefined) changes.order = order;
     if (input.only_changed !== undefined) changes.onlyChanged = input.only_changed;
     if (input.ignore_errors !== undefined) changes.ignoreErrors = input.ignore_errors;
     if (input.verify !== undefined) Object.assign(changes, verifyColumns(input.verify));

@@ -238,6 +238,10 @@ export const VARIABLES = {
     description:
       "How long changed URLs (POST /v1/sites/{siteId}/changes, the change receivers) wait before they are warmed, unless a request names its own `delay_seconds`: CDNs and origins need a moment after a purge. Changes arriving meanwhile join the same warm.",
   }),
+  PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES: withDefault(numeric({ integer: true, min: 1024 }), 1024 ** 3, {
+    description:
+      "The largest access log a traffic source takes, uploaded (POST /v1/sites/{siteId}/traffic-sources/{sourceId}/upload, 413 beyond) or fetched from its URL, counted as sent (a gzip file by its compressed size when uploaded, decoded when fetched). A log is read as it streams in, in a bounded memory whatever its size.",
+  }),
   PREHEAT_KEEP_WARM_SLACK_SECONDS: withDefault(numeric({ min: 1, max: 60 }), 2, {
     description:
       "With `keep_warm`, how late after a page's `fresh_until` its re-warm may land: it is aimed half of this after the expiry (never while the page is still fresh), and the scheduler claims what is due every second.",
@@ -276,6 +280,19 @@ export const VARIABLES = {
   PREHEAT_BOT_SIGNATURES: withDefault(boolean(), false, {
     description:
       "`true` signs every warming call with HTTP Message Signatures as Web Bot Auth defines them (Ed25519; keys served at `/.well-known/http-message-signatures-directory`, rotated with `cli -- bot-keys rotate`); needs `PREHEAT_SECRETS_KEY`.",
+  }),
+
+  // Traffic sources: the analytics APIs a site's page popularity is read from.
+  PREHEAT_PLAUSIBLE_BASE_URL: withDefault(httpUrl({ trimSlashes: true }), "https://plausible.io", {
+    description:
+      "Where Plausible traffic sources are read (Stats API v2, `POST <base>/api/v2/query`): a self-hosted Plausible Community Edition, or a stand-in for tests. It is reached through the address guard like any outbound request.",
+  }),
+  PREHEAT_GA4_BASE_URL: withDefault(httpUrl({ trimSlashes: true }), "https://analyticsdata.googleapis.com", {
+    description: "Where Google Analytics 4 traffic sources are read (Data API, `POST <base>/v1beta/properties/<id>:runReport`); another address is for tests.",
+  }),
+  PREHEAT_GOOGLE_TOKEN_URL: withDefault(httpUrl(), "https://oauth2.googleapis.com/token", {
+    description:
+      "The OAuth 2.0 token endpoint a Google Analytics 4 source's service account signs in at (a JWT signed with its key). The key file's own `token_uri` is never used, so that a key cannot send Preheat elsewhere.",
   }),
 
   // The network.

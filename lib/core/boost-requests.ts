@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InvalidError } from "./errors";
 import { idNumber } from "./primitives";
 import { regionListSchema } from "./regions";
 import { checkCron } from "./schedule";
@@ -56,10 +57,24 @@ const schedule = z
   });
 const callLimit = z.number().int().positive().max(100_000_000).meta({ description: "Maximum number of calls per run; null for no limit." });
 
-const order = z.enum(URL_ORDERS).meta({
-  description:
-    "The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.",
-});
+const ORDER_TEXT =
+  "The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted.";
+const order = z.enum(URL_ORDERS).meta({ description: `${ORDER_TEXT} \`url_order\` is its name; \`order\` is accepted as well (sending both with different values is a 422).` });
+/** The orders a CSV file's URLs can be warmed in: it gives no priority or lastmod. */
+const csvOrder = z
+  .enum(["sitemap", "traffic"], { error: () => CSV_ORDER_PROBLEM })
+  .meta({ description: "The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod." });
+
+/**
+ * The order asked for: `url_order` (its name since issue 59) or `order` (its first name, still
+ * accepted); undefined when neither is sent. Both with different values is refused.
+ */
+export function askedOrder<T extends string>(input: { order?: T; url_order?: T }): T | undefined {
+  if (input.order !== undefined && input.url_order !== undefined && input.order !== input.url_order) {
+    throw new InvalidError("url_order: differs from order; send one of them.", [{ field: "url_order", message: "differs from order; send one of them" }]);
+  }
+  return input.url_order ?? input.order;
+}
 const onlyChanged = z.boolean().meta({
   description:
     "Warm only the URLs that are new, or whose `<lastmod>` changed (appeared, disappeared or moved), since the boost's last completed (`done`) run; failed and paused runs do not count. A run without such a run before it warms every URL. Every sitemap is read again (a conditional GET) before each run. The estimate (`unchanged_urls`) and the run's `status_message` say how many URLs were left out as unchanged. Sitemap boosts only. False when omitted.",
@@ -78,7 +93,7 @@ const monthlyCallBudget = z.number().int().min(0).max(100_000_000).meta({
 });
 
 /** Why a CSV boost refuses `order` and `only_changed` (on create here, on update in the service). */
-export const CSV_ORDER_PROBLEM = "must be sitemap for a CSV boost: a CSV file gives no priority or lastmod, so its URLs are warmed in the file's order";
+export const CSV_ORDER_PROBLEM = "must be sitemap or traffic for a CSV boost: a CSV file gives no priority or lastmod";
 export const CSV_ONLY_CHANGED_PROBLEM = "applies to sitemap boosts only: a CSV file gives no lastmod to compare";
 
 const boostFields = {
@@ -120,13 +135,15 @@ const sources = {
       .max(500)
       .transform(uniq)
       .meta({ description: "This site's sitemaps to warm (1 to 500)." }),
+    url_order: order.optional(),
     order: order.optional(),
     only_changed: onlyChanged.optional(),
   },
   csv: {
     source_type: z.literal("csv"),
     source_url: z.string({ error: requiredFor("csv") }).pipe(sourceUrl),
-    order: z.literal("sitemap", { error: CSV_ORDER_PROBLEM }).optional().meta({ description: "The file's order: a CSV file gives no priority or lastmod." }),
+    url_order: csvOrder.optional(),
+    order: csvOrder.optional(),
     only_changed: z.literal(false, { error: CSV_ONLY_CHANGED_PROBLEM }).optional().meta({ description: "A CSV file gives no lastmod to compare: always false." }),
   },
 };
@@ -161,6 +178,8 @@ export const boostDraftBody = z
     request_profile: requestProfileDraft.nullable().optional(),
     content_types: boostFields.content_types,
     call_limit: boostFields.call_limit,
+    url_order: order.optional(),
+    order: order.optional(),
     only_changed: onlyChanged.optional(),
     verify: verify.optional(),
     keep_warm: keepWarm.optional(),
@@ -196,6 +215,7 @@ export const updateBoostBody = z
     content_types: contentTypes.nullable().optional(),
     schedule: schedule.nullable().optional(),
     call_limit: callLimit.nullable().optional(),
+    url_order: order.optional(),
     order: order.optional(),
     only_changed: onlyChanged.optional(),
     ignore_errors: z.boolean().optional(),

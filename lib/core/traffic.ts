@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Where a site's visits can be learned from (POST /v1/sites/{siteId}/traffic-sources). The beacon needs no source: its data joins the table once it has some. */
 export const TRAFFIC_SOURCE_KINDS = ["access_log", "plausible", "ga4"] as const;
 export type TrafficSourceKind = (typeof TRAFFIC_SOURCE_KINDS)[number];
@@ -67,3 +69,30 @@ export const POPULARITY_DAYS = 30;
 
 /** The visits (last POPULARITY_DAYS days) of the pages a run or a selection warms, beside the site's total. */
 export type VisitShare = { visits: number; total: number };
+
+const shareFields = {
+  visits: z.number().meta({ description: "Visits of the last 30 days whose pages these are (each page once)." }),
+  total_visits: z.number().meta({ description: "Every visit of the site's popularity table (GET /v1/sites/{siteId}/traffic), the same 30 days." }),
+  share: z.number().nullable().meta({ description: "`visits` ÷ `total_visits`, 0 to 1; null when the table counts no visit." }),
+};
+
+export const runVisitShareSchema = z.object(shareFields).meta({
+  id: "RunVisitShare",
+  description: "The share of the site's visits (the popularity table's last 30 days, when the run was planned) whose pages the run warms. Null when the site had no traffic data then.",
+});
+
+export const estimateVisitShareSchema = z
+  .object({
+    urls: z.number().int().meta({ description: "URLs a run would warm (those the call limit covers)." }),
+    of_urls: z.number().int().meta({ description: "URLs the boost selects before the call limit." }),
+    ...shareFields,
+  })
+  .meta({
+    id: "EstimateVisitShare",
+    description: 'What share of the last 30 days\' visits the URLs a run would warm carry ("these 2,000 of 48,000 URLs carry 81 % of visits"). Null when the site has no traffic data.',
+  });
+
+/** A stored share as the API says it. */
+export function visitShareOutput(share: VisitShare): z.output<typeof runVisitShareSchema> {
+  return { visits: share.visits, total_visits: share.total, share: share.total > 0 ? share.visits / share.total : null };
+}

@@ -84,6 +84,24 @@ export function guardedCount(input: string | URL, options: GuardedRequestOptions
 }
 
 /**
+ * A POST to an API as PreheatBot (an analytics tool's), its whole answer read whatever its status,
+ * up to `maxBytes`. No redirect is followed: credentials go to the configured host only.
+ */
+export function guardedPostReading(input: string | URL, body: string, options: Omit<GuardedRequestOptions, "maxRedirects" | "proxy"> = {}): Promise<FinalResponse & { text: string }> {
+  const headers = { "user-agent": botUserAgent(), ...options.headers };
+  const settings = { ...settingsOf({ ...options, maxRedirects: 0 }, headers), method: "POST" as const, body };
+  return new Promise((resolve, reject) => {
+    exchange(input, settings, {
+      start(response) {
+        const chunks: Buffer[] = [];
+        return { data: (chunk) => void chunks.push(Buffer.from(chunk)), end: () => resolve({ ...response, text: Buffer.concat(chunks).toString("utf8") }), fail: reject };
+      },
+      fail: reject,
+    });
+  });
+}
+
+/**
  * A POST of a small body (a webhook delivery) as PreheatBot: redirects are not followed (a 3xx is
  * a failure), and the answer's body is read to its end and discarded.
  */

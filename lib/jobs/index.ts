@@ -29,6 +29,8 @@ export const jobDefinitions = {
   "sitemap.ended": { payload: z.object({ sitemapId: id }), retryLimit: 4, retryDelaySeconds: 15, expireInSeconds: 300 },
   /** Reads a site's robots.txt for its Crawl-delay (lib/sites/crawl-delay.ts), queued when a keep-warm run opens: off the keep-warm tick's path. */
   "site.robots": { payload: z.object({ siteId: id, origin: z.string().url() }), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 60 },
+  /** Reads a traffic source Preheat fetches (lib/traffic/read.ts): a failure is said on the source, and the next scheduled read tries again. */
+  "traffic.read": { payload: z.object({ sourceId: id, siteId: id }), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 1_200 },
   "schedule.tick": { payload: z.object({}), retryLimit: 0, retryDelaySeconds: 0, expireInSeconds: 120 },
   /**
    * Claims the keep-warm entries that are due, every second for a few seconds, then queues itself again

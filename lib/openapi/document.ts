@@ -24,7 +24,8 @@ const TAGS: { name: OperationTag; description: string }[] = [
   },
   {
     name: "Traffic",
-    description: "What a site's visitors get: the beacon's page views (field data), their cache verdicts and times to first byte.",
+    description:
+      "Where a site's visits come from (access logs, Plausible, Google Analytics 4, the beacon) and the popularity table they make: what `url_order: traffic`, call limits and keep-warm budgets spend on first. The beacon's field data gives the hit ratio real visitors get.",
   },
   { name: "Runs", description: "Executions of boosts and warms, with statistics." },
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
@@ -32,8 +33,8 @@ const TAGS: { name: OperationTag; description: string }[] = [
 ];
 
 const SCOPE_MEANINGS: Record<Scope, string> = {
-  "sites:read": "List and read sites and their sitemaps.",
-  "sites:write": "Register, validate, pace and delete sites; add, refresh and delete sitemaps.",
+  "sites:read": "List and read sites, their sitemaps, traffic sources, popularity table and field data.",
+  "sites:write": "Register, validate, pace and delete sites; add, refresh and delete sitemaps; add, read, upload to and delete traffic sources.",
   "boosts:read": "List and read boosts, their estimates and the site's warm runs.",
   "boosts:write": "Create, update, trigger and delete boosts; queue on-demand warms.",
   "runs:read": "List and read runs and their results.",

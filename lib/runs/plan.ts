@@ -17,6 +17,8 @@ import { inIdsPlaceholder, recordset } from "@/lib/db/recordset";
 import { preparedOnce } from "@/lib/db/prepared";
 import { unusableProfile } from "./request-profile";
 import type { UrlOrder } from "@/lib/core/url-orders";
+import type { VisitShare } from "@/lib/core/traffic";
+import { mostVisitedFirst, visitShareOf, visitsByPath } from "@/lib/popularity";
 import { changedSince, type ListedUrl, orderUrls } from "./url-order";
 import { latestBaseline, storeSnapshot } from "./url-snapshots";
 import { reactivateBoostsOfEndedRuns } from "./lifecycle";
@@ -46,6 +48,8 @@ export type BoostSource = {
   callLimit: number | null;
   order: UrlOrder;
   onlyChanged: boolean;
+  keepWarm: boolean;
+  monthlyCallBudget: number | null;
 };
 
 export async function boostSourceOf(db: Database, boost: Boost): Promise<BoostSource> {
@@ -68,7 +72,7 @@ function listedOnce(rows: ListedUrl[]): ListedUrl[] {
  * sitemaps as they are now: each is read again (a conditional GET) before every run. Otherwise,
  * only those read longer ago than the operator's maximum age.
  */
-const refreshAgeSeconds = (boost: BoostSource) => (boost.onlyChanged || boost.order !== "sitemap" ? 0 : undefined);
+const refreshAgeSeconds = (boost: BoostSource) => (boost.onlyChanged || boost.order === "priority" || boost.order === "lastmod" ? 0 : undefined);
 
 async function boostUrls(db: Database, boost: BoostSource, domain: string, refresh: boolean): Promise<{ urls: ListedUrl[]; note?: string }> {
   if (boost.sourceType === "csv") {
@@ -225,6 +229,8 @@ function batchWriter(tx: Transaction) {
 async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, PlanOutcome>> {
   const outcomes = new Map<number, PlanOutcome>();
   if (!warms.length) return outcomes;
+  const siteIds = [...new Set(warms.map(({ site }) => site.id))];
+  const visitsOfSite = new Map(await Promise.all(siteIds.map(async (id) => [id, await visitsByPath(db, id)] as const)));
   await db.transaction(async (tx) => {
     const writer = batchWriter(tx);
     for (const { run } of warms) {
@@ -236,10 +242,10 @@ async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, Pla
       outcomes.set(run.id, { status: "planned", calls: countCalls(run.sourceUrls?.length ?? 0, run), message: null, regions: [...regions] });
     }
     await writer.flush();
-    const values = JSON.stringify(warms.map(({ run }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls })));
+    const values = JSON.stringify(warms.map(({ run, site }) => ({ id: run.id, calls: outcomes.get(run.id)!.calls, visit_share: visitShareOf(run.sourceUrls ?? [], visitsOfSite.get(site.id)!) })));
     await tx.execute(sql`
-      update ${runs} as r set status = 'running', planned_calls = v.calls, started_at = now(), status_message = null
-      from ${recordset(values, "id int, calls int")}
+      update ${runs} as r set status = 'running', planned_calls = v.calls, started_at = now(), status_message = null, visit_share = v.visit_share
+      from ${recordset(values, "id int, calls int, visit_share jsonb")}
       where r.id = v.id and r.status = 'pending'`);
   });
   return outcomes;
@@ -248,9 +254,20 @@ async function planWarms(db: Database, warms: Loaded[]): Promise<Map<number, Pla
 /**
  * What a boost's run warms: its URLs in order after every filter and cap, the call limit that
  * applies, and why calls were left out. `unchanged`: URLs `only_changed` left out. `listed`: a
- * sitemap boost's URLs after its filters, `only_changed` aside: the run's snapshot.
+ * sitemap boost's URLs after its filters, `only_changed` aside: the run's snapshot. `visitShare`:
+ * the share of the site's visits (lib/popularity) the warmed URLs carry, null without traffic data.
  */
-export type BoostSelection = { urls: string[]; callLimit: number | null; total: number; notes: string[]; unchanged: number; listed: ListedUrl[] | null };
+export type BoostSelection = {
+  urls: string[];
+  callLimit: number | null;
+  total: number;
+  notes: string[];
+  unchanged: number;
+  listed: ListedUrl[] | null;
+  visitShare: VisitShare | null;
+  /** The URLs selected before a call limit kept the most visited of them. */
+  selected: number;
+};
 
 /** `only_changed`: the URLs new or changed since the boost's last done run (every one before there is such a run). */
 async function changedOnly(db: Database, boost: BoostSource, listed: ListedUrl[]): Promise<{ kept: ListedUrl[]; unchanged: number; note?: string }> {
@@ -262,14 +279,31 @@ async function changedOnly(db: Database, boost: BoostSource, listed: ListedUrl[]
 }
 
 /**
+ * A budget that cannot cover every URL spends itself where visits are (issue 59): the call limit
+ * keeps the most visited URLs it can cover, warmed in the boost's order; a keep-warm budget, which
+ * spends by the run's order (the entries' priority), warms most visited first.
+ */
+function spendWhereVisitsAre(urls: string[], boost: BoostSource, plan: CallPlan, callLimit: number | null, visits: ReadonlyMap<string, number>): { urls: string[]; note?: string } {
+  if (!visits.size || boost.order === "traffic") return { urls };
+  if (boost.keepWarm && boost.monthlyCallBudget !== null) {
+    return { urls: mostVisitedFirst(urls, (u) => u, visits), note: "the keep-warm budget warms the most visited URLs first" };
+  }
+  const perUrl = countCalls(1, plan);
+  if (callLimit === null || perUrl === 0 || countCalls(urls.length, plan) <= callLimit) return { urls };
+  const covered = new Set(mostVisitedFirst(urls, (u) => u, visits).slice(0, Math.ceil(callLimit / perUrl)));
+  return { urls: urls.filter((url) => covered.has(url)), note: `the call limit keeps the ${plural(covered.size, "most visited URL")}` };
+}
+
+/**
  * The one reading of a boost's source into a run's URLs and calls: the sitemaps' lists (read again
  * first when stale and `refresh`) or the CSV file, then url_root, exclude_ext and content_types,
  * only_changed, the order, the caps of a site not validated, and the call limit (the order comes
- * before the caps: they keep the first URLs). Planning and the estimate both use it.
+ * before the caps: they keep the first URLs; a limit that cannot cover all keeps the most visited).
+ * Planning and the estimate both use it.
  */
-export async function selectBoostCalls(db: Database, boost: BoostSource, site: { domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
+export async function selectBoostCalls(db: Database, boost: BoostSource, site: { id: number; domain: string; validated: boolean }, plan: CallPlan, refresh: boolean): Promise<BoostSelection> {
   const notes: string[] = [];
-  const source = await boostUrls(db, boost, site.domain, refresh);
+  const [source, visits] = await Promise.all([boostUrls(db, boost, site.domain, refresh), visitsByPath(db, site.id)]);
   if (source.note) notes.push(source.note);
   const listed = source.urls.filter((u) => {
     const url = normaliseUrl(u.url);
@@ -278,7 +312,7 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
   if (listed.length < source.urls.length) notes.push(`${source.urls.length - listed.length} URLs left out by url_root, exclude_ext or content_types`);
   const changed = await changedOnly(db, boost, listed);
   if (changed.note) notes.push(changed.note);
-  let urls = orderUrls(changed.kept, boost.order).map((u) => u.url);
+  let urls = orderUrls(changed.kept, boost.order, visits).map((u) => u.url);
   if (!site.validated && urls.length > UNVALIDATED_LIMITS.urlsPerRun) {
     urls = urls.slice(0, UNVALIDATED_LIMITS.urlsPerRun);
     notes.push(`the site is not validated, so only its first ${UNVALIDATED_LIMITS.urlsPerRun} URLs are warmed`);
@@ -291,7 +325,13 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
   } else if (callLimit !== null && uncapped > callLimit) {
     notes.push(`stopped at the call limit of ${callLimit}`);
   }
-  return { urls, callLimit, total: countCalls(urls.length, plan, callLimit), notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null };
+  const selected = urls.length;
+  const spent = spendWhereVisitsAre(urls, boost, plan, callLimit, visits);
+  if (spent.note) notes.push(spent.note);
+  urls = spent.urls;
+  const total = countCalls(urls.length, plan, callLimit);
+  const warmed = urls.slice(0, Math.ceil(total / Math.max(1, countCalls(1, plan))));
+  return { urls, callLimit, total, notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null, visitShare: visitShareOf(warmed, visits), selected };
 }
 
 /** A sitemap boost's run keeps what it found, for the next `only_changed` run to compare with. */
@@ -316,7 +356,16 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
   if (unusable) return end(db, run, "failed", unusable);
   const selection: BoostSelection = boost
     ? await selectBoostCalls(db, await boostSourceOf(db, boost), site, run, true)
-    : { urls: run.sourceUrls ?? [], callLimit: null, total: countCalls(run.sourceUrls?.length ?? 0, run), notes: [], unchanged: 0, listed: null };
+    : {
+        urls: run.sourceUrls ?? [],
+        callLimit: null,
+        total: countCalls(run.sourceUrls?.length ?? 0, run),
+        notes: [],
+        unchanged: 0,
+        listed: null,
+        visitShare: null,
+        selected: run.sourceUrls?.length ?? 0,
+      };
   const { urls, callLimit, total, notes } = selection;
   // A keep-warm boost comes back to the site all day long: its robots.txt's Crawl-delay (read once a
   // day) sets the site's pace before the first call goes out.
@@ -347,7 +396,13 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
     await keepSnapshot(tx, run, selection);
     const [started] = await tx
       .update(runs)
-      .set({ status: "running", plannedCalls: total, startedAt: new Date(), statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null })
+      .set({
+        status: "running",
+        plannedCalls: total,
+        startedAt: new Date(),
+        visitShare: selection.visitShare,
+        statusMessage: notes.length ? `${notes.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : null,
+      })
       .where(and(eq(runs.id, run.id), eq(runs.status, "pending")))
       .returning({ id: runs.id });
     // A boost run's calls count against the quota once it knows them (a warm's counted when queued).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { runVisitShareSchema } from "@/lib/core/traffic";
 import { idString } from "@/lib/core/primitives";
 import { timestamp } from "@/lib/core/primitives";
 import { requestProfileValueSchema, variantFields, variationsValueSchema } from "@/lib/core/variations";
@@ -29,6 +30,7 @@ const runFields = {
   progress: progressSchema,
   created_at: timestamp,
   triggered_by: runTriggerSchema,
+  visit_share: runVisitShareSchema.nullable(),
 };
 
 export const runListItemSchema = z.object({ boost_id: z.number().int(), ...runFields }).meta({ id: "Run", description: "A boost run as listed by GET /v1/runs." });

@@ -1,3 +1,4 @@
+import { visitShareOutput } from "@/lib/core/traffic";
 import { assertPlanRegions, assertPlanVerification, runResultsMaxOf } from "@/lib/plans/limits";
 import { activeStanding } from "@/lib/plans/suspension";
 import { and, desc, eq, gte, type Placeholder, type SQL, sql } from "drizzle-orm";
@@ -37,6 +38,7 @@ const listedColumns = {
   summary: runs.summary,
   trigger: runs.trigger,
   triggerLabel: runs.triggerLabel,
+  visitShare: runs.visitShare,
 };
 type ListedRun = Pick<RunRow, keyof typeof listedColumns>;
 
@@ -69,6 +71,7 @@ function commonView(row: ListedRun, summed: Summary | undefined) {
     progress: { planned_calls: row.plannedCalls, completed_calls: summary.total_calls },
     created_at: row.createdAt.toISOString(),
     triggered_by: row.trigger ? { kind: row.trigger, label: row.triggerLabel } : null,
+    visit_share: row.visitShare ? visitShareOutput(row.visitShare) : null,
   };
 }
 

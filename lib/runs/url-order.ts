@@ -1,4 +1,5 @@
 import type { UrlOrder } from "@/lib/core/url-orders";
+import { mostVisitedFirst } from "@/lib/popularity";
 import type { UrlDetails } from "@/lib/sources/site-urls";
 
 /** A URL as the boost's sitemaps list it now. */
@@ -15,9 +16,13 @@ const byLastmod = (a: ListedUrl, b: ListedUrl) => {
   return b.lastmod.getTime() - a.lastmod.getTime();
 };
 
-/** The URLs in the order a run warms them; ties keep the sitemaps' order (the sort is stable). */
-export function orderUrls(urls: ListedUrl[], order: UrlOrder): ListedUrl[] {
+/**
+ * The URLs in the order a run warms them; ties keep the sitemaps' order (the sort is stable).
+ * `traffic`: most visited first by the site's popularity table (`visits`), the unvisited after them as listed.
+ */
+export function orderUrls(urls: ListedUrl[], order: UrlOrder, visits: ReadonlyMap<string, number>): ListedUrl[] {
   if (order === "sitemap") return urls;
+  if (order === "traffic") return mostVisitedFirst(urls, (u) => u.url, visits);
   return [...urls].sort(order === "priority" ? byPriority : byLastmod);
 }
 

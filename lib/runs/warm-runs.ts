@@ -17,6 +17,7 @@ import { toWarmRuns, triggerColumns } from "./service";
 import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { getSite } from "@/lib/sites/service";
 import type { WarmInput } from "./warm-schemas";
+import { mostVisitedFirst, visitsByPath } from "@/lib/popularity";
 
 export const DEFAULT_WARM_REGIONS: RegionCode[] = ["fr"];
 
@@ -41,7 +42,8 @@ export async function queueWarm(ctx: AccountContext, siteId: number, input: Warm
   // Independent reads, sent together: one turn of the embedded database instead of two (the intake's
   // rate did not change with it: the thread's CPU bounds it, docs/benchmarks.md).
   const [site, { plan }] = await Promise.all([getSite(ctx, siteId), activeStanding(ctx.db, ctx.accountId)]);
-  const urls = siteUrlsOf(input.urls, site.domain);
+  const sent = siteUrlsOf(input.urls, site.domain);
+  const urls = input.url_order === "traffic" ? mostVisitedFirst(sent, (url) => url, await visitsByPath(ctx.db, site.id)) : sent;
   if (!site.validated) throw new ConflictError(`The site ${site.domain} is not validated yet: validate it before warming URLs on demand.`, undefined, "site_not_validated");
   const regions = input.region ?? DEFAULT_WARM_REGIONS;
   const variations = input.variations ?? null;

@@ -13,6 +13,10 @@ export const warmBody = z
   .object({
     urls: siteUrlList(`Absolute URLs on the site's domain (\`www.\` variants count), at most ${MAX_WARM_URLS}.`),
     region: regionListSchema.optional().meta({ description: 'Default ["fr"]; `uk` is accepted for `gb`.' }),
+    url_order: z.enum(["sitemap", "traffic"]).optional().meta({
+      description:
+        "`sitemap` (the default): the URLs are warmed in the order sent. `traffic`: most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the order sent.",
+    }),
     variations: variationsSchema.nullable().optional(),
     request_profile: requestProfileSchema.nullable().optional(),
     ...requestProfileTopLevel,

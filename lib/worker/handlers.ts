@@ -12,6 +12,7 @@ import { scheduleTick } from "./jobs/schedule-tick";
 import { siteRobots } from "./jobs/site-robots";
 import { sitemapEnded } from "./jobs/sitemap-ended";
 import { sitemapProcess } from "./jobs/sitemap-process";
+import { trafficRead } from "./jobs/traffic-read";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 
 /** The handlers both drivers call, each idempotent so that a retry never double-counts. */
@@ -27,6 +28,7 @@ const jobHandlers: { [N in JobName]?: JobHandler<N> } = {
   "schedule.tick": scheduleTick,
   "keep_warm.tick": keepWarmTick,
   "webhook.deliver": webhookDeliver,
+  "traffic.read": trafficRead,
 };
 
 export function handledJobs(): JobName[] {

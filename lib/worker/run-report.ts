@@ -51,6 +51,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       regions: run.regions,
       failureSamples: run.failureSamples.slice(0, 5),
       ...(freshShare !== undefined ? { weekFreshShare: freshShare } : {}),
+      ...(view!.common.visit_share ? { visitShare: view!.common.visit_share } : {}),
       runUrl: `${publicBaseUrl()}/runs/${run.id}`,
     },
   });

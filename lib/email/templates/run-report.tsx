@@ -1,5 +1,6 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import { z } from "zod";
+import { percentOf } from "@/lib/core/format";
 import { NOT_CACHED_ADVICE, NOT_CACHED_REASONS } from "@/lib/core/not-cached";
 
 const count = z.number().nonnegative();
@@ -41,6 +42,8 @@ export const runReportProps = z.object({
    * (lib/freshness/history.ts), null when none was known yet; absent for other boosts.
    */
   weekFreshShare: z.number().min(0).max(1).nullable().optional(),
+  /** The share of the site's last 30 days of visits whose pages the run warmed (GET /v1/runs/{id}'s visit_share); absent without traffic data. */
+  visitShare: z.object({ visits: z.number().min(0), total_visits: z.number().min(0), share: z.number().min(0).max(1).nullable() }).optional(),
   // Absolute: a relative link means nothing in a mail client.
   runUrl: z.url({ protocol: /^https?$/ }),
 });
@@ -155,6 +158,12 @@ export function RunReportEmail(props: RunReportProps) {
               <Figure
                 name="Pages fresh, last 7 days"
                 value={props.weekFreshShare === null ? "none known yet" : `${Math.round(props.weekFreshShare * 100)} % (hour by hour, by Preheat's reading of the CDN's answers, not visitors' hits)`}
+              />
+            ) : null}
+            {props.visitShare && props.visitShare.share !== null ? (
+              <Figure
+                name="Visits covered"
+                value={`${percentOf(props.visitShare.share)} of the last 30 days' visits were to pages this run set out to warm (${n(props.visitShare.visits)} of ${n(props.visitShare.total_visits)}, from the site's traffic data)`}
               />
             ) : null}
           </Section>

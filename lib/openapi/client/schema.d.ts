@@ -772,6 +772,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's popularity table: visits per page over the last 30 days, by source
+         * @description Most visited first (ties by path). A path's `visits` is the most any one source counted (sources see the same visitors); `sources` gives each one's count. An access log's 30 days end at its newest line; an analytics read's are the 30 days before it; the beacon's, the 30 days before now. `format=csv` answers the whole table as a CSV download. Empty until a source has been read: boosts then keep their own order.
+         *
+         *     Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getTraffic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/traffic-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the site's traffic sources, each with its last read's status and counts
+         * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["listTrafficSources"];
+        put?: never;
+        /**
+         * Add a source of the site's visits: an access log, Plausible or Google Analytics 4
+         * @description A source Preheat fetches (an `access_log` with a `url`, `plausible`, `ga4`) is read at once (`status: reading`), then every `read_every_hours` (daily by default) and on demand (POST …/read); GET the source for the outcome. An `access_log` without `url` waits for its upload. Keys (`api_key`, `service_account_key`) are sealed at rest and never returned: 422 when this server has no `PREHEAT_SECRETS_KEY` to seal them with, or when the service-account key is not a service account's JSON key.
+         *
+         *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
+         */
+        post: operations["createTrafficSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/traffic-sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a traffic source, with its last read's status and counts
+         * @description Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getTrafficSource"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a traffic source and the visits it counted
+         * @description Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
+         */
+        delete: operations["deleteTrafficSource"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/traffic-sources/{sourceId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a source now, whatever its schedule (its log's URL, or its analytics API)
+         * @description 202 with the source, `status: reading`; GET it for the outcome. A read is all or nothing: one that fails (`status: failed`, `message` says why: a refused or expired key, a rate limit, an unknown site or property, an unreachable log) stores nothing and keeps the visits of the read before. 409 `upload_only_source` for an access log without a `url`.
+         *
+         *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
+         */
+        post: operations["readTrafficSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/traffic-sources/{sourceId}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an access log (plain or gzip), read as it streams in
+         * @description Send the log's bytes as the body (`curl --data-binary @access.log.gz`), any content type but `multipart/form-data`: gzip is recognised by its first bytes. Formats: the Combined and Common Log Formats (nginx's and Apache's defaults), JSON lines (nginx `escape=json`, Caddy's default access log, Cloudflare Logpush `http_requests`), CloudFront's standard log (docs/traffic-logs.md). Only successful GETs of the site's own host count; assets and bots are left out; a query string is kept only where the site's sitemaps or URL templates keep one. The log is read as it arrives, in a bounded memory whatever its size, up to PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES (1 GiB by default; 413 beyond, nothing stored). The days it holds replace the source's same days: uploading one log twice counts it once. 200 with the source and its `counts`: broken lines are counted and skipped; 422 `unreadable_log` only when not one line could be read. 409 `not_an_access_log` for a Plausible or GA4 source.
+         *
+         *     Scope: `sites:write`.
+         *
+         *     Role (dashboard session): `admin` or above.
+         */
+        post: operations["uploadTrafficLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -1136,10 +1266,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `origin_not_allowed` (403): A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `origin_not_allowed` (403): A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `upload_only_source` (409): The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). `not_an_access_log` (409): Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `unreadable_log` (422): Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "invalid_signature" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "origin_not_allowed" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "invalid_signature" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "origin_not_allowed" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "upload_only_source" | "not_an_access_log" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "unreadable_log" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -1429,6 +1559,11 @@ export interface components {
              * @description The order runs warm the URLs in (see the create request).
              * @enum {string}
              */
+            url_order: "sitemap" | "priority" | "lastmod" | "traffic";
+            /**
+             * @description `url_order`'s first name, the same value.
+             * @enum {string}
+             */
             order: "sitemap" | "priority" | "lastmod" | "traffic";
             /** @description Whether runs warm only the URLs new or changed since the last done run (see the create request). */
             only_changed: boolean;
@@ -1554,7 +1689,12 @@ export interface components {
             /** @description This site's sitemaps to warm (1 to 500). */
             sitemap_ids: number[];
             /**
-             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
+             * @enum {string}
+             */
+            url_order?: "sitemap" | "priority" | "lastmod" | "traffic";
+            /**
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
              * @enum {string}
              */
             order?: "sitemap" | "priority" | "lastmod" | "traffic";
@@ -1711,10 +1851,15 @@ export interface components {
             source_type: "csv";
             source_url: string;
             /**
-             * @description The file's order: a CSV file gives no priority or lastmod.
+             * @description The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod.
              * @enum {string}
              */
-            order?: "sitemap";
+            url_order?: "sitemap" | "traffic";
+            /**
+             * @description The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod.
+             * @enum {string}
+             */
+            order?: "sitemap" | "traffic";
             /**
              * @description A CSV file gives no lastmod to compare: always false.
              * @enum {boolean}
@@ -1807,7 +1952,12 @@ export interface components {
             /** @description Maximum number of calls per run; null for no limit. */
             call_limit?: number | null;
             /**
-             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
+             * @enum {string}
+             */
+            url_order?: "sitemap" | "priority" | "lastmod" | "traffic";
+            /**
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
              * @enum {string}
              */
             order?: "sitemap" | "priority" | "lastmod" | "traffic";
@@ -1845,6 +1995,7 @@ export interface components {
             keep_warm_calls_per_month: number | null;
             /** @description With `keep_warm` and a `monthly_call_budget`: the pages kept warm that the budget cannot cover at that rate (the last in the boost's URL order). null otherwise. */
             keep_warm_left_cold: number | null;
+            visit_share: components["schemas"]["EstimateVisitShare"];
             /** @description URLs left out by `only_changed` as unchanged since the boost's last done run (counted in none of the figures above); 0 when only_changed is off. */
             unchanged_urls: number;
             /** @description Why URLs or calls were left out (filters, URLs unchanged since run N, caps, sitemaps not processed yet, a CSV file that cannot be read), and, when chosen regions share one egress, that they warm one cache between them. */
@@ -1863,6 +2014,19 @@ export interface components {
             encoding: string | null;
             calls: number;
         };
+        /** @description What share of the last 30 days' visits the URLs a run would warm carry ("these 2,000 of 48,000 URLs carry 81 % of visits"). Null when the site has no traffic data. */
+        EstimateVisitShare: {
+            /** @description URLs a run would warm (those the call limit covers). */
+            urls: number;
+            /** @description URLs the boost selects before the call limit. */
+            of_urls: number;
+            /** @description Visits of the last 30 days whose pages these are (each page once). */
+            visits: number;
+            /** @description Every visit of the site's popularity table (GET /v1/sites/{siteId}/traffic), the same 30 days. */
+            total_visits: number;
+            /** @description `visits` ÷ `total_visits`, 0 to 1; null when the table counts no visit. */
+            share: number | null;
+        } | null;
         KeepWarmState: {
             keep_warm: boolean;
             /** @description URL × variant × region combinations of the boost warmed at least once. */
@@ -1986,7 +2150,12 @@ export interface components {
             /** @description This site's sitemaps to warm (1 to 500). */
             sitemap_ids: number[];
             /**
-             * @description The order a run warms its URLs in (a call limit or a cap keeps the first ones): `sitemap`, as the sitemaps list them; `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost's URLs keep the file's order: only `sitemap` applies. `sitemap` when omitted.
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
+             * @enum {string}
+             */
+            url_order?: "sitemap" | "priority" | "lastmod" | "traffic";
+            /**
+             * @description The order a run warms its URLs in (a cap keeps the first ones): `sitemap`, as the sitemaps list them (a CSV boost: as the file lists them); `priority`, the sitemap's `<priority>` highest first (0.5 when a URL has none, the protocol's default); `lastmod`, newest `<lastmod>` first, URLs without one last; `traffic`, most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the sitemaps' order. Ties keep the sitemaps' order. With `priority` or `lastmod`, every sitemap is read again (a conditional GET) before each run. A CSV boost takes `sitemap` or `traffic`. Whatever the order, when the site has traffic data a `call_limit` that cannot cover every URL keeps the most visited, and a keep-warm `monthly_call_budget` warms the most visited first. `sitemap` when omitted. `url_order` is its name; `order` is accepted as well (sending both with different values is a 422).
              * @enum {string}
              */
             order?: "sitemap" | "priority" | "lastmod" | "traffic";
@@ -2062,10 +2231,15 @@ export interface components {
             source_type: "csv";
             source_url: string;
             /**
-             * @description The file's order: a CSV file gives no priority or lastmod.
+             * @description The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod.
              * @enum {string}
              */
-            order?: "sitemap";
+            url_order?: "sitemap" | "traffic";
+            /**
+             * @description The file's order (`sitemap`), or most visited first (`traffic`): a CSV file gives no priority or lastmod.
+             * @enum {string}
+             */
+            order?: "sitemap" | "traffic";
             /**
              * @description A CSV file gives no lastmod to compare: always false.
              * @enum {boolean}
@@ -2143,6 +2317,11 @@ export interface components {
             urls: string[];
             /** @description Default ["fr"]; `uk` is accepted for `gb`. */
             region?: ("fr" | "de" | "es" | "gb" | "us" | "eu" | "as" | "uk")[];
+            /**
+             * @description `sitemap` (the default): the URLs are warmed in the order sent. `traffic`: most visited first by the site's popularity table (GET /v1/sites/{siteId}/traffic), the unvisited after them in the order sent.
+             * @enum {string}
+             */
+            url_order?: "sitemap" | "traffic";
             variations?: components["schemas"]["Variations"];
             request_profile?: components["schemas"]["RequestProfile"];
             /**
@@ -2210,6 +2389,7 @@ export interface components {
              */
             created_at: string;
             triggered_by: components["schemas"]["RunTrigger"];
+            visit_share: components["schemas"]["RunVisitShare"];
             source_urls: string[];
             url_count: number;
             run_region: components["schemas"]["RegionCode"][];
@@ -2316,6 +2496,15 @@ export interface components {
             kind: "api" | "dashboard" | "mcp" | "schedule" | "deploy_hook" | "follow_up" | "keep_warm" | "changes";
             /** @description Who, in the words of the audit log: the key's prefix (`api`, `mcp`), the member's e-mail address (`dashboard`), the cron expression (`schedule`), the hook's name (`deploy_hook`, `follow_up`), the window's length (`keep_warm`), who sent the changes (`changes`: the key's prefix, or the change receiver). */
             label: string | null;
+        } | null;
+        /** @description The share of the site's visits (the popularity table's last 30 days, when the run was planned) whose pages the run warms. Null when the site had no traffic data then. */
+        RunVisitShare: {
+            /** @description Visits of the last 30 days whose pages these are (each page once). */
+            visits: number;
+            /** @description Every visit of the site's popularity table (GET /v1/sites/{siteId}/traffic), the same 30 days. */
+            total_visits: number;
+            /** @description `visits` ÷ `total_visits`, 0 to 1; null when the table counts no visit. */
+            share: number | null;
         } | null;
         ReceivedChange: {
             /** @description The delivery as `GET …/change-receivers/{receiverId}/deliveries` lists it. */
@@ -2609,6 +2798,143 @@ export interface components {
                 ttfb_p75_ms: number | null;
             }[];
         };
+        /** @description The site's popularity table, most visited first (ties by path). */
+        TrafficPage: {
+            data: components["schemas"]["PopularityRow"][];
+            /** @description Paths in the table. */
+            total: number;
+            /** @description Visits of every path (each path's `visits`, summed). */
+            total_visits: number;
+            /** @description The days the table looks back over. */
+            days: number;
+            limit: number;
+            offset: number;
+        };
+        PopularityRow: {
+            /** @description The site-relative path, with its query only where the site's sitemaps or URL templates keep one. */
+            path: string;
+            /** @description The path on the site's domain. */
+            url: string;
+            /** @description Visits of the last 30 days: the most any one source counted (a log, an analytics tool and the beacon see the same visitors; adding them would count a visit twice). */
+            visits: number;
+            /** @description Each source's count for the path. The beacon's are the page views it received (sampled by PREHEAT_BEACON_SAMPLE). */
+            sources: {
+                /** @description null for the beacon. */
+                source_id: number | null;
+                /** @enum {string} */
+                kind: "access_log" | "plausible" | "ga4" | "beacon";
+                visits: number;
+            }[];
+        };
+        TrafficSourceList: {
+            data: components["schemas"]["TrafficSource"][];
+        };
+        TrafficSource: {
+            id: number;
+            site_id: number;
+            /** @enum {string} */
+            kind: "access_log" | "plausible" | "ga4";
+            name: string;
+            /** @description What is not secret: the log's `url`, Plausible's `site_id`, GA4's `property_id` and the key's `client_email`. Keys are never returned. */
+            settings: {
+                url?: string;
+                site_id?: string;
+                property_id?: string;
+                client_email?: string;
+            };
+            read_every_hours: number | null;
+            /**
+             * Format: date-time
+             * @description When the schedule reads it next; null without a schedule, and while a read is under way.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            next_read_at: string | null;
+            /**
+             * @description The last read's: `never` (not read yet), `reading`, `ok` or `failed` (`message` says why; the visits of the read before are kept).
+             * @enum {string}
+             */
+            status: "never" | "reading" | "ok" | "failed";
+            /** @description The last read's outcome in a sentence. */
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_read_at: string | null;
+            /** @description What the last read that stored visits counted. */
+            counts: {
+                /** @description Lines read (an analytics read: rows answered). */
+                lines: number;
+                /** @description Visits counted into the table. */
+                counted: number;
+                /** @description Lines no format could read (counted, never fatal unless no line could be read). */
+                broken: number;
+                /** @description Distinct paths counted. */
+                paths: number;
+                /** @description Lines left out, by why: not a GET, not a success (2xx or 304), another host, an asset (by extension or content type), a bot (by user agent). */
+                skipped: {
+                    method: number;
+                    status: number;
+                    host: number;
+                    asset: number;
+                    bot: number;
+                };
+                /** @description The log format recognised: combined, common, json, caddy, cloudflare or cloudfront. */
+                format?: string | null;
+                /** @description The log held more distinct paths than a read keeps; the least visited were dropped. */
+                truncated?: boolean;
+            } | null;
+            /** @description The newest day (UTC) it has visits for: its 30 days in the table end there. */
+            latest_day: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description `access_log`: a web server's or CDN's access log, uploaded or fetched from `url` (docs/traffic-logs.md lists the formats). `plausible` and `ga4`: pageviews per page over the last 30 days from the analytics tool (docs/traffic-analytics.md). */
+        CreateTrafficSourceRequest: {
+            /** @enum {string} */
+            kind: "access_log";
+            name?: string;
+            /**
+             * Format: uri
+             * @description Where the log is fetched from on the schedule, as CSV sources are (through the same guarded fetch: public addresses only, size-capped, gzip accepted). Omitted: the log arrives by upload only (POST …/traffic-sources/{sourceId}/upload).
+             */
+            url?: string;
+            /** @description Hours between scheduled reads, 1 to 720; 24 (daily) when omitted. null: read only on demand (and, for a log, by upload). */
+            read_every_hours?: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "plausible";
+            name?: string;
+            /** @description The site's id at Plausible: the domain it was added with (`example.com`). */
+            site_id: string;
+            /** @description A Plausible Stats API key (Settings → API keys). Sealed at rest, never returned. */
+            api_key: string;
+            /** @description Hours between scheduled reads, 1 to 720; 24 (daily) when omitted. null: read only on demand (and, for a log, by upload). */
+            read_every_hours?: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "ga4";
+            name?: string;
+            /** @description The Google Analytics 4 property id: digits only. */
+            property_id: string;
+            /** @description The service account's JSON key file, as text or as the object itself; the account needs the Viewer role on the property. Sealed at rest, never returned: the source shows its `client_email` only. */
+            service_account_key: string | {
+                [key: string]: unknown;
+            };
+            /** @description Hours between scheduled reads, 1 to 720; 24 (daily) when omitted. null: read only on demand (and, for a log, by upload). */
+            read_every_hours?: number | null;
+        };
         RunPage: {
             data: components["schemas"]["Run"][];
             total: number;
@@ -2642,6 +2968,7 @@ export interface components {
              */
             created_at: string;
             triggered_by: components["schemas"]["RunTrigger"];
+            visit_share: components["schemas"]["RunVisitShare"];
         };
         /** @description Any run (boost or on-demand warm) with its full summary. */
         RunDetail: {
@@ -2695,6 +3022,7 @@ export interface components {
              */
             created_at: string;
             triggered_by: components["schemas"]["RunTrigger"];
+            visit_share: components["schemas"]["RunVisitShare"];
             /** @description Calls whose reason is `cdn_bypass`: the CDN said it did not try to cache an otherwise cacheable answer (BYPASS, DYNAMIC, PASS, e.g. Vercel for crawler user agents), so they warmed nothing. The same figure as `summary.not_cached.cdn_bypass`; an error, a redirect, no-store or a cookie answered BYPASS is counted under its own reason. */
             bypassed_calls: number;
             /** @description One entry per region of the run, in the run's order (zeros until its calls start). */
@@ -10295,6 +10623,1184 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTraffic: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; 20 when omitted. */
+                limit?: number;
+                /** @description Number of items to skip; 0 when omitted. */
+                offset?: number;
+                /** @description `csv`: the whole table (not one page) as a CSV download: path, url, visits, then one column per source. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrafficSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSourceList"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTrafficSource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first successful answer (with `Idempotent-Replayed: true`) and creates nothing. Per API key (on the dashboard, per member), with every check of the request run before a replay. 1 to 255 visible ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrafficSourceRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the replay of an earlier request's answer (same Idempotency-Key). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_json`: The request body is not valid JSON. */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being handled: retry in a moment. */
+            409: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `idempotency_conflict`: This Idempotency-Key was already used with another request (another operation, path or body). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrafficSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTrafficSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content. */
+            204: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readTrafficSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_only_source`: The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). */
+            409: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadTrafficLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_an_access_log`: Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. */
+            409: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be sent as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `unreadable_log`: Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. */
             422: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */

@@ -50,6 +50,7 @@ const bodies: Record<string, () => unknown> = {
   "POST /v1/sites/{siteId}/changes": () => ({ urls: [`https://${domain}/`] }),
   "POST /v1/sites/{siteId}/change-receivers": () => ({ kind: "sanity" }),
   "PATCH /v1/sites/{siteId}/change-receivers/{receiverId}": () => ({ url_templates: { "*": ["/{slug.current}"] } }),
+  "POST /v1/sites/{siteId}/traffic-sources": () => ({ kind: "access_log" }),
 };
 
 /** Calls `op` with the owner's resources in its path (or `pathIds`), under `/v1` or another prefix. */
@@ -135,6 +136,7 @@ beforeAll(async () => {
   const webhook = await api("POST", "/v1/webhooks", { key: owner, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
   const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key: owner, body: {} });
   const receiver = await api("POST", `/v1/sites/${site.id}/change-receivers`, { key: owner, body: { kind: "sanity" } });
+  const trafficSource = await api("POST", `/v1/sites/${site.id}/traffic-sources`, { key: owner, body: { kind: "access_log" } });
   ids = {
     siteId: site.id,
     sitemapId: sitemap.id,
@@ -143,6 +145,7 @@ beforeAll(async () => {
     webhookId: webhook.body.id,
     hookId: hook.body.id,
     receiverId: receiver.body.id,
+    sourceId: trafficSource.body.id,
   };
   await waitForSitemap(site.id, sitemap.id); // its status stops changing: answers can be compared
   ownerBefore = await ownerState();
@@ -224,7 +227,7 @@ describe("another account's resources", () => {
     const missing = await call(
       op,
       { key: stranger },
-      { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID, webhookId: MISSING_ID, hookId: MISSING_ID, receiverId: MISSING_ID },
+      { siteId: MISSING_ID, sitemapId: MISSING_ID, boostId: MISSING_ID, runId: MISSING_ID, webhookId: MISSING_ID, hookId: MISSING_ID, receiverId: MISSING_ID, sourceId: MISSING_ID },
     );
     expect(missing.status).toBe(404);
     expect(response.body).toEqual(missing.body);

@@ -40,6 +40,7 @@ const validBodies: Record<string, () => Record<string, unknown>> = {
   "POST /v1/sites/{siteId}/changes": () => ({ urls: [`https://${site.domain}/`] }),
   "POST /v1/sites/{siteId}/change-receivers": () => ({ kind: "sanity" }),
   "PATCH /v1/sites/{siteId}/change-receivers/{receiverId}": () => ({ url_templates: { "*": ["/{slug.current}"] } }),
+  "POST /v1/sites/{siteId}/traffic-sources": () => ({ kind: "access_log" }),
 };
 
 function validBody(op: Operation) {
@@ -123,6 +124,7 @@ beforeAll(async () => {
   const webhook = await api("POST", "/v1/webhooks", { key, body: { url: "https://hooks.example.org/preheat", events: ["run.failed"] } });
   const hook = await api("POST", `/v1/boosts/${boost.body.id}/hooks`, { key, body: {} });
   const receiver = await api("POST", `/v1/sites/${site.id}/change-receivers`, { key, body: { kind: "sanity" } });
+  const trafficSource = await api("POST", `/v1/sites/${site.id}/traffic-sources`, { key, body: { kind: "access_log" } });
   ids = {
     siteId: site.id,
     sitemapId: sitemap.id,
@@ -131,6 +133,7 @@ beforeAll(async () => {
     webhookId: webhook.body.id,
     hookId: hook.body.id,
     receiverId: receiver.body.id,
+    sourceId: trafficSource.body.id,
   };
   baseline = await accountState();
 });

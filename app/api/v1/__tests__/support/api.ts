@@ -17,7 +17,7 @@ export type ApiResponse<T = any> = { status: number; body: T; headers: Headers }
 export type RequestOptions = {
   key?: string | null;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   /** The local address the request leaves from (127.0.0.2 is the test server's trusted proxy). */
   from?: string;
@@ -38,13 +38,13 @@ export const TRUSTED_PROXY = "127.0.0.2";
 export async function api<T = any>(method: string, pathname: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
   const response = options.from
     ? ((await undiciFetch(`${baseUrl}${pathname}`, { method, headers, body, dispatcher: fromAddress(options.from) })) as unknown as Response)
-    : await fetch(`${baseUrl}${pathname}`, { method, headers, body });
+    : await fetch(`${baseUrl}${pathname}`, { method, headers, body: body as BodyInit | undefined });
   const text = await response.text();
   let parsed: unknown = null;
   if (text) {

@@ -64,6 +64,12 @@ export default async function setup(project: TestProject) {
     // sealed under a key of this run's (request-profile.test.ts, verification.test.ts).
     PREHEAT_BOT_SIGNATURES: "true",
     PREHEAT_SECRETS_KEY: randomBytes(32).toString("hex"),
+    // The analytics APIs are local stand-ins served by the origin (traffic.test.ts), and an upload's
+    // limit small enough to pass in a test.
+    PREHEAT_PLAUSIBLE_BASE_URL: "http://plausible.test",
+    PREHEAT_GA4_BASE_URL: "http://ga4.test",
+    PREHEAT_GOOGLE_TOKEN_URL: "http://google-oauth.test/token",
+    PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES: String(8 * 1024 * 1024),
   };
   const port = await freePort();
   const server = await startProductionServer(port, env, { logFile: serverLog });
