@@ -10524,9 +10524,9 @@ export interface operations {
     getSiteField: {
         parameters: {
             query?: {
-                /** @description Start (ISO 8601); its hour is the first one answered. 24 hours before `to` when omitted. */
+                /** @description Start (ISO 8601); its hour is the first one answered. 24 hours before `to` when omitted (the last 24 hours, the one going on included). */
                 from?: string;
-                /** @description End (ISO 8601); now when omitted. At most 31 days after `from` (422 beyond). The hour going on is answered too: its figures still grow. */
+                /** @description End (ISO 8601); the end of the hour going on when omitted. At most 31 days after `from` (422 beyond). The hour going on is answered too: its figures still grow. */
                 to?: string;
             };
             header?: never;

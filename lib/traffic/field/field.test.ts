@@ -130,7 +130,7 @@ describe("receiveView and siteField", () => {
     for (const row of rows) expect(row.hour.getTime()).toBe(hour.getTime());
 
     const field = await siteField(ctx, site.id, {});
-    expect(field.hours).toHaveLength(25);
+    expect(field.hours).toHaveLength(24);
     expect(field.hours.at(-1)).toMatchObject({ hour: hour.toISOString(), views: 5, hits: 3, misses: 1, unknown: 1, hit_ratio: 0.75 });
     expect(field.hours.slice(0, -1).every((h) => h.views === 0 && h.hit_ratio === null && h.ttfb_p50_ms === null)).toBe(true);
     // Four times: 60, 120, 120, 900 → the median is the 2nd (120), the 75th percentile the 3rd (120).

@@ -21,9 +21,10 @@ function scriptTag(beaconKey: string): string {
   return `<script async src="${publicBaseUrl()}/beacon.js" data-site="${beaconKey}"></script>`;
 }
 
-/** The hours asked for: from `from`'s hour to `to`, the last 24 hours by default; the hour going on included. */
+/** The hours asked for: from `from`'s hour to `to`, by default the last 24 hours, the one going on the last of them. */
 function periodOf(query: { from?: string; to?: string }, now: Date): { start: number; end: number } {
-  const to = query.to ? new Date(query.to).getTime() : now.getTime();
+  // By default the period ends with the hour going on: an answer is the same all through the hour (its figures aside).
+  const to = query.to ? new Date(query.to).getTime() : Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS;
   const from = query.from ? new Date(query.from).getTime() : to - DEFAULT_HOURS * HOUR_MS;
   if (from >= to) throw new InvalidError("`from` must be before `to`.", [{ field: "from", message: "Not before to." }]);
   if (to - from > MAX_SPAN_DAYS * DAY_MS) throw new InvalidError(`At most ${MAX_SPAN_DAYS} days at once.`, [{ field: "to", message: `At most ${MAX_SPAN_DAYS} days after from.` }]);

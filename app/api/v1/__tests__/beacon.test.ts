@@ -176,11 +176,11 @@ describe("POST /b", () => {
 });
 
 describe("GET /v1/sites/{siteId}/field", () => {
-  it("answers every hour of the last 24 by default, the hour going on included, and the site's tag", async () => {
+  it("answers the last 24 hours by default, the one going on the last of them, and the site's tag", async () => {
     const site = await siteWithBeacon();
     const field = await api("GET", `/v1/sites/${site.id}/field`, { key });
     expect(field.status).toBe(200);
-    expect(field.body.hours).toHaveLength(25);
+    expect(field.body.hours).toHaveLength(24);
     expect(field.body.totals).toEqual({ views: 0, hits: 0, misses: 0, unknown: 0, hit_ratio: null, ttfb_p50_ms: null, ttfb_p75_ms: null });
     expect(field.body.devices).toEqual([]);
     expect(field.body.pop_regions).toEqual([]);
