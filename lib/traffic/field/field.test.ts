@@ -6,7 +6,6 @@ import type { Database } from "@/lib/db";
 import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
 import { siteField } from "./field";
-import { beaconVisitsByPath } from "./popularity";
 import { fromSitePage, receiveView } from "./receive";
 import { bucketMs, ttfbBucket } from "./ttfb";
 
@@ -213,23 +212,6 @@ describe("receiveView and siteField", () => {
       // A refusal never depends on the draw.
       await expect(receiveView(db, { body: encode({ k: site.key, p: "/", d: "d" }), origin: "https://evil.example", client: "203.0.113.9" }, () => 0.9)).rejects.toThrow(/own pages/);
       expect((await siteField(ctx, site.id, {})).sample_rate).toBe(0.25);
-    } finally {
-      delete process.env.PREHEAT_BEACON_SAMPLE;
-    }
-  });
-
-  it("gives the popularity table the site's visits per path over the last 30 days, most visited first, scaled by the sample rate", async () => {
-    const site = await newSite("popular.example");
-    for (const path of ["/a", "/b", "/b", "/c", "/b", "/a"]) await post(site.key, { p: path }, { origin: "https://popular.example" });
-    await db.insert(fieldViews).values({ siteId: site.id, hour: new Date(Date.now() - 31 * 86_400_000), path: "/old", device: "desktop", pop: "", cache: "hit", ttfbBucket: -1, views: 50 });
-    expect(await beaconVisitsByPath(db, site.id)).toEqual([
-      { path: "/b", visits: 3 },
-      { path: "/a", visits: 2 },
-      { path: "/c", visits: 1 },
-    ]);
-    process.env.PREHEAT_BEACON_SAMPLE = "0.5";
-    try {
-      expect((await beaconVisitsByPath(db, site.id))[0]).toEqual({ path: "/b", visits: 6 });
     } finally {
       delete process.env.PREHEAT_BEACON_SAMPLE;
     }
