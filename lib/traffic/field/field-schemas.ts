@@ -7,7 +7,9 @@ const instant = z.string().datetime({ offset: true, message: "An ISO 8601 date a
 /** `GET /v1/sites/{siteId}/field`: the period, the last 24 hours by default. */
 export const siteFieldQuery = z.object({
   from: instant.optional().meta({ description: "Start (ISO 8601); its hour is the first one answered. 24 hours before `to` when omitted (the last 24 hours, the one going on included)." }),
-  to: instant.optional().meta({ description: "End (ISO 8601); the end of the hour going on when omitted. At most 31 days after `from` (422 beyond). The hour going on is answered too: its figures still grow." }),
+  to: instant
+    .optional()
+    .meta({ description: "End (ISO 8601); the end of the hour going on when omitted. At most 31 days after `from` (422 beyond). The hour going on is answered too: its figures still grow." }),
 });
 
 const TTFB_PRECISION = "Read from buckets 5 % wide: within 2.5 % of the visitors' own figure.";
