@@ -13,6 +13,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { BlockedVerdictsCard } from "./blocked-verdicts";
 import { ChangesPanel } from "./changes/changes-panel";
 import { FirewallPanel } from "./firewall-panel";
+import { FieldPanel } from "./field/field-panel";
 import { FreshnessChart } from "./freshness-chart";
 import { PacePanel } from "./pace-panel";
 import { SitemapsPanel } from "./sitemaps-panel";
@@ -51,6 +52,7 @@ export function SiteView({ initialSite, maxConcurrency }: { initialSite: Site; m
       <div id="traffic" className="scroll-mt-4">
         <TrafficPanel site={site} />
       </div>
+      <FieldPanel siteId={site.id} domain={site.domain} />
       <SiteBoosts siteId={site.id} />
       <ChangesPanel site={site} />
       <SiteWarmRuns siteId={site.id} />

@@ -256,6 +256,17 @@ export const VARIABLES = {
     description:
       'With `verify: "visitors"`, the URLs per region a visitor check asks as each standard visitor (fewer when the run has cookie sets, so that a region\'s check never exceeds 500 requests).',
   }),
+  // The beacon (field data, docs/beacon.md).
+  PREHEAT_BEACON_SAMPLE: withDefault(numeric({ min: 0, max: 1 }), 1, {
+    description:
+      "The share of the beacon's page views (POST /b) that are counted, drawn by the server once a view has passed every check: 1 counts every view, 0.1 one in ten. `GET /v1/sites/{siteId}/field` answers the rate beside its figures; ratios and percentiles need no correction, view counts are divided by it.",
+  }),
+  PREHEAT_BEACON_PER_CLIENT_PER_MINUTE: withDefault(positiveInteger, 120, {
+    description: "Page views the beacon accepts from one client address per minute, whatever its site (429 beyond). The address is only hashed for the count, never stored or logged.",
+  }),
+  PREHEAT_BEACON_PER_SITE_PER_MINUTE: withDefault(positiveInteger, 6000, {
+    description: "Page views counted per site per minute, after sampling (429 beyond): lower `PREHEAT_BEACON_SAMPLE` for a site busier than this.",
+  }),
   PREHEAT_RUN_RESULTS_MAX: withDefault(positiveInteger, 100_000, {
     description: "Calls stored row by row per run (the first ones, hits included) for `GET /v1/runs/{runId}/results` and its CSV (the summary keeps counting past it).",
   }),

@@ -24,6 +24,10 @@ export const ERROR_CODES = {
   },
   quota_exceeded: { status: 403, meaning: "The account's monthly call quota cannot cover the request." },
   webhook_limit: { status: 403, meaning: "The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first." },
+  origin_not_allowed: {
+    status: 403,
+    meaning: "A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted.",
+  },
   not_found: { status: 404, meaning: "No such resource for this account (another account's resources do not exist for it), or no such endpoint." },
   method_not_allowed: { status: 405, meaning: "The path exists, not with this method (`Allow` lists those it takes)." },
   run_in_progress: { status: 409, meaning: "The boost has a run pending or running: wait for it to end." },

@@ -72,6 +72,10 @@ export const siteSchema = z
       description:
         "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",
     }),
+    beacon_key: z.string().meta({
+      description:
+        "The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (docs/beacon.md). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report.",
+    }),
     created_at: timestamp,
   })
   .meta({ id: "Site" });

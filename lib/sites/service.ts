@@ -33,6 +33,7 @@ export function toSite(row: SiteRow): SitePayload {
     crawl_delay_seconds: row.crawlDelaySeconds,
     change_boost_id: row.changeBoostId,
     blocked_verdicts: row.blockedVerdicts ?? {},
+    beacon_key: row.beaconKey,
     created_at: row.createdAt.toISOString(),
   };
 }

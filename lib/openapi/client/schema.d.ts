@@ -748,6 +748,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/field": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the site's visitors got from the CDN (field data): hit ratio and time to first byte, by hour, device and PoP region
+         * @description From the page views the beacon reports (the script `{base}/beacon.js`, loaded by a tag whose `data-site` is the site's `beacon_key`: docs/beacon.md): per UTC hour, per device class and per country of the CDN's PoP (where its Server-Timing names one), the views, their cache verdict as the CDN put it in Server-Timing (`hits`, `misses`, `unknown`), `hit_ratio` = hits / (hits + misses), and the median and 75th percentile of the time to first byte the browsers measured (read from buckets 5 % wide: within 2.5 %). The views are a sample when `sample_rate` is below 1. The hours run from `from`'s hour to `to` (the last 24 hours by default, at most 31 days: 422 beyond), the hour going on included. `script_tag` is the tag to paste into the site's pages.
+         *
+         *     Scope: `sites:read`.
+         *
+         *     Role (dashboard session): `viewer` or above.
+         */
+        get: operations["getSiteField"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{siteId}/traffic": {
         parameters: {
             query?: never;
@@ -1242,10 +1266,10 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `upload_only_source` (409): The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). `not_an_access_log` (409): Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `unreadable_log` (422): Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `origin_not_allowed` (403): A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `upload_only_source` (409): The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). `not_an_access_log` (409): Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `unreadable_log` (422): Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "invalid_signature" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "upload_only_source" | "not_an_access_log" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "unreadable_log" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
+            code: "invalid_json" | "invalid_path" | "invalid_api_key" | "invalid_signature" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "origin_not_allowed" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "upload_only_source" | "not_an_access_log" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "unreadable_log" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
             /** @description Per-field validation failures (422). */
             details?: {
                 field: string;
@@ -1342,6 +1366,8 @@ export interface components {
             blocked_verdicts: {
                 [key: string]: components["schemas"]["BlockedVerdict"];
             };
+            /** @description The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (docs/beacon.md). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report. */
+            beacon_key: string;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -2672,6 +2698,105 @@ export interface components {
             urls: string[];
             /** @description How long the changes wait before they are warmed (CDNs and origins need a moment after a purge); default the service's PREHEAT_CHANGE_DELAY_SECONDS, 30. Changes arriving meanwhile join the same warm; the delay of the request that opened it counts. */
             delay_seconds?: number;
+        };
+        SiteField: {
+            site_id: number;
+            /**
+             * Format: date-time
+             * @description The first hour answered (its start).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the period answered.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            to: string;
+            /** @description The share of page views counted (PREHEAT_BEACON_SAMPLE, now): views are counts of the sample; ratios and percentiles need no correction. */
+            sample_rate: number;
+            /** @description The site's beacon key, the `data-site` of its script tag (the site object's `beacon_key`). */
+            beacon_key: string;
+            /** @description The tag to paste into the site's pages (docs/beacon.md). */
+            script_tag: string;
+            /** @description The period's figures. */
+            totals: {
+                /** @description Page views counted (sampled: divide by `sample_rate` for an estimate of all views). */
+                views: number;
+                /** @description Of `views`, those the CDN (or cache) answered from cache: a hit, a stale copy, or one revalidated with a 304. */
+                hits: number;
+                /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
+                misses: number;
+                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                unknown: number;
+                /** @description `hits` / (`hits` + `misses`); null when neither. */
+                hit_ratio: number | null;
+                /** @description The median time to first byte the visitors' browsers measured, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p50_ms: number | null;
+                /** @description The 75th percentile of the time to first byte, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p75_ms: number | null;
+            };
+            /** @description Every hour of the period, oldest first, those without a view included. */
+            hours: {
+                /**
+                 * Format: date-time
+                 * @description The hour's start (UTC).
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                hour: string;
+                /** @description Page views counted (sampled: divide by `sample_rate` for an estimate of all views). */
+                views: number;
+                /** @description Of `views`, those the CDN (or cache) answered from cache: a hit, a stale copy, or one revalidated with a 304. */
+                hits: number;
+                /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
+                misses: number;
+                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                unknown: number;
+                /** @description `hits` / (`hits` + `misses`); null when neither. */
+                hit_ratio: number | null;
+                /** @description The median time to first byte the visitors' browsers measured, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p50_ms: number | null;
+                /** @description The 75th percentile of the time to first byte, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p75_ms: number | null;
+            }[];
+            /** @description The period's figures per device class (the beacon's: mobile, tablet or desktop), those with views only. */
+            devices: {
+                /** @enum {string} */
+                device: "mobile" | "tablet" | "desktop";
+                /** @description Page views counted (sampled: divide by `sample_rate` for an estimate of all views). */
+                views: number;
+                /** @description Of `views`, those the CDN (or cache) answered from cache: a hit, a stale copy, or one revalidated with a 304. */
+                hits: number;
+                /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
+                misses: number;
+                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                unknown: number;
+                /** @description `hits` / (`hits` + `misses`); null when neither. */
+                hit_ratio: number | null;
+                /** @description The median time to first byte the visitors' browsers measured, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p50_ms: number | null;
+                /** @description The 75th percentile of the time to first byte, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p75_ms: number | null;
+            }[];
+            /** @description The period's figures per country of the CDN's PoP, for the views whose Server-Timing named a PoP Preheat knows; most views first. */
+            pop_regions: {
+                /** @description The country (ISO 3166-1 alpha-2) of the PoP the CDN named in Server-Timing (`cdn-pop`). */
+                country: string;
+                /** @description Page views counted (sampled: divide by `sample_rate` for an estimate of all views). */
+                views: number;
+                /** @description Of `views`, those the CDN (or cache) answered from cache: a hit, a stale copy, or one revalidated with a 304. */
+                hits: number;
+                /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
+                misses: number;
+                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                unknown: number;
+                /** @description `hits` / (`hits` + `misses`); null when neither. */
+                hit_ratio: number | null;
+                /** @description The median time to first byte the visitors' browsers measured, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p50_ms: number | null;
+                /** @description The 75th percentile of the time to first byte, in ms; null without any. Read from buckets 5 % wide: within 2.5 % of the visitors' own figure. */
+                ttfb_p75_ms: number | null;
+            }[];
         };
         /** @description The site's popularity table, most visited first (ties by path). */
         TrafficPage: {
@@ -10359,6 +10484,162 @@ export interface operations {
                 };
             };
             /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs`: A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. */
+            429: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: A server error: details are logged under the request's X-Request-Id, never returned. */
+            500: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteField: {
+        parameters: {
+            query?: {
+                /** @description Start (ISO 8601); its hour is the first one answered. 24 hours before `to` when omitted (the last 24 hours, the one going on included). */
+                from?: string;
+                /** @description End (ISO 8601); the end of the hour going on when omitted. At most 31 days after `from` (422 beyond). The hour going on is answered too: its figures still grow. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteField"];
+                };
+            };
+            /** @description `invalid_path`: The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). */
+            400: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: No API key, or one that is unknown, revoked or expired. `session_expired`: The dashboard session has ended: sign in again. */
+            401: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `account_suspended`: The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `insufficient_scope`: The API key lacks the scope the operation requires (`required_scope`). `insufficient_role`: The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). */
+            403: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such resource for this account (another account's resources do not exist for it), or no such endpoint. */
+            404: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). */
+            422: {
+                headers: {
+                    /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the key (or signed-in account) may make per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget refills. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests or attempts: try again after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */
