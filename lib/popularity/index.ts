@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { fieldViews, trafficSources, trafficVisits } from "@/drizzle/schema";
 import type { Page } from "@/lib/core/pagination";
 import { POPULARITY_DAYS, type PopularitySourceKind, type VisitShare } from "@/lib/core/traffic";
+import { setting } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 
@@ -16,7 +17,17 @@ import { rowsOf } from "@/lib/db/rows";
 type PopularitySource = { source_id: number | null; kind: PopularitySourceKind; visits: number };
 export type PopularityRow = { path: string; visits: number; sources: PopularitySource[] };
 
-/** Each source's visits per path over its window, the beacon's beside them: the table's one definition. */
+/**
+ * Each source's visits per path over its window, the beacon's beside them: the table's one definition.
+ * The beacon keeps a sample of the page views (PREHEAT_BEACON_SAMPLE): its count is scaled back by
+ * the rate, so that it stands beside a log's or an analytics tool's.
+ */
+function beaconScale(): number {
+  const sample = setting("PREHEAT_BEACON_SAMPLE");
+  // A rate of 0 keeps no new view: the ones kept before count as they are.
+  return sample > 0 ? 1 / sample : 1;
+}
+
 function perSource(siteId: number): SQL {
   return sql`
     select v.source_id, s.kind, v.path, sum(v.visits)::float8 as visits
@@ -24,7 +35,7 @@ function perSource(siteId: number): SQL {
     where v.site_id = ${siteId} and s.site_id = ${siteId} and s.latest_day is not null and v.day > s.latest_day - ${POPULARITY_DAYS}::int
     group by v.source_id, s.kind, v.path
     union all
-    select null::int, 'beacon', f.path, sum(f.views)::float8
+    select null::int, 'beacon', f.path, round(sum(f.views)::float8 * ${beaconScale()}::float8)
     from ${fieldViews} f
     where f.site_id = ${siteId} and f.hour > now() - make_interval(days => ${POPULARITY_DAYS})
     group by f.path`;

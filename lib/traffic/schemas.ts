@@ -113,9 +113,10 @@ const popularityRowSchema = z
     visits: z.number().meta({
       description: `Visits of the last ${POPULARITY_DAYS} days: the most any one source counted (a log, an analytics tool and the beacon see the same visitors; adding them would count a visit twice).`,
     }),
-    sources: z
-      .array(z.object({ source_id: z.number().int().nullable().meta({ description: "null for the beacon." }), kind: z.enum(POPULARITY_SOURCE_KINDS), visits: z.number() }))
-      .meta({ description: "Each source's count for the path. The beacon's are the page views it received (sampled by PREHEAT_BEACON_SAMPLE)." }),
+    sources: z.array(z.object({ source_id: z.number().int().nullable().meta({ description: "null for the beacon." }), kind: z.enum(POPULARITY_SOURCE_KINDS), visits: z.number() })).meta({
+      description:
+        "Each source's count for the path. The beacon's are the page views it kept, divided by PREHEAT_BEACON_SAMPLE (a rate of 0.1 keeps one view in ten), so that it stands beside the others.",
+    }),
   })
   .meta({ id: "PopularityRow" });
 

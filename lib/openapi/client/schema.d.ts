@@ -2817,7 +2817,7 @@ export interface components {
             url: string;
             /** @description Visits of the last 30 days: the most any one source counted (a log, an analytics tool and the beacon see the same visitors; adding them would count a visit twice). */
             visits: number;
-            /** @description Each source's count for the path. The beacon's are the page views it received (sampled by PREHEAT_BEACON_SAMPLE). */
+            /** @description Each source's count for the path. The beacon's are the page views it kept, divided by PREHEAT_BEACON_SAMPLE (a rate of 0.1 keeps one view in ten), so that it stands beside the others. */
             sources: {
                 /** @description null for the beacon. */
                 source_id: number | null;
