@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createValidatedSite, newKey, originLog, serveSite } from "./support/api";
+import { api, createValidatedSite, endedRun, newKey, originLog, serveSite } from "./support/api";
 
 /** Issue 26: a firewall that answers every call with Cloudflare's challenge page. */
 const CHALLENGE = {
@@ -17,15 +17,7 @@ beforeAll(async () => {
   key = await newKey();
 });
 
-async function ended(runId: number) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const run = await api("GET", `/v1/runs/${runId}`, { key });
-    if (["done", "failed", "paused"].includes(run.body.status)) return run.body;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const ended = (runId: number) => endedRun(key, runId);
 
 /** The calls the origin received for pages (the CSV and the ownership proof are not warming calls). */
 const pageCalls = async (domain: string) => (await originLog(domain)).filter((line) => line.startsWith("GET /p/")).length;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createValidatedSite, newKey, serveSite } from "./support/api";
+import { api, createValidatedSite, endedRun, newKey, serveSite } from "./support/api";
 
 // keep_warm on a boost, through the API as an integrator drives it: the fields, their bounds, and
 // what GET /v1/boosts/{id}/keep-warm says once a run has read the pages' lifetimes. The re-warms
@@ -10,14 +10,7 @@ beforeAll(async () => {
   key = await newKey();
 });
 
-async function ended(runId: number) {
-  for (let i = 0; i < 150; i++) {
-    const run = await api("GET", `/v1/runs/${runId}`, { key });
-    if (!["pending", "running"].includes(run.body.status)) return run.body;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
+const ended = (runId: number) => endedRun(key, runId);
 
 describe("keep_warm", () => {
   it("is set on create and update, with its lead and budget, and refuses values out of bounds with 422", async () => {

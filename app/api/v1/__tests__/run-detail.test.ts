@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSite, createValidatedSite, newKey, originLog, serveSite } from "./support/api";
+import { api, createSite, createValidatedSite, endedRun, newKey, originLog, serveSite } from "./support/api";
 
 // GET /v1/runs/{id}: the figures per region, the calls the CDN did not cache, and failure samples.
 
@@ -11,12 +11,7 @@ beforeAll(async () => {
   key = await newKey();
 });
 
-async function ended(runId: number) {
-  await expect
-    .poll(async () => (await api("GET", `/v1/runs/${runId}`, { key })).body.status, { timeout: 60_000, interval: 500, message: `run ${runId} should have ended` })
-    .toMatch(/^(done|failed|paused)$/);
-  return (await api("GET", `/v1/runs/${runId}`, { key })).body;
-}
+const ended = (runId: number) => endedRun(key, runId);
 
 describe("GET /v1/runs/{runId} details", () => {
   it("lists every region of a pending boost run with zeros, no bypassed calls and no failure samples", async () => {

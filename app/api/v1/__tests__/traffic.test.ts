@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSite, createValidatedSite, newKey, originLog, serveSite, uniqueEmail } from "./support/api";
+import { api, createSite, createValidatedSite, endedRun, newKey, originLog, serveSite, uniqueEmail } from "./support/api";
 
 // Traffic sources and the popularity table through the server (issue 59): an access log uploaded as
 // an integrator would (curl --data-binary), Plausible and GA4 read from local stand-ins answering as
@@ -51,14 +51,7 @@ async function settled(siteId: number, sourceId: number) {
   throw new Error(`source ${sourceId} is still reading`);
 }
 
-async function ended(runId: number) {
-  for (let i = 0; i < 150; i++) {
-    const run = await api("GET", `/v1/runs/${runId}`, { key });
-    if (!["pending", "running"].includes(run.body.status)) return run.body;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
+const ended = (runId: number) => endedRun(key, runId);
 
 describe("an uploaded access log", () => {
   it("counts successful GETs of pages by people, and lists the pages most visited first, by source", async () => {

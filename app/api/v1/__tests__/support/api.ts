@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Agent, fetch as undiciFetch } from "undici";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import type { OriginHost } from "@/lib/testing/origin";
 
 const run = promisify(execFile);
@@ -132,4 +132,12 @@ export async function addSitemap(key: string, siteId: number, url: string) {
   const response = await api("POST", `/v1/sites/${siteId}/sitemaps`, { key, body: { url } });
   if (response.status !== 201) throw new Error(`sitemap creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { id: number };
+}
+
+/** The run once it has ended (done, failed or paused), as GET /v1/runs/{id} answers it; fails the test after a minute. */
+export async function endedRun(key: string, runId: number) {
+  await expect
+    .poll(async () => (await api("GET", `/v1/runs/${runId}`, { key })).body.status, { timeout: 60_000, interval: 200, message: `run ${runId} should have ended` })
+    .toMatch(/^(done|failed|paused)$/);
+  return (await api("GET", `/v1/runs/${runId}`, { key })).body;
 }
