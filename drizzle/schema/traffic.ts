@@ -86,5 +86,6 @@ export const fieldViews = pgTable(
     ttfbBucket: smallint("ttfb_bucket").notNull(),
     views: integer("views").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.siteId, t.hour, t.path, t.device, t.pop, t.cache, t.ttfbBucket] })],
+  // By hour: the cron tick drops the hours past FIELD_RETENTION_DAYS without reading the table.
+  (t) => [primaryKey({ columns: [t.siteId, t.hour, t.path, t.device, t.pop, t.cache, t.ttfbBucket] }), index("field_views_hour_idx").on(t.hour)],
 );

@@ -5,7 +5,7 @@ import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
 import { createSite } from "@/lib/sites/service";
 import { type LocalWorld, startLocalWorld } from "@/lib/testing/local-world";
-import { siteField } from "./field";
+import { FIELD_RETENTION_DAYS, pruneFieldViews, siteField } from "./field";
 import { fromSitePage, receiveView } from "./receive";
 import { bucketMs, ttfbBucket } from "./ttfb";
 
@@ -228,5 +228,19 @@ describe("receiveView and siteField", () => {
     expect(row?.key).toMatch(/^[0-9a-f]{20}$/);
     expect(row?.key).not.toBe(other.key);
     await db.execute(sql`select 1`);
+  });
+});
+
+describe("pruneFieldViews", () => {
+  it("drops the hours past 90 days and keeps the rest", async () => {
+    const site = await newSite("pruned.example.com");
+    const now = new Date("2026-11-28T12:00:00Z");
+    const view = { siteId: site.id, path: "/", device: "mobile", pop: "", cache: "hit", ttfbBucket: -1, views: 1 };
+    await db.insert(fieldViews).values([
+      { ...view, hour: new Date(now.getTime() - (FIELD_RETENTION_DAYS * 24 + 1) * 3_600_000) },
+      { ...view, hour: new Date(now.getTime() - (FIELD_RETENTION_DAYS * 24 - 1) * 3_600_000) },
+    ]);
+    await pruneFieldViews(db, now);
+    expect((await rowsOf(site.id)).map((row) => row.hour.toISOString())).toEqual([new Date(now.getTime() - (FIELD_RETENTION_DAYS * 24 - 1) * 3_600_000).toISOString()]);
   });
 });

@@ -1,10 +1,11 @@
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import { fieldViews } from "@/drizzle/schema";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import { setting } from "@/lib/config";
 import type { AccountContext } from "@/lib/context";
 import { InvalidError } from "@/lib/core/errors";
 import { DEVICE_CLASSES, type DeviceClass } from "@/lib/core/traffic";
+import type { Database } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { getSite } from "@/lib/sites/service";
 import type { SiteField } from "./field-schemas";
@@ -116,4 +117,12 @@ export async function siteField(ctx: AccountContext, siteId: number, query: { fr
     devices: DEVICE_CLASSES.filter((device) => devices.has(device)).map((device) => ({ device, ...devices.get(device)!.figures() })),
     pop_regions: [...pops.entries()].sort((a, b) => b[1].views - a[1].views || (a[0] < b[0] ? -1 : 1)).map(([country, tally]) => ({ country, ...tally.figures() })),
   };
+}
+
+/** The days the beacon's hours are kept: the popularity table's 30 and the field endpoint's 31-day ranges, with room to compare months. */
+export const FIELD_RETENTION_DAYS = 90;
+
+/** Drops the beacon's hours past FIELD_RETENTION_DAYS (the minute's cron tick; an index range on `hour`: nothing to do on most ticks). */
+export async function pruneFieldViews(db: Database, now = new Date()): Promise<void> {
+  await db.delete(fieldViews).where(lt(fieldViews.hour, new Date(now.getTime() - FIELD_RETENTION_DAYS * 86_400_000)));
 }

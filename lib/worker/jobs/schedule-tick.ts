@@ -5,6 +5,7 @@ import { queueDueOwnershipChecks } from "@/lib/sites/recheck";
 import { pruneExpiredRuns } from "@/lib/runs/retention";
 import { sendQuotaNotices } from "@/lib/accounts/quota-notices";
 import { sendJob } from "@/lib/jobs";
+import { pruneFieldViews } from "@/lib/traffic/field/field";
 import { queueDueTrafficReads } from "@/lib/traffic/sources";
 import type { JobHandler } from "../job-handler";
 
@@ -12,7 +13,7 @@ import type { JobHandler } from "../job-handler";
  * The cron tick: starts the scheduled boosts that are due, queues the ownership rechecks and the
  * traffic sources' reads that are due, forgets the idempotency keys past their 24 hours, deletes the audit events older than
  * PREHEAT_AUDIT_RETENTION_DAYS (an index range on created_at: nothing to do on most ticks) and the
- * runs older than their plan keeps, and e-mails the quota lines reached since the last tick. It
+ * runs older than their plan keeps and the beacon's hours past 90 days, and e-mails the quota lines reached since the last tick. It
  * queues the keep-warm tick too, whose chain of links a stopped worker may have broken.
  */
 export const scheduleTick: JobHandler<"schedule.tick"> = async (_payload, { db }) => {
@@ -23,6 +24,7 @@ export const scheduleTick: JobHandler<"schedule.tick"> = async (_payload, { db }
   await forgetOldIdempotencyKeys(db);
   await pruneAuditEvents(db);
   await pruneExpiredRuns(db);
+  await pruneFieldViews(db);
   await sendQuotaNotices(db);
   return started;
 };

@@ -1,0 +1,1 @@
+CREATE INDEX "field_views_hour_idx" ON "field_views" USING btree ("hour");
