@@ -2,7 +2,7 @@ import type { Boost } from "@/components/dashboard/types";
 import { boostDraftBody, createSiteBoostBody, type SOURCE_TYPES } from "@/lib/core/boost-requests";
 import { fieldProblems, type Problems } from "@/lib/core/field-errors";
 import { REGIONS } from "@/lib/core/regions";
-import type { UrlOrder } from "@/lib/core/url-orders";
+import { URL_ORDERS, type UrlOrder } from "@/lib/core/url-orders";
 import { CONTENT_TYPES, USER_AGENT_CLASSES, type VerifyMode } from "@/lib/core/variations";
 import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileProblems, profileStateOf } from "./request-profile-model";
 
@@ -110,8 +110,8 @@ export function toBody(state: FormState) {
     name: state.name,
     source_type: state.source_type,
     ...(state.source_type === "sitemap" ? { sitemap_ids: [...state.sitemap_ids].sort((a, b) => a - b) } : { source_url: state.source_url.trim() }),
-    // A CSV file gives no priority nor lastmod: its boosts take neither (undefined is left out of the JSON).
-    order: state.source_type === "sitemap" ? state.order : undefined,
+    // A CSV file gives no priority nor lastmod: its boosts take its own order or traffic's (undefined is left out of the JSON).
+    order: ordersFor(state.source_type).includes(state.order) ? state.order : undefined,
     only_changed: state.source_type === "sitemap" ? state.only_changed : undefined,
     region: inOrder(
       REGIONS.map((r) => r.code),
@@ -221,4 +221,11 @@ export function estimateBlocker(state: FormState, problems: Problems): { field: 
     if (top in draft && !notChosenYet(state, field)) return { field, sentence };
   }
   return undefined;
+}
+
+const CSV_ORDERS: readonly UrlOrder[] = ["sitemap", "traffic"];
+
+/** The orders a boost of this source can be warmed in: a CSV file gives no priority nor lastmod. */
+export function ordersFor(sourceType: SourceType): readonly UrlOrder[] {
+  return sourceType === "sitemap" ? URL_ORDERS : CSV_ORDERS;
 }

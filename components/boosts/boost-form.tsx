@@ -14,11 +14,11 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { Field, inputClass, TextInput } from "@/components/ui/field";
-import { URL_ORDER_LABELS, URL_ORDERS, type UrlOrder } from "@/lib/core/url-orders";
+import { URL_ORDER_LABELS, type UrlOrder } from "@/lib/core/url-orders";
 import { CONTENT_TYPES, USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { quotaShare } from "@/components/usage/quota-share";
 import { BoostEstimateCard, estimateOf, useBoostEstimate } from "./boost-estimate";
-import { type BoostBody, changedFields, check, EMPTY_FORM, estimateBlocker, estimateDraft, estimateReady, FORM_FIELDS, type FormState, fromBoost, toBody } from "./boost-form-model";
+import { type BoostBody, changedFields, check, EMPTY_FORM, estimateBlocker, estimateDraft, estimateReady, FORM_FIELDS, type FormState, fromBoost, ordersFor, toBody } from "./boost-form-model";
 import { RequestProfileFields } from "./request-profile-fields";
 import { ScheduleEditor } from "./schedule-editor";
 import { siteBoostsQueryKey } from "./site-boosts";
@@ -202,23 +202,23 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             ))}
           </CheckboxGroup>
 
+          <Field
+            label="Order"
+            hint="The order a run warms the URLs in; a call limit keeps the first ones (with traffic data, the most visited). URLs without a priority count as 0.5; those without a lastmod come last; most visited first reads the site's Traffic panel."
+            error={problem("order")}
+          >
+            {(props) => (
+              <select {...props} name="order" value={state.order} onChange={(e) => set("order", e.target.value as UrlOrder)} className={`${inputClass} sm:max-w-xs`}>
+                {ordersFor(state.source_type).map((order) => (
+                  <option key={order} value={order}>
+                    {URL_ORDER_LABELS[order]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           {state.source_type === "sitemap" ? (
             <>
-              <Field
-                label="Order"
-                hint="The order a run warms the URLs in; a call limit keeps the first ones. URLs without a priority count as 0.5; those without a lastmod come last."
-                error={problem("order")}
-              >
-                {(props) => (
-                  <select {...props} name="order" value={state.order} onChange={(e) => set("order", e.target.value as UrlOrder)} className={`${inputClass} sm:max-w-xs`}>
-                    {URL_ORDERS.map((order) => (
-                      <option key={order} value={order}>
-                        {URL_ORDER_LABELS[order]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
               <div>
                 <Check label="Only changed URLs" name="only_changed" checked={state.only_changed} onChange={(on) => set("only_changed", on)} />
                 <p className="ml-6 text-xs text-slate-500">Warm only the URLs that are new, or whose lastmod changed, since the boost’s last completed run. The first run warms every URL.</p>
