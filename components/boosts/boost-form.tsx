@@ -218,13 +218,11 @@ export function BoostForm({ siteId, boost }: { siteId: number; boost?: Boost }) 
             )}
           </Field>
           {state.source_type === "sitemap" ? (
-            <>
-              <div>
-                <Check label="Only changed URLs" name="only_changed" checked={state.only_changed} onChange={(on) => set("only_changed", on)} />
-                <p className="ml-6 text-xs text-slate-500">Warm only the URLs that are new, or whose lastmod changed, since the boost’s last completed run. The first run warms every URL.</p>
-                {problem("only_changed") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("only_changed")}</p> : null}
-              </div>
-            </>
+            <div>
+              <Check label="Only changed URLs" name="only_changed" checked={state.only_changed} onChange={(on) => set("only_changed", on)} />
+              <p className="ml-6 text-xs text-slate-500">Warm only the URLs that are new, or whose lastmod changed, since the boost’s last completed run. The first run warms every URL.</p>
+              {problem("only_changed") ? <p className="ml-6 text-xs font-medium text-red-600">{problem("only_changed")}</p> : null}
+            </div>
           ) : null}
         </div>
       </Card>

@@ -4,7 +4,7 @@ import { postgresBinDir, startPostgresServer } from "@/lib/testing/postgres-serv
 import { hasProductionBuild } from "@/lib/testing/production-server";
 
 /**
- * `npm run bench [-- sitemap|sitemap-index|warming|warming-postgres|signing|multisite|multisite-postgres|api|ingest-latency|keep-warm|keep-warm-scale|changes|traffic-order]`: each case in a
+ * `npm run bench [-- sitemap|sitemap-index|warming|warming-postgres|signing|multisite|multisite-postgres|api|ingest-latency|keep-warm|keep-warm-scale|changes|traffic-order|traffic-upload]`: each case in a
  * process of its own; all by default. `embedded` cases ignore DATABASE_URL; `postgres-server` ones
  * run on a throw-away PostgreSQL server started here. `sitemap` is the 50,000-URL parse and the
  * 1,000,000-URL index on both databases; `sitemap-index` the index alone, on DATABASE_URL or embedded.
@@ -12,7 +12,7 @@ import { hasProductionBuild } from "@/lib/testing/production-server";
  */
 type Case = { file: string; database?: "embedded" | "postgres-server" };
 /** The benches that start the production server (`next start`): they need `npm run build`. */
-const THROUGH_THE_SERVER = new Set(["tenants.ts", "api.ts", "ingest-latency.ts", "keep-warm.ts", "changes.ts", "traffic-order.ts"]);
+const THROUGH_THE_SERVER = new Set(["tenants.ts", "api.ts", "ingest-latency.ts", "keep-warm.ts", "changes.ts", "traffic-order.ts", "traffic-upload.ts"]);
 const benches: Record<string, Case[]> = {
   sitemap: [{ file: "sitemap-50k.ts" }, { file: "sitemap-index.ts", database: "postgres-server" }, { file: "sitemap-index.ts", database: "embedded" }],
   "sitemap-index": [{ file: "sitemap-index.ts" }],
@@ -47,6 +47,8 @@ const benches: Record<string, Case[]> = {
   changes: [{ file: "changes.ts", database: "embedded" }],
   // Visitors' hit ratio when a 20 % call budget is spent in the sitemap's order and in traffic order learned from nginx's access log (issue 59).
   "traffic-order": [{ file: "traffic-order.ts", database: "embedded" }],
+  // An access log of 1,000 MiB uploaded through the server: its rate beside the bare transport's, and the server's memory growth (issue 59).
+  "traffic-upload": [{ file: "traffic-upload.ts", database: "embedded" }],
 };
 const asked = process.argv.slice(2);
 // sitemap-index is part of sitemap, ingest-latency part of api: all of them runs each once.
