@@ -119,7 +119,7 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
               <dd data-testid="run-visit-share">
                 {percentOf(run.visit_share.share)} of the site&apos;s last 30 days of visits were to the pages this run warms ({run.visit_share.visits.toLocaleString("en")} of{" "}
                 {run.visit_share.total_visits.toLocaleString("en")}, from its{" "}
-                <Link href={`/sites/${run.site_id}#traffic`} className="text-brand-700 hover:underline">
+                <Link href={`/sites/${run.site_id}#traffic`} className="text-brand-700 underline">
                   traffic data
                 </Link>{" "}
                 when the run was planned)
