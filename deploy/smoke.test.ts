@@ -139,6 +139,7 @@ beforeAll(async () => {
     DATABASE_URL: databaseUrl,
     PREHEAT_BASE_URL: base,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
+    PREHEAT_SECRETS_KEY: randomBytes(32).toString("hex"),
     PREHEAT_TRUSTED_PROXIES: "127.0.0.1",
     PREHEAT_METRICS_TOKEN: METRICS_TOKEN,
     PREHEAT_ALLOW_PRIVATE_NETWORK: "true",
@@ -471,7 +472,9 @@ describe("the deployment files", () => {
     const set = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
     const mentioned = [...example.matchAll(/^#([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
     for (const name of [...set, ...mentioned]) expect(Object.keys(VARIABLES), name).toContain(name);
-    expect(set).toEqual(expect.arrayContaining(["DATABASE_URL", "PREHEAT_BASE_URL", "NEXTAUTH_SECRET", "PREHEAT_TRUSTED_PROXIES", "PREHEAT_METRICS_TOKEN", "RESEND_API_KEY", "EMAIL_FROM"]));
+    expect(set).toEqual(
+      expect.arrayContaining(["DATABASE_URL", "PREHEAT_BASE_URL", "NEXTAUTH_SECRET", "PREHEAT_SECRETS_KEY", "PREHEAT_TRUSTED_PROXIES", "PREHEAT_METRICS_TOKEN", "RESEND_API_KEY", "EMAIL_FROM"]),
+    );
     expect(set).not.toContain("PREHEAT_EMBEDDED_WORKER");
   });
 

@@ -90,7 +90,7 @@ export function TwoFactorCard() {
             {state.data.required_by ? ` ${state.data.required_by} requires it of every member.` : ""}
           </p>
           {!state.data.available ? (
-            <ErrorNote error="Two-factor sign-in is not available on this server yet: its operator has not set it up. Ask them to." />
+            <ErrorNote error="Two-factor sign-in is not available on this server yet: it has no PREHEAT_SECRETS_KEY to keep your authenticator's secret encrypted. Ask its operator to set one (the same on every server and worker)." />
           ) : setup ? (
             <>
               <p>Scan this code with the app, or type the key below into it; then type the code the app shows.</p>

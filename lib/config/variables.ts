@@ -114,7 +114,7 @@ export const VARIABLES = {
   PREHEAT_SECRETS_KEY: optional(parsedBy(parseSecretsKey, "32 bytes as 64 hexadecimal digits or base64"), {
     secret: true,
     description:
-      "The key (AES-256-GCM) that encrypts the secrets Preheat must use again: request profiles' Basic auth passwords and the bot's signing keys (`openssl rand -base64 32`); unset, such fields are refused with 422 and calls are not signed. Changing it makes the stored ones unreadable: set them again.",
+      "The key (AES-256-GCM) that encrypts the secrets Preheat must use again: two-factor sign-in secrets, request profiles' Basic auth passwords, change receivers' secrets, traffic sources' keys (Plausible, GA4) and the bot's signing keys (`openssl rand -hex 32`). On the embedded database, unset, the install makes its own on first start (`secrets.key` in PREHEAT_DATA_DIR, readable by its owner only). On a PostgreSQL server every server and worker must be given the same one: unset, such fields are refused with 422, two-factor cannot be turned on and calls are not signed, and the start says so. Changing it makes the stored ones unreadable: set them again.",
   }),
 
   // The database.

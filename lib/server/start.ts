@@ -3,7 +3,8 @@ import { users } from "@/drizzle/schema";
 import { serveCommands } from "@/lib/cli/control-socket";
 import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
-import { controlSocketPath } from "@/lib/db/paths";
+import { controlSocketPath, dataDirectory } from "@/lib/db/paths";
+import { provideSecretsKey } from "@/lib/secrets/key-file";
 import { embeddedWorkerEnabled } from "@/lib/worker/config";
 import { startJobs, stopJobs } from "@/lib/worker/start";
 import { installInngestDriver } from "@/inngest/driver";
@@ -49,6 +50,7 @@ export async function startServer(): Promise<void> {
   let stopCommands = async () => {};
   try {
     checkConfig(); // a bad value of any variable stops the start, naming it
+    provideSecretsKey(dataDirectory());
     const handle = await getDatabaseHandle();
     console.log(`[preheat] database ready (${handle.kind === "postgres" ? "Postgres server" : `embedded PGlite in ${setting("PREHEAT_DATA_DIR")}`})`);
     if (handle.kind === "embedded") stopCommands = await serveCommands(handle.db, controlSocketPath());

@@ -1,7 +1,8 @@
 import { serveCommands } from "@/lib/cli/control-socket";
 import { checkConfig, setting } from "@/lib/config";
 import { closeDatabase, getDatabaseHandle } from "@/lib/db";
-import { controlSocketPath } from "@/lib/db/paths";
+import { controlSocketPath, dataDirectory } from "@/lib/db/paths";
+import { provideSecretsKey } from "@/lib/secrets/key-file";
 import { serveWorkerMetrics } from "@/lib/observability/metrics-endpoint";
 import type { RegionCode } from "@/lib/core/regions";
 import { parseWorkerRegions, setWorkerRegions, workerRegions } from "@/lib/warm/workers";
@@ -21,6 +22,7 @@ function regionsArgument(argv: string[]): RegionCode[] {
 /** `npm run worker [-- --regions de,fr]`: a process that only works the job queue (pg-boss), next to or instead of the server's. */
 async function main() {
   checkConfig(); // a bad value of any variable stops the start, naming it
+  provideSecretsKey(dataDirectory());
   setWorkerRegions(regionsArgument(process.argv.slice(2)));
   // On a machine shared with a web server, the API's requests get the CPU first (PREHEAT_WORKER_NICE).
   const nice = yieldToRequests(setting("PREHEAT_WORKER_NICE"));

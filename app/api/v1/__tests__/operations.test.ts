@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { findOrCreateUser } from "@/lib/accounts/users";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { SCOPES } from "@/lib/auth/scopes";
+import { openDatabase } from "@/lib/db";
 import { freePort } from "@/lib/testing/ports";
 import { startProductionServer } from "@/lib/testing/production-server";
 import { api, baseUrl, createValidatedSite, newKey, serveSite } from "./support/api";
@@ -119,4 +123,26 @@ describe("configuration", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("an embedded install without PREHEAT_SECRETS_KEY makes its own on first start, owner-only, and seals secrets with it", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "preheat-own-key-"));
+    const handle = await openDatabase({ dataDir });
+    const { user } = await findOrCreateUser(handle.db, "own-key@example.com");
+    const ownKey = (await createApiKey(handle.db, { accountId: user.accountId, name: "test", scopes: [...SCOPES] })).key;
+    await handle.close();
+    const server = await startProductionServer(await freePort(), { PREHEAT_DATA_DIR: dataDir, PREHEAT_SECRETS_KEY: "" });
+    try {
+      const file = path.join(dataDir, "secrets.key");
+      expect(readFileSync(file, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const headers = { authorization: `Bearer ${ownKey}`, "content-type": "application/json" };
+      const site = await (await fetch(`${server.baseUrl}/v1/sites`, { method: "POST", headers, body: JSON.stringify({ domain: "own-key.example.com" }) })).json();
+      // A receiver's secret is sealed: refused with 422 on a server without a key, made here.
+      const receiver = await fetch(`${server.baseUrl}/v1/sites/${site.id}/change-receivers`, { method: "POST", headers, body: JSON.stringify({ kind: "sanity" }) });
+      expect(receiver.status).toBe(201);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
