@@ -9,7 +9,7 @@ import { twoFactorCodeBody } from "@/lib/accounts/team-schemas";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote, Loading } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
-import { ShownOnce } from "@/components/ui/shown-once";
+import { RecoveryCodes } from "./recovery-codes";
 
 type State = { enabled: boolean; enabled_at: string | null; recovery_codes_left: number; required_by: string | null; available: boolean };
 type Setup = { secret: string; uri: string; qr_svg: string };
@@ -46,7 +46,7 @@ function CodeForm({ label, busy, submit }: { label: string; busy: boolean; submi
 }
 
 /** Two-factor sign-in with an authenticator app (TOTP), and its recovery codes. */
-export function TwoFactorCard() {
+export function TwoFactorCard({ email }: { email: string }) {
   const queryClient = useQueryClient();
   const state = useQuery({ queryKey: stateKey, queryFn: () => api<State>("/api/dashboard/two-factor") });
   const [setup, setSetup] = useState<Setup | null>(null);
@@ -73,16 +73,7 @@ export function TwoFactorCard() {
   return (
     <Card title="Two-factor sign-in" className="mt-6">
       {state.isPending ? <Loading /> : <ErrorNote error={state.error} />}
-      {codes ? (
-        <ShownOnce
-          className="mb-4"
-          title="Your recovery codes"
-          warning="Each one signs you in once if you lose your phone. Keep them somewhere safe: they are not shown again."
-          label="Recovery codes"
-          value={codes.join(" ")}
-          onDone={() => setCodes(null)}
-        />
-      ) : null}
+      {codes ? <RecoveryCodes className="mb-4" codes={codes} account={email} onDone={() => setCodes(null)} /> : null}
       {state.data && !state.data.enabled ? (
         <div className="space-y-4 text-sm text-slate-700">
           <p>

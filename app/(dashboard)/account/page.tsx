@@ -18,7 +18,7 @@ export default async function AccountPage() {
     <>
       <PageHeader title="Account" subtitle="How you sign in, where you are signed in, and your user." />
       <PasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
-      <TwoFactorCard />
+      <TwoFactorCard email={user.email} />
       <SessionsCard />
       <EmailCard email={user.email} />
       <DeleteUserCard email={user.email} />
