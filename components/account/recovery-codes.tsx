@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 
 /** The codes as a text file says them: one a line, with what they are for. */
-export function recoveryCodesText(codes: readonly string[], account: string): string {
+function recoveryCodesText(codes: readonly string[], account: string): string {
   return [`Preheat recovery codes for ${account}`, "Each one signs you in once, instead of a code from the app.", "", ...codes, ""].join("\n");
 }
 
