@@ -59,6 +59,9 @@ test("sign up e-mails a link; on its page the owner chooses the password, and is
 test("an API key is created, shown once, and works", async ({ request }) => {
   await page.getByRole("link", { name: "API keys" }).click();
   await page.getByLabel("Key name").fill("CI");
+  // No scope is ticked until one is chosen: a preset ticks what its job needs.
+  await expect(page.getByRole("group", { name: "Scopes" }).getByRole("checkbox", { checked: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Everything" }).click();
   await page.getByRole("button", { name: "Create key" }).click();
   const shown = page.getByLabel("New API key");
   await expect(shown).toHaveValue(/^phk_/);

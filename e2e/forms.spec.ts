@@ -272,6 +272,7 @@ for (const viewport of VIEWPORTS) {
       await expectError(keyName, "Give the key a name.");
       await keyName.fill("CI");
       await expectNoError(keyName);
+      await page.getByRole("button", { name: "Warm from CI" }).click();
       await expect(summary).toHaveCount(0);
 
       await page.goto("/team");

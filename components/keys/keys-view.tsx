@@ -13,7 +13,7 @@ import { Card, EmptyState, ErrorNote, Loading, PageHeader } from "@/components/u
 import { Check, CheckboxGroup, toggle } from "@/components/ui/choices";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { Field, TextInput } from "@/components/ui/field";
-import { SCOPES } from "@/lib/auth/scopes";
+import { SCOPE_MEANINGS, SCOPE_PRESETS, SCOPES } from "@/lib/auth/scopes";
 import { KeysTable } from "./keys-table";
 
 const keysKey = ["api-keys"] as const;
@@ -69,10 +69,13 @@ function SiteChoices({ limited, onLimited, chosen, onChosen, error }: { limited:
 
 const KEY_FIELDS = ["name", "scopes", "expires_at", "site_ids"];
 
+const sameScopes = (chosen: readonly string[], preset: readonly string[]) => chosen.length === preset.length && preset.every((scope) => chosen.includes(scope));
+
 function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<string[]>([...SCOPES]);
+  // None by default: a key gets what its job needs (a preset, or the boxes), never everything unasked.
+  const [scopes, setScopes] = useState<string[]>([]);
   const [expires, setExpires] = useState("");
   const [limited, setLimited] = useState(false);
   const [siteIds, setSiteIds] = useState<number[]>([]);
@@ -109,9 +112,27 @@ function NewKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
           {(a) => <TextInput {...a} type="date" name="expires" value={expires} onChange={(e) => setExpires(e.target.value)} />}
         </Field>
       </div>
-      <CheckboxGroup legend="Scopes" hint="Reads and writes of sites, boosts and runs; a key needs at least one." error={fieldError("scopes")}>
+      <fieldset className="flex flex-wrap items-center gap-2">
+        <legend className="float-left mr-2 text-sm text-slate-700">Start from:</legend>
+        {SCOPE_PRESETS.map((preset) => (
+          <Button key={preset.label} type="button" variant="secondary" aria-pressed={sameScopes(scopes, preset.scopes)} onClick={() => setScopes([...preset.scopes])}>
+            {preset.label}
+          </Button>
+        ))}
+      </fieldset>
+      <CheckboxGroup legend="Scopes" hint="A key needs at least one; give it only what its job needs." error={fieldError("scopes")}>
         {SCOPES.map((scope) => (
-          <Check key={scope} label={<code>{scope}</code>} name="scopes" checked={scopes.includes(scope)} onChange={(on) => setScopes(toggle(scopes, scope, on))} />
+          <Check
+            key={scope}
+            label={
+              <span>
+                <code>{scope}</code> <span className="text-slate-600">{SCOPE_MEANINGS[scope]}</span>
+              </span>
+            }
+            name="scopes"
+            checked={scopes.includes(scope)}
+            onChange={(on) => setScopes(toggle(scopes, scope, on))}
+          />
         ))}
       </CheckboxGroup>
       <SiteChoices limited={limited} onLimited={setLimited} chosen={siteIds} onChosen={setSiteIds} error={fieldError("site_ids")} />

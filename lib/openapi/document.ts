@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEEP_HOURS } from "@/lib/api/idempotency";
 import { errorCodesOf, type OperationSpec, type OperationTag, requiredRole } from "@/lib/api/operation";
 import { operations } from "@/lib/api/operations";
 import { errorSchema } from "@/lib/core/primitives";
-import { SCOPES, type Scope } from "@/lib/auth/scopes";
+import { SCOPE_MEANINGS, SCOPES } from "@/lib/auth/scopes";
 import { API_DESCRIPTION } from "./description";
 
 export { operations };
@@ -31,17 +31,6 @@ const TAGS: { name: OperationTag; description: string }[] = [
   { name: "Webhooks", description: "Events sent to your systems (signed per Standard Webhooks) or to Slack." },
   { name: "Audit", description: "Who changed what, when and from where, in the organization." },
 ];
-
-const SCOPE_MEANINGS: Record<Scope, string> = {
-  "sites:read": "List and read sites, their sitemaps, traffic sources, popularity table and field data.",
-  "sites:write": "Register, validate, pace and delete sites; add, refresh and delete sitemaps; add, read, upload to and delete traffic sources.",
-  "boosts:read": "List and read boosts, their estimates and the site's warm runs.",
-  "boosts:write": "Create, update, trigger and delete boosts; queue on-demand warms.",
-  "runs:read": "List and read runs and their results.",
-  "webhooks:read": "List and read webhooks and their deliveries.",
-  "webhooks:write": "Create, update, test and delete webhooks.",
-  "audit:read": "Read the audit log: every change, by whom and from where.",
-};
 
 const header = (description: string, schema: Record<string, unknown> = { type: "integer" }) => ({ description, schema });
 
