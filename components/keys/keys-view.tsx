@@ -177,7 +177,11 @@ export function KeysView() {
         ) : keys.error ? (
           <ErrorNote error={keys.error} />
         ) : keys.data.data.length === 0 ? (
-          <EmptyState title="No API keys yet">Create one above to call the API from scripts and CI.</EmptyState>
+          <EmptyState title="No API keys yet">
+            <Can atLeast="admin" otherwise="An admin or the owner of the organization creates them: ask one for a key with the scopes you need.">
+              Create one above to call the API from scripts and CI.
+            </Can>
+          </EmptyState>
         ) : (
           <KeysTable
             keys={keys.data.data}

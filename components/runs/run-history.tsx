@@ -2,6 +2,7 @@
 
 import { RunTriggerLine } from "./run-trigger";
 import type { RunListItem } from "@/components/dashboard/types";
+import { Can } from "@/components/dashboard/role";
 import { EmptyState } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -21,7 +22,13 @@ export function RunHistory({ boostId }: { boostId: number }) {
       limit={20}
       noun="runs"
       caption="Runs of this boost, newest first"
-      empty={<EmptyState title="No runs yet">Use “Run now”, or give the boost a schedule.</EmptyState>}
+      empty={
+        <EmptyState title="No runs yet">
+          <Can atLeast="member" otherwise="Runs start on the boost's schedule, or when a member of the organization starts one.">
+            Use “Run now”, or give the boost a schedule.
+          </Can>
+        </EmptyState>
+      }
       head={<ColumnHeads labels={["Run", "Status", "Started", "Calls", "Success", "Cache hits", "Avg. time", "Duration"]} numeric={["Success", "Cache hits", "Avg. time", "Duration"]} />}
       row={(run) => (
         <tr key={run.id}>

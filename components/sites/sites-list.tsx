@@ -88,8 +88,18 @@ export function SitesList() {
   const sites = useQuery({ queryKey: [...sitesKey, "list"], queryFn: () => api<Page<Site>>("/sites?limit=100") });
   return (
     <div className="space-y-6">
-      <PageHeader title="Sites" subtitle="Register a domain, prove you own it, then warm it from sitemaps, feeds or a CSV file." />
-      <FirstStepsCard />
+      <PageHeader
+        title="Sites"
+        subtitle={
+          <Can atLeast="admin" otherwise="The organization's sites: their ownership, sitemaps, boosts, traffic and runs.">
+            Register a domain, prove you own it, then warm it from sitemaps, feeds or a CSV file.
+          </Can>
+        }
+      />
+      {/* Its steps are an admin's to take: a viewer or a member would be sent to controls they do not have. */}
+      <Can atLeast="admin">
+        <FirstStepsCard />
+      </Can>
       <Can atLeast="admin">
         <Card title="Add a site">
           <AddSiteForm />
