@@ -165,6 +165,24 @@ describe("an uploaded access log", () => {
   });
 });
 
+describe("a log fetched from its URL", () => {
+  it("is read at once and on demand, and a URL that answers an error fails the read, keeping the visits", async () => {
+    const site = await createSite(key);
+    await serveSite(site.domain, { routes: { "/logs/access.log": { body: sampleLog(), headers: { "content-type": "text/plain" } } } });
+    const created = await api("POST", `/v1/sites/${site.id}/traffic-sources`, { key, body: { kind: "access_log", url: `http://${site.domain}/logs/access.log`, read_every_hours: 12 } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ status: "reading", read_every_hours: 12, settings: { url: `http://${site.domain}/logs/access.log` } });
+    expect(await settled(site.id, created.body.id)).toMatchObject({ status: "ok", counts: { counted: 60, broken: 1 } });
+
+    await serveSite(site.domain, { routes: { "/logs/access.log": { status: 404, body: "gone" } } });
+    expect((await api("POST", `/v1/sites/${site.id}/traffic-sources/${created.body.id}/read`, { key })).status).toBe(202);
+    const failed = await settled(site.id, created.body.id);
+    expect(failed).toMatchObject({ status: "failed", counts: { counted: 60 } });
+    expect(failed.message).toMatch(/answered 404/);
+    expect((await api("GET", `/v1/sites/${site.id}/traffic`, { key })).body.total_visits).toBe(60);
+  });
+});
+
 describe("analytics sources", () => {
   it("reads Plausible's pageviews per page, keeps the key sealed, and says why a read failed", async () => {
     const site = await createSite(key);
