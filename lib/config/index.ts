@@ -87,6 +87,17 @@ export function setting<N extends VariableName>(name: N): SettingValue<N> {
   return reading.value as SettingValue<N>;
 }
 
+/**
+ * Gives an unset variable the value this process found for it at start (an embedded install's own
+ * secrets key), so that every later `setting` reads it, as if the operator had set it. Refuses a value
+ * the variable would not accept.
+ */
+export function provideSetting(name: VariableName, value: string): void {
+  const reading = read(name, value);
+  if (reading.problem) throw new ConfigError([reading.problem]);
+  process.env[name] = value;
+}
+
 /** The value a variable takes when it is unset. */
 export function settingDefault<N extends VariableName>(name: N): SettingValue<N> {
   return VARIABLES[name].default as SettingValue<N>;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
-import { setting } from "@/lib/config";
+import { provideSetting, setting } from "@/lib/config";
 import { parseSecretsKey } from "@/lib/config/parsers";
 
 /** Where an embedded install keeps its own secrets key, beside its database. */
@@ -51,6 +51,6 @@ export function provideSecretsKey(dataDir: string): void {
     return;
   }
   const key = embeddedSecretsKey(dataDir);
-  process.env.PREHEAT_SECRETS_KEY = key.value;
+  provideSetting("PREHEAT_SECRETS_KEY", key.value);
   console.log(`[preheat] secrets key: ${key.file}${key.created ? " (made now, readable by this user only)" : ""}; back it up with the data directory`);
 }
