@@ -228,7 +228,9 @@ test("editing a boost changes what was changed, and clearing the schedule stops 
 test("an on-demand warm of pasted URLs runs to done", async () => {
   await page.goto(siteUrl);
   await page.getByRole("link", { name: "Warm now" }).click();
-  await page.getByLabel("URLs to warm").fill([`http://${domain}/`, `http://${domain}/products/1`, "not a url"].join("\n"));
+  await page.getByLabel("URLs to warm").fill([`http://${domain}/`, `http://${domain}/products/1`, "not a url", "https://elsewhere.example.org/page"].join("\n"));
+  // A URL of another site is neither counted nor sent: the form says it leaves it out, and why.
+  await expect(page.getByText(/2 of this site found, 5,000 at most\. 1 left out: https:\/\/elsewhere\.example\.org\/page is not on the site's domain/)).toBeVisible();
   await page.getByLabel("United Kingdom (gb)").check();
   await page.getByLabel("bot", { exact: true }).check();
   // 2 URLs × 1 user agent × 2 regions (France is chosen by default).

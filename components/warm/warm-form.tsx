@@ -17,6 +17,7 @@ import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { fieldProblems } from "@/lib/core/field-errors";
 import { MAX_WARM_URLS, warmBody } from "@/lib/runs/warm-schemas";
+import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { RequestProfileFields } from "@/components/boosts/request-profile-fields";
@@ -26,6 +27,25 @@ import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileP
 function extractUrls(text: string): string[] {
   const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
   return [...new Set(found)];
+}
+
+/**
+ * The found URLs a warm of the site takes, and those it would refuse (another domain, credentials in
+ * them): only the first are counted and sent, and the form says how many it left out and why.
+ */
+function siteUrls(found: readonly string[], domain: string): { urls: string[]; refused: { count: number; first: string | null } } {
+  const urls: string[] = [];
+  let first: string | null = null;
+  let count = 0;
+  for (const url of found) {
+    const parsed = parseSiteUrl(url, domain);
+    if ("url" in parsed) urls.push(url);
+    else {
+      count++;
+      first ??= parsed.problem;
+    }
+  }
+  return { urls, refused: { count, first } };
 }
 
 /** The API names of the fields the form shows. */
@@ -41,7 +61,7 @@ export function WarmForm({ site }: { site: Site }) {
   const [userAgents, setUserAgents] = useState<string[]>([]);
   const [languages, setLanguages] = useState("");
   const [profile, setProfile] = useState<ProfileState>(EMPTY_PROFILE);
-  const urls = extractUrls(text);
+  const { urls, refused } = siteUrls(extractUrls(text), site.domain);
   const languageList = languages.split(/[\s,]+/).filter(Boolean);
   const extra = profileBody(profile);
   const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}), ...extra.variations };
@@ -74,7 +94,11 @@ export function WarmForm({ site }: { site: Site }) {
         className="space-y-6"
       >
         <Card title="URLs">
-          <Field label="URLs to warm" hint={`Paste one URL a line (or any text with URLs in it): ${n(urls.length)} found, ${n(MAX_WARM_URLS)} at most.`} error={tooMany ?? errors.error("urls")}>
+          <Field
+            label="URLs to warm"
+            hint={`Paste one URL a line (or any text with URLs in it): ${n(urls.length)} of this site found, ${n(MAX_WARM_URLS)} at most.${refused.count ? ` ${n(refused.count)} left out: ${refused.first}${refused.count > 1 ? ", and others" : ""}.` : ""}`}
+            error={tooMany ?? errors.error("urls")}
+          >
             {(a) => (
               <textarea
                 {...a}

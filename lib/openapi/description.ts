@@ -14,7 +14,7 @@ or define boosts (warming campaigns fed by sitemaps, feeds or a CSV file), optio
 
 ## Authentication
 Every request carries \`Authorization: Bearer <key>\`. Keys start with \`phk_\`, are shown once and stored hashed.
-Create them in the dashboard or with \`npm run --silent cli -- keys create --email you@example.com --scopes all\`.
+Create them in the dashboard (API keys), each with the scopes its job needs.
 A missing, unknown, expired or revoked key gives **401** \`invalid_api_key\`;
 a key without the operation's scope gives **403** \`insufficient_scope\` naming the scope (\`required_scope\`).
 Scopes (each operation names its own in \`x-required-scope\`; the bearer scheme's \`x-scopes\` says what each allows):
