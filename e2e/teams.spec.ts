@@ -63,6 +63,9 @@ test("the owner invites a colleague as member; the colleague accepts from the e-
   boostId = (await dashboardPost<{ id: number }>(ownerPage, `/sites/${siteId}/boosts`, { name: "Team boost", source_type: "csv", source_url: `http://${domain}/urls.csv`, region: ["fr"] })).id;
   await invite(member.email, "member");
   await expect(ownerPage.getByRole("cell", { name: member.email })).toBeVisible();
+  // The only owner is not offered to leave (the API refuses it): the button is off, and says why.
+  await expect(ownerPage.getByRole("button", { name: "Leave" })).toBeDisabled();
+  await expect(ownerPage.getByText("You are its only owner: make another member owner before you leave.")).toBeVisible();
 
   memberPage = await accept(browser, member);
   await expect(memberPage.getByRole("link", { name: domain })).toBeVisible();

@@ -52,7 +52,7 @@ function RemovalKeys({ keys, canKeep, revoke, onRevoke }: { keys: ApiKeyView[]; 
   );
 }
 
-function MemberRow({ member, me }: { member: Member; me: string }) {
+function MemberRow({ member, me, lastOwner }: { member: Member; me: string; lastOwner: boolean }) {
   const queryClient = useQueryClient();
   const isOwner = useCan("owner");
   const [revokeKeys, setRevokeKeys] = useState(true);
@@ -87,7 +87,17 @@ function MemberRow({ member, me }: { member: Member; me: string }) {
         <LocalTime value={member.joined_at} />
       </td>
       <td className="py-3 text-right">
-        {self ? (
+        {self && lastOwner ? (
+          // The API refuses it (409 last_owner): say why instead of offering a button that answers "no".
+          <div className="flex flex-col items-end gap-1">
+            <Button variant="secondary" disabled aria-describedby={`last-owner-${member.user_id}`}>
+              Leave
+            </Button>
+            <p id={`last-owner-${member.user_id}`} className="max-w-56 text-xs text-slate-600">
+              You are its only owner: make another member owner before you leave.
+            </p>
+          </div>
+        ) : self ? (
           <ConfirmButton
             label="Leave"
             confirmLabel="Leave the organization"
@@ -226,7 +236,7 @@ export function TeamView({ me }: { me: string }) {
             </thead>
             <tbody>
               {members.data.data.map((member) => (
-                <MemberRow key={member.user_id} member={member} me={me} />
+                <MemberRow key={member.user_id} member={member} me={me} lastOwner={member.role === "owner" && members.data.data.filter((other) => other.role === "owner").length === 1} />
               ))}
             </tbody>
           </table>
