@@ -4,7 +4,7 @@ import { sitemaps } from "@/drizzle/schema";
 import { getQuota } from "@/lib/runs/quota";
 import type { AccountContext } from "@/lib/context";
 import type { Database } from "@/lib/db";
-import { type CallPlan, countCalls, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
+import { type CallPlan, countCallsByRegion, countCallsByVariant } from "@/lib/runs/calls";
 import { type BoostSelection, type BoostSource, boostSourceOf, selectBoostCalls } from "@/lib/runs/plan";
 import { visitShareOutput } from "@/lib/core/traffic";
 import { percentOf, plural } from "@/lib/core/format";
@@ -40,15 +40,14 @@ function callsPerMonth(schedule: string | null, calls: number, now = new Date())
 }
 
 /** The share of visits the URLs a run would warm carry: those the call limit covers, of every URL selected. */
-function estimatedShare(selection: BoostSelection, plan: CallPlan): BoostEstimate["visit_share"] {
+function estimatedShare(selection: BoostSelection): BoostEstimate["visit_share"] {
   if (!selection.visitShare) return null;
-  const perUrl = Math.max(1, countCalls(1, plan));
-  return { urls: Math.min(selection.urls.length, Math.ceil(selection.total / perUrl)), of_urls: selection.selected, ...visitShareOutput(selection.visitShare) };
+  return { urls: selection.warmed, of_urls: selection.selected, ...visitShareOutput(selection.visitShare) };
 }
 
 /** The share in words, as the estimate's notes say it. */
-function shareNote(selection: BoostSelection, plan: CallPlan): string[] {
-  const share = estimatedShare(selection, plan);
+function shareNote(selection: BoostSelection): string[] {
+  const share = estimatedShare(selection);
   if (!share || share.share === null) return [];
   return [`these ${share.urls.toLocaleString("en")} of ${plural(share.of_urls, "URL")} carry ${percentOf(share.share)} of the last 30 days' visits`];
 }
@@ -84,11 +83,11 @@ async function estimate(
       monthly_quota: quota.limit,
       keep_warm_calls_per_month: null,
       keep_warm_left_cold: null,
-      visit_share: estimatedShare(selection, plan),
+      visit_share: estimatedShare(selection),
       unchanged_urls: selection.unchanged,
       notes: [
         ...selection.notes,
-        ...shareNote(selection, plan),
+        ...shareNote(selection),
         ...egressNotes,
         ...(visitorCheck ? [visitorCheckNote(selection.urls.length, plan.regions.length, plan.variations?.cookie_sets?.length ?? 0)] : []),
       ],

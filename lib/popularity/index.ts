@@ -87,18 +87,26 @@ export async function visitsByPath(db: Database, siteId: number): Promise<Map<st
 }
 
 /**
- * A URL's visits in the table: its path with its query first (kept where the site's sitemaps or
- * templates keep one), else its bare path (the table dropped the query of paths that keep none).
+ * A URL's key in the table: its path with its query when the table has it (kept where the site's
+ * sitemaps or templates keep one), else its bare path (the table dropped the query of paths that keep
+ * none); null for a URL that does not parse.
  */
-function visitsOf(url: string, visits: ReadonlyMap<string, number>): number {
-  if (!visits.size) return 0;
+function tableKey(url: string, visits: ReadonlyMap<string, number>): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 0;
+    return null;
   }
-  return visits.get(parsed.pathname + parsed.search) ?? visits.get(parsed.pathname) ?? 0;
+  const withQuery = parsed.pathname + parsed.search;
+  return visits.has(withQuery) ? withQuery : parsed.pathname;
+}
+
+/** A URL's visits in the table, 0 when it has none. */
+function visitsOf(url: string, visits: ReadonlyMap<string, number>): number {
+  if (!visits.size) return 0;
+  const key = tableKey(url, visits);
+  return key === null ? 0 : (visits.get(key) ?? 0);
 }
 
 /** The URLs most visited first; ties, and the unvisited after them, keep the order they came in (the sort is stable). */
@@ -116,14 +124,8 @@ export function visitShareOf(urls: Iterable<string>, visits: ReadonlyMap<string,
   const seen = new Set<string>();
   let covered = 0;
   for (const url of urls) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      continue;
-    }
-    const key = visits.has(parsed.pathname + parsed.search) ? parsed.pathname + parsed.search : parsed.pathname;
-    if (seen.has(key)) continue;
+    const key = tableKey(url, visits);
+    if (key === null || seen.has(key)) continue;
     seen.add(key);
     covered += visits.get(key) ?? 0;
   }

@@ -267,6 +267,8 @@ export type BoostSelection = {
   visitShare: VisitShare | null;
   /** The URLs selected before a call limit kept the most visited of them. */
   selected: number;
+  /** The URLs the calls cover (the first `warmed` of `urls`: a call limit may stop within the last one). */
+  warmed: number;
 };
 
 /** `only_changed`: the URLs new or changed since the boost's last done run (every one before there is such a run). */
@@ -330,8 +332,18 @@ export async function selectBoostCalls(db: Database, boost: BoostSource, site: {
   if (spent.note) notes.push(spent.note);
   urls = spent.urls;
   const total = countCalls(urls.length, plan, callLimit);
-  const warmed = urls.slice(0, Math.ceil(total / Math.max(1, countCalls(1, plan))));
-  return { urls, callLimit, total, notes, unchanged: changed.unchanged, listed: boost.sourceType === "sitemap" ? listed : null, visitShare: visitShareOf(warmed, visits), selected };
+  const warmed = Math.min(urls.length, Math.ceil(total / Math.max(1, countCalls(1, plan))));
+  return {
+    urls,
+    callLimit,
+    total,
+    notes,
+    unchanged: changed.unchanged,
+    listed: boost.sourceType === "sitemap" ? listed : null,
+    visitShare: visitShareOf(urls.slice(0, warmed), visits),
+    selected,
+    warmed,
+  };
 }
 
 /** A sitemap boost's run keeps what it found, for the next `only_changed` run to compare with. */
@@ -365,6 +377,7 @@ async function planLoaded(db: Database, { run, site, boost }: Loaded): Promise<P
         listed: null,
         visitShare: null,
         selected: run.sourceUrls?.length ?? 0,
+        warmed: run.sourceUrls?.length ?? 0,
       };
   const { urls, callLimit, total, notes } = selection;
   // A keep-warm boost comes back to the site all day long: its robots.txt's Crawl-delay (read once a
