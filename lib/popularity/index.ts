@@ -47,34 +47,33 @@ function byPath(siteId: number): SQL {
 
 type SourceCell = { source_id: number | null; kind: PopularitySourceKind; visits: number | string };
 
-/** One page of the table, most visited first (ties by path), with the site's totals. */
-export async function popularityPage(db: Database, siteId: number, page: Page): Promise<{ paths: number; visits: number; rows: PopularityRow[] }> {
-  const [totals, rows] = await Promise.all([
-    db.execute(sql`select count(*)::int as paths, coalesce(sum(visits), 0)::float8 as visits from (${byPath(siteId)}) t`),
-    db.execute(sql`
-      select path, max(visits)::float8 as visits,
-        json_agg(json_build_object('source_id', source_id, 'kind', kind, 'visits', visits) order by kind, source_id) as sources
-      from (${perSource(siteId)}) per_source
-      group by path
-      order by max(visits) desc, path
-      limit ${page.limit} offset ${page.offset}`),
-  ]);
-  const [total] = rowsOf<{ paths: number; visits: number }>(totals);
-  return {
-    paths: Number(total?.paths ?? 0),
-    visits: Number(total?.visits ?? 0),
-    rows: rowsOf<{ path: string; visits: number; sources: SourceCell[] | string }>(rows).map((row) => ({
-      path: row.path,
-      visits: Number(row.visits),
-      sources: (typeof row.sources === "string" ? (JSON.parse(row.sources) as SourceCell[]) : row.sources).map((cell) => ({ ...cell, visits: Number(cell.visits) })),
-    })),
-  };
+/** One page of the table's rows, most visited first (ties by path), each with its sources' counts. */
+async function rowsPage(db: Database, siteId: number, page: Page): Promise<PopularityRow[]> {
+  const rows = await db.execute(sql`
+    select path, max(visits)::float8 as visits,
+      json_agg(json_build_object('source_id', source_id, 'kind', kind, 'visits', visits) order by kind, source_id) as sources
+    from (${perSource(siteId)}) per_source
+    group by path
+    order by max(visits) desc, path
+    limit ${page.limit} offset ${page.offset}`);
+  return rowsOf<{ path: string; visits: number; sources: SourceCell[] | string }>(rows).map((row) => ({
+    path: row.path,
+    visits: Number(row.visits),
+    sources: (typeof row.sources === "string" ? (JSON.parse(row.sources) as SourceCell[]) : row.sources).map((cell) => ({ ...cell, visits: Number(cell.visits) })),
+  }));
 }
 
-/** Every row of the table, most visited first, a page at a time: the CSV download, whatever the table's size. */
+/** One page of the table, with the site's totals. */
+export async function popularityPage(db: Database, siteId: number, page: Page): Promise<{ paths: number; visits: number; rows: PopularityRow[] }> {
+  const [totals, rows] = await Promise.all([db.execute(sql`select count(*)::int as paths, coalesce(sum(visits), 0)::float8 as visits from (${byPath(siteId)}) t`), rowsPage(db, siteId, page)]);
+  const [total] = rowsOf<{ paths: number; visits: number }>(totals);
+  return { paths: Number(total?.paths ?? 0), visits: Number(total?.visits ?? 0), rows };
+}
+
+/** Every row of the table, a page at a time (the totals are not summed again for each): the CSV download, whatever the table's size. */
 export async function* popularityRows(db: Database, siteId: number, pageSize = 5_000): AsyncGenerator<PopularityRow> {
   for (let offset = 0; ; offset += pageSize) {
-    const { rows } = await popularityPage(db, siteId, { limit: pageSize, offset });
+    const rows = await rowsPage(db, siteId, { limit: pageSize, offset });
     yield* rows;
     if (rows.length < pageSize) return;
   }

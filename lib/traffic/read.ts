@@ -64,8 +64,8 @@ function logMessage(counts: TrafficReadCounts): string | null {
 }
 
 /** A log's read stored on its source; the caller says what a log nothing could be read from means. */
-async function storeLog(db: Database, source: TrafficSourceRow, read: AccessLogRead) {
-  await storeLogVisits(db, source, read.visits, read.counts, logMessage(read.counts));
+function storeLog(db: Database, source: TrafficSourceRow, read: AccessLogRead): Promise<TrafficSourceRow> {
+  return storeLogVisits(db, source, read.visits, read.counts, logMessage(read.counts));
 }
 
 async function readLogFromUrl(db: Database, source: TrafficSourceRow): Promise<void> {
@@ -138,6 +138,5 @@ export async function uploadAccessLog(ctx: AccountContext, siteId: number, sourc
     if (error instanceof AccessLogError) throw new InvalidError(`The log could not be read: ${error.message}`, undefined, "unreadable_log");
     throw error;
   }
-  await storeLog(ctx.db, source, read);
-  return toTrafficSource((await ctx.db.select().from(trafficSources).where(eq(trafficSources.id, source.id)))[0]!);
+  return toTrafficSource(await storeLog(ctx.db, source, read));
 }

@@ -34,7 +34,7 @@ function readOutcome(counts: TrafficReadCounts, message: string | null) {
 /**
  * Stores a log's visits, in one transaction: the days it holds replace the source's same days (reading
  * one log twice counts its visits once; a log of another day adds that day), and days that fell out
- * of the 30 days before its newest are dropped.
+ * of the 30 days before its newest are dropped. Answers the source as it now stands.
  */
 export async function storeLogVisits(
   db: Database,
@@ -55,14 +55,16 @@ export async function storeLogVisits(
     if (kept && day <= kept) continue;
     for (const [path, count] of paths) rows.push({ day, path, visits: count });
   }
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     if (days.length) await tx.delete(trafficVisits).where(and(eq(trafficVisits.sourceId, source.id), inArray(trafficVisits.day, days)));
     if (kept) await tx.delete(trafficVisits).where(and(eq(trafficVisits.sourceId, source.id), sql`${trafficVisits.day} <= ${kept}::date`));
     await insertVisits(tx, source.id, source.siteId, rows);
-    await tx
+    const [stored] = await tx
       .update(trafficSources)
       .set({ ...readOutcome(counts, message), latestDay: newest })
-      .where(eq(trafficSources.id, source.id));
+      .where(eq(trafficSources.id, source.id))
+      .returning();
+    return stored!;
   });
 }
 
