@@ -100,31 +100,35 @@ export function BoostHooks({ boostId }: { boostId: number }) {
         is under way do not pile up: they add one follow-up run, which starts when the current one ends.
       </p>
       {createdUrl ? <NewHookNotice url={createdUrl} onDone={() => setCreatedUrl(null)} /> : null}
-      <form
-        className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (errors.attempt()) create.mutate(body);
-        }}
-      >
-        <div className="flex-1">
-          <Field label="Hook name (optional)" hint="What calls it, e.g. Production deploy." error={errors.error("name")}>
-            {(a) => <TextInput {...a} name="hook-name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
-          </Field>
-        </div>
-        <Can atLeast="admin">
+      <Can atLeast="admin">
+        <form
+          className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (errors.attempt()) create.mutate(body);
+          }}
+        >
+          <div className="flex-1">
+            <Field label="Hook name (optional)" hint="What calls it, e.g. Production deploy." error={errors.error("name")}>
+              {(a) => <TextInput {...a} name="hook-name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
+            </Field>
+          </div>
           <Button type="submit" busy={create.isPending} className="sm:mt-6">
             Create deploy hook
           </Button>
-        </Can>
-      </form>
-      <FormProblems errors={errors} />
+        </form>
+        <FormProblems errors={errors} />
+      </Can>
       {hooks.isPending ? (
         <Loading label="Loading deploy hooks…" />
       ) : hooks.isError ? (
         <ErrorNote error={hooks.error} />
       ) : hooks.data.total === 0 ? (
-        <EmptyState title="No deploy hooks yet">Create one to start this boost from your deploy pipeline.</EmptyState>
+        <EmptyState title="No deploy hooks yet">
+          <Can atLeast="admin" otherwise="An admin or owner of the organization creates them.">
+            Create one to start this boost from your deploy pipeline.
+          </Can>
+        </EmptyState>
       ) : (
         <TableScroll label="Deploy hooks of this boost" className="-mx-4 sm:mx-0">
           <table className="min-w-full divide-y divide-slate-200">

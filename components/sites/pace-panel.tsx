@@ -10,7 +10,7 @@ import type { Site } from "@/components/dashboard/types";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, TextInput } from "@/components/ui/field";
-import { Can } from "@/components/dashboard/role";
+import { useCan } from "@/components/dashboard/role";
 
 const PACE_FIELDS = ["max_concurrency", "max_requests_per_second"];
 
@@ -22,8 +22,35 @@ function paceProblems(body: { max_concurrency: number; max_requests_per_second: 
   return problems;
 }
 
-/** How hard Preheat may warm the site: its owner's limits, held by the whole service. */
+const PACE_INTRO =
+  "Preheat never sends this site more calls at once than you allow here, from all of its workers and regions together. It also slows down on its own when the site's responses get much slower, and when the site answers 429 or 503 with Retry-After.";
+
+/** How hard Preheat may warm the site: its owner's limits, held by the whole service. Admins change them; the others read them. */
 export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency: number }) {
+  if (!useCan("admin")) return <PaceFigures site={site} />;
+  return <PaceForm site={site} maxConcurrency={maxConcurrency} />;
+}
+
+function PaceFigures({ site }: { site: Site }) {
+  return (
+    <Card title="Pace">
+      <p className="mb-4 text-sm text-slate-600">{PACE_INTRO}</p>
+      <dl className="grid gap-4 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-slate-500">Calls at once</dt>
+          <dd className="font-medium text-slate-900">{site.max_concurrency}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Calls per second</dt>
+          <dd className="font-medium text-slate-900">{site.max_requests_per_second === null ? "No cap" : site.max_requests_per_second}</dd>
+        </div>
+      </dl>
+      <p className="mt-4 text-sm text-slate-500">An admin or owner of the organization changes the pace.</p>
+    </Card>
+  );
+}
+
+function PaceForm({ site, maxConcurrency }: { site: Site; maxConcurrency: number }) {
   const queryClient = useQueryClient();
   const [concurrency, setConcurrency] = useState(String(site.max_concurrency));
   const [rate, setRate] = useState(site.max_requests_per_second === null ? "" : String(site.max_requests_per_second));
@@ -38,10 +65,7 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
 
   return (
     <Card title="Pace">
-      <p className="mb-4 text-sm text-slate-600">
-        Preheat never sends this site more calls at once than you allow here, from all of its workers and regions together. It also slows down on its own when the site's responses get much slower, and
-        when the site answers 429 or 503 with Retry-After.
-      </p>
+      <p className="mb-4 text-sm text-slate-600">{PACE_INTRO}</p>
       <form
         className="grid gap-4 sm:grid-cols-2"
         onSubmit={(event) => {
@@ -83,11 +107,9 @@ export function PacePanel({ site, maxConcurrency }: { site: Site; maxConcurrency
           )}
         </Field>
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
-          <Can atLeast="admin">
-            <Button type="submit" busy={save.isPending}>
-              Save pace
-            </Button>
-          </Can>
+          <Button type="submit" busy={save.isPending}>
+            Save pace
+          </Button>
           {save.isSuccess ? (
             <p role="status" className="text-sm text-emerald-700">
               Saved: runs in progress take it up within seconds.

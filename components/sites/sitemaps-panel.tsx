@@ -12,7 +12,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, TextInput } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { Can } from "@/components/dashboard/role";
+import { Can, useCan } from "@/components/dashboard/role";
 
 const SITEMAP_FIELDS = ["url"];
 
@@ -70,6 +70,7 @@ function SitemapRow({ siteId, sitemap }: { siteId: number; sitemap: Sitemap }) {
 /** The site's sitemaps and feeds; polled while any is being read, so counts appear by themselves. */
 export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: string }) {
   const queryClient = useQueryClient();
+  const canAdd = useCan("admin");
   const [url, setUrl] = useState("");
   const sitemaps = useQuery({
     queryKey: ["sites", siteId, "sitemaps"],
@@ -98,44 +99,46 @@ export function SitemapsPanel({ siteId, domain }: { siteId: number; domain: stri
   });
   return (
     <Card title="Sitemaps and feeds">
-      <form
-        className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          discover.reset();
-          if (errors.attempt()) add.mutate(body);
-        }}
-      >
-        <div className="flex-1">
-          <Field
-            label="Sitemap URL"
-            hint="An XML sitemap or sitemap index (gzip too), an RSS/Atom shopping feed, a text sitemap (one URL a line) or a robots.txt, on this domain."
-            error={errors.error("url")}
-          >
-            {(a) => <TextInput {...a} name="sitemap-url" type="url" placeholder={`https://${domain}/sitemap.xml`} value={url} onChange={(e) => setUrl(e.target.value)} />}
-          </Field>
-        </div>
-        <Button type="submit" busy={add.isPending} className="sm:mt-6">
-          Add sitemap
-        </Button>
-        <Button
-          variant="secondary"
-          busy={discover.isPending}
-          className="sm:mt-6"
-          onClick={() => discover.mutate()}
-          title="Reads the site's robots.txt, then /sitemap.xml and /sitemap_index.xml, HTTPS first"
+      <Can atLeast="admin">
+        <form
+          className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            discover.reset();
+            if (errors.attempt()) add.mutate(body);
+          }}
         >
-          Find sitemaps
-        </Button>
-      </form>
-      <ErrorNote error={errors.notice ?? discover.error} />
+          <div className="flex-1">
+            <Field
+              label="Sitemap URL"
+              hint="An XML sitemap or sitemap index (gzip too), an RSS/Atom shopping feed, a text sitemap (one URL a line) or a robots.txt, on this domain."
+              error={errors.error("url")}
+            >
+              {(a) => <TextInput {...a} name="sitemap-url" type="url" placeholder={`https://${domain}/sitemap.xml`} value={url} onChange={(e) => setUrl(e.target.value)} />}
+            </Field>
+          </div>
+          <Button type="submit" busy={add.isPending} className="sm:mt-6">
+            Add sitemap
+          </Button>
+          <Button
+            variant="secondary"
+            busy={discover.isPending}
+            className="sm:mt-6"
+            onClick={() => discover.mutate()}
+            title="Reads the site's robots.txt, then /sitemap.xml and /sitemap_index.xml, HTTPS first"
+          >
+            Find sitemaps
+          </Button>
+        </form>
+        <ErrorNote error={errors.notice ?? discover.error} />
+      </Can>
       {sitemaps.isPending ? (
         <Loading />
       ) : sitemaps.error ? (
         <ErrorNote error={sitemaps.error} />
       ) : sitemaps.data.data.length === 0 ? (
-        <EmptyState title="No sitemaps yet">Boosts warm the URLs of the sitemaps you add here.</EmptyState>
+        <EmptyState title="No sitemaps yet">{canAdd ? "Boosts warm the URLs of the sitemaps you add here." : "Boosts warm the URLs of the sitemaps an admin or owner adds here."}</EmptyState>
       ) : (
         <ul className="divide-y divide-slate-100">
           {sitemaps.data.data.map((sitemap) => (

@@ -111,7 +111,11 @@ export function SitesList() {
         ) : sites.error ? (
           <ErrorNote error={sites.error} />
         ) : sites.data.data.length === 0 ? (
-          <EmptyState title="No sites yet">Add your first domain above.</EmptyState>
+          <EmptyState title="No sites yet">
+            <Can atLeast="admin" otherwise="An admin or owner of the organization registers them.">
+              Add your first domain above.
+            </Can>
+          </EmptyState>
         ) : (
           <ul className="divide-y divide-slate-100">
             {sites.data.data.map((site) => (

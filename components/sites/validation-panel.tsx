@@ -122,7 +122,7 @@ function ProofInstructions({ site }: { site: Site }) {
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3" aria-live="polite">
-        <Can atLeast="admin">
+        <Can atLeast="admin" otherwise={<p className="text-sm text-slate-600">Once one of these is in place, an admin or owner of the organization validates the site.</p>}>
           <Button busy={validate.isPending} onClick={() => validate.mutate()}>
             Validate now
           </Button>

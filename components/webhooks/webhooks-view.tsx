@@ -79,7 +79,11 @@ export function WebhooksView({ limit }: { limit: number }) {
         ) : webhooks.isError ? (
           <ErrorNote error={webhooks.error} />
         ) : webhooks.data.total === 0 ? (
-          <EmptyState title="No webhooks yet">Add one above to hear about runs and sitemaps as they happen.</EmptyState>
+          <EmptyState title="No webhooks yet">
+            <Can atLeast="admin" otherwise="An admin or owner of the organization adds them, to hear about runs and sitemaps as they happen.">
+              Add one above to hear about runs and sitemaps as they happen.
+            </Can>
+          </EmptyState>
         ) : (
           <>
             <TableScroll label="Webhooks" className="-mx-4 sm:mx-0">

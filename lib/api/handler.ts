@@ -6,7 +6,7 @@ import { bearerCredential } from "@/lib/auth/bearer";
 import { SCOPES } from "@/lib/auth/scopes";
 import type { AccountContext } from "@/lib/context";
 import type { SessionUser } from "@/lib/accounts/sessions";
-import { type Role, roleAllows } from "@/lib/core/roles";
+import { type Role, roleAllows, roleRefusalMessage } from "@/lib/core/roles";
 import { assertKeyReaches } from "@/lib/sites/site-limit";
 import { inForeground } from "@/lib/db/statement-turns";
 import { type Database, getDb } from "@/lib/db";
@@ -119,7 +119,7 @@ export function twoFactorRefusal(user: { mustEnableTwoFactor: boolean }): Respon
 /** The 403 of a signed-in member whose role does not reach `needed`, or undefined. */
 export function roleRefusal(role: Role, needed: Role): Response | undefined {
   if (roleAllows(role, needed)) return undefined;
-  return errorResponse(403, "insufficient_role", `Your role in this organization (${role}) does not allow this: it needs ${needed} or above. An owner can change your role.`, {
+  return errorResponse(403, "insufficient_role", roleRefusalMessage(role, needed), {
     required_role: needed,
     role,
   });

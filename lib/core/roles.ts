@@ -21,3 +21,8 @@ export const ROLE_GRANTS: Record<Role, string> = {
 export function roleAllows(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
+
+/** Why a member whose role does not reach `needed` is refused: the API's 403 and the dashboard's pages say the same. */
+export function roleRefusalMessage(role: Role, needed: Role): string {
+  return `Your role in this organization (${role}) does not allow this: it needs ${needed} or above. An owner can change your role.`;
+}

@@ -208,7 +208,11 @@ function Receivers({ siteId }: { siteId: number }) {
       ) : receivers.isError ? (
         <ErrorNote error={receivers.error} />
       ) : receivers.data.data.length === 0 ? (
-        <EmptyState title="No change receiver yet">Create one for the system this site is edited in, then paste its URL and secret there.</EmptyState>
+        <EmptyState title="No change receiver yet">
+          <Can atLeast="admin" otherwise="An admin or owner of the organization creates one for the system this site is edited in.">
+            Create one for the system this site is edited in, then paste its URL and secret there.
+          </Can>
+        </EmptyState>
       ) : (
         <ul className="space-y-4">
           {receivers.data.data.map((receiver) => (

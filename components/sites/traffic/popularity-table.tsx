@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "@/components/dashboard/api";
+import { Can } from "@/components/dashboard/role";
 import type { TrafficPage, TrafficSource } from "@/components/dashboard/types";
 import { ColumnHeads, td, tdNum } from "@/components/runs/run-cells";
 import { Button } from "@/components/ui/button";
@@ -59,8 +60,11 @@ export function PopularityTable({ siteId, domain, sources, readsKey }: { siteId:
         <Loading label="Loading the popularity table…" />
       ) : page.total === 0 ? (
         <EmptyState title="No traffic data yet">
-          The table fills once a source has been read. Add one above: upload an access log, give the URL Preheat fetches it from, or connect Plausible or Google Analytics 4. Until then, boosts ordered
-          by traffic keep their own order.
+          The table fills once a source has been read.{" "}
+          <Can atLeast="admin" otherwise="An admin or owner of the organization adds one: an access log, Plausible or Google Analytics 4.">
+            Add one above: upload an access log, give the URL Preheat fetches it from, or connect Plausible or Google Analytics 4.
+          </Can>{" "}
+          Until then, boosts ordered by traffic keep their own order.
         </EmptyState>
       ) : (
         <Rows page={page} domain={domain} names={names} busy={table.isFetching} onOffset={setOffset} />

@@ -64,7 +64,11 @@ export function SourceItem({ siteId, source }: { siteId: number; source: Traffic
           {source.message}
         </p>
       ) : source.status === "never" && !isFetched(source) ? (
-        <p className="text-sm text-slate-600">Waiting for its first log: upload one below, or send it with POST …/traffic-sources/{source.id}/upload.</p>
+        <p className="text-sm text-slate-600">
+          <Can atLeast="admin" otherwise="Waiting for its first log, which an admin or owner uploads.">
+            Waiting for its first log: upload one below, or send it with POST …/traffic-sources/{source.id}/upload.
+          </Can>
+        </p>
       ) : null}
       <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
         <Settings source={source} />

@@ -4,11 +4,14 @@ import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { PageHeader } from "@/components/ui/card";
 import { getBoost, toBoost } from "@/lib/boosts/service";
 import { ownedOr404 } from "../../../owned";
+import { roleShortfall } from "../../../role-required";
 
 export const metadata: Metadata = { title: "Edit boost" };
 
 export default async function EditBoostPage({ params }: { params: Promise<{ boostId: string }> }) {
   const boost = toBoost(await ownedOr404((await params).boostId, (ctx, id) => getBoost(ctx, id)));
+  const shortfall = await roleShortfall("admin", { href: `/boosts/${boost.id}`, label: boost.name });
+  if (shortfall) return shortfall;
   return (
     <div>
       <Breadcrumb

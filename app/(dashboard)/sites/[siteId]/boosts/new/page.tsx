@@ -4,11 +4,14 @@ import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { PageHeader } from "@/components/ui/card";
 import { getSite, toSite } from "@/lib/sites/service";
 import { ownedOr404 } from "../../../../owned";
+import { roleShortfall } from "../../../../role-required";
 
 export const metadata: Metadata = { title: "New boost" };
 
 export default async function NewBoostPage({ params }: { params: Promise<{ siteId: string }> }) {
   const site = toSite(await ownedOr404((await params).siteId, getSite));
+  const shortfall = await roleShortfall("admin", { href: `/sites/${site.id}`, label: site.domain });
+  if (shortfall) return shortfall;
   return (
     <div>
       <Breadcrumb className="mb-2" trail={[{ href: `/sites/${site.id}`, label: site.domain }]} current="New boost" />
