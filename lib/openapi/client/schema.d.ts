@@ -2366,6 +2366,8 @@ export interface components {
         };
         WarmRun: {
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
@@ -2945,6 +2947,8 @@ export interface components {
         Run: {
             boost_id: number;
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
@@ -2999,6 +3003,8 @@ export interface components {
                 custom_user_agents?: string[];
             } | null;
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
