@@ -162,11 +162,10 @@ test("a scheduled boost with variations is created and run; its run reaches done
 });
 
 test("the run page shows the figures, why calls were not cached, and cold vs warm per PoP", async () => {
-  await page
-    .getByRole("link", { name: /#\d+|view run|open run/i })
-    .first()
-    .click();
+  // Named by its ordinal within the boost, found by its id in the URL.
+  await page.getByRole("link", { name: "Run 1", exact: true }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page.getByRole("heading", { name: "Run 1 of Nightly products" })).toBeVisible();
   runUrl = new URL(page.url()).pathname;
   const pops = page.getByRole("heading", { name: /Calls per PoP/ });
   await expect(pops).toBeVisible();
