@@ -224,6 +224,14 @@ test("editing a boost changes what was changed, and clearing the schedule stops 
   await expect(settings).toContainText("fr-FR");
 });
 
+test("the audit log names the boost, linked to its page, with its id on each entry", async () => {
+  await page.goto("/audit");
+  const boostId = boostUrl.split("/").at(-1);
+  const created = page.getByRole("row").filter({ hasText: "boost.created" });
+  await expect(created.getByRole("link", { name: "Nightly products" })).toHaveAttribute("href", boostUrl);
+  await expect(created).toContainText(`(boost ${boostId})`);
+});
+
 test("an on-demand warm of pasted URLs runs to done", async () => {
   await page.goto(siteUrl);
   await page.getByRole("link", { name: "Warm now" }).click();
