@@ -162,11 +162,10 @@ test("a scheduled boost with variations is created and run; its run reaches done
 });
 
 test("the run page shows the figures, why calls were not cached, and cold vs warm per PoP", async () => {
-  await page
-    .getByRole("link", { name: /#\d+|view run|open run/i })
-    .first()
-    .click();
+  // Named by its ordinal within the boost, found by its id in the URL.
+  await page.getByRole("link", { name: "Run 1", exact: true }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page.getByRole("heading", { name: "Run 1 of Nightly products" })).toBeVisible();
   runUrl = new URL(page.url()).pathname;
   const pops = page.getByRole("heading", { name: /Calls per PoP/ });
   await expect(pops).toBeVisible();
@@ -223,6 +222,14 @@ test("editing a boost changes what was changed, and clearing the schedule stops 
   await expect(settings).toContainText("France (fr), Germany (de)");
   await expect(settings).toContainText("mobile, desktop");
   await expect(settings).toContainText("fr-FR");
+});
+
+test("the audit log names the boost, linked to its page, with its id on each entry", async () => {
+  await page.goto("/audit");
+  const boostId = boostUrl.split("/").at(-1);
+  const created = page.getByRole("row").filter({ hasText: "boost.created" });
+  await expect(created.getByRole("link", { name: "Nightly products" })).toHaveAttribute("href", boostUrl);
+  await expect(created).toContainText(`(boost ${boostId})`);
 });
 
 test("an on-demand warm of pasted URLs runs to done", async () => {

@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import type { AuditEvent, Page } from "@/components/dashboard/types";
@@ -18,6 +19,41 @@ const NO_FILTERS: Filters = { actor: "", action: "", target_type: "", target_id:
 
 const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500";
 const td = "px-3 py-2 align-top text-sm text-slate-700";
+
+/** The dashboard page of a target that still exists, by kind; a kind without a page of its own is not linked. */
+const TARGET_PAGES: Partial<Record<string, (id: string) => string>> = {
+  site: (id) => `/sites/${id}`,
+  boost: (id) => `/boosts/${id}`,
+  webhook: (id) => `/webhooks/${id}`,
+  key: () => "/keys",
+  user: () => "/team",
+  invitation: () => "/team",
+};
+
+/**
+ * "Nightly catalogue (boost 12)", linked to its page while it exists; "boost 12 (deleted)" once it
+ * does not: the log names a target as it is now, and always by its id too.
+ */
+function AuditTarget({ target }: { target: AuditEvent["target"] }) {
+  const kind = target.type.replaceAll("_", " ");
+  if (target.id === null) return <>{kind}</>;
+  const byId = `${kind} ${target.id}`;
+  if (target.deleted) return <>{`${byId} (deleted)`}</>;
+  if (target.name === null) return <>{byId}</>;
+  const page = TARGET_PAGES[target.type]?.(target.id);
+  return (
+    <>
+      {page ? (
+        <Link href={page} className="font-medium text-brand-700 underline">
+          {target.name}
+        </Link>
+      ) : (
+        target.name
+      )}{" "}
+      <span className="text-slate-500">({byId})</span>
+    </>
+  );
+}
 
 /** The query string of GET /v1/audit-log: the filters that are set, and the page. */
 function auditPath(filters: Filters, offset: number): string {
@@ -114,8 +150,7 @@ export function AuditView({ retentionDays }: { retentionDays: number }) {
                           {event.count > 1 ? <span title={`${event.count} times within an hour of the first`}> ×{event.count}</span> : null}
                         </td>
                         <td className={td}>
-                          {event.target.type}
-                          {event.target.id ? ` ${event.target.id}` : ""}
+                          <AuditTarget target={event.target} />
                         </td>
                         <td className={`${td} font-mono text-xs`}>{event.changes.length ? event.changes.join(", ") : "—"}</td>
                         <td className={`${td} font-mono text-xs`}>{event.client_address ?? "—"}</td>

@@ -137,11 +137,11 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
       <div aria-live="polite" className="space-y-2 empty:hidden">
         {trigger.data ? (
           <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
-            Run{" "}
+            A run is queued: its progress shows below, or{" "}
             <Link href={`/runs/${trigger.data.run_id}`} className="font-medium underline">
-              #{trigger.data.run_id}
-            </Link>{" "}
-            queued. Its progress shows below.
+              open it
+            </Link>
+            .
           </p>
         ) : null}
         <ErrorNote error={runError(trigger.error)} />
@@ -164,7 +164,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
           {last?.status_message ? (
             <p className="mt-1">
               <Link href={`/runs/${last.id}`} className="underline">
-                Run #{last.id}
+                Run {last.number}
               </Link>
               : {last.status_message}
             </p>

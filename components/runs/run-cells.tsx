@@ -27,10 +27,11 @@ export function ColumnHeads({ labels, numeric = [], actions = false }: { labels:
   );
 }
 
-export function RunLink({ id }: { id: number }) {
+/** A run named by its ordinal within its boost (or its site's warms), the table's context saying which; its id stays in the URL. */
+export function RunLink({ run }: { run: Pick<RunListItem, "id" | "number"> }) {
   return (
-    <Link href={`/runs/${id}`} className="font-medium text-brand-700 hover:underline">
-      #{id}
+    <Link href={`/runs/${run.id}`} className="font-medium text-brand-700 hover:underline">
+      Run {run.number}
     </Link>
   );
 }

@@ -34,7 +34,7 @@ function toPoints(runs: RunListItem[]): Point[] {
       const hits = cacheHitRatio(run.summary);
       const when = run.finished_at ?? run.started_at ?? run.created_at;
       return {
-        run: `#${run.id}`,
+        run: `#${run.number}`,
         when: new Date(when).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }),
         success: success === null ? null : Math.round(success * 1000) / 10,
         hits: hits === null ? null : Math.round(hits * 1000) / 10,

@@ -33,7 +33,7 @@ export function RunHistory({ boostId }: { boostId: number }) {
       row={(run) => (
         <tr key={run.id}>
           <td className={td}>
-            <RunLink id={run.id} />
+            <RunLink run={run} />
           </td>
           <td className={td}>
             <StatusBadge status={run.status} />

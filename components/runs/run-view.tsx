@@ -57,9 +57,12 @@ export function RunView({ initialRun }: { initialRun: RunDetail }) {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[siteCrumb(run.site_id), ...(run.boost_id ? [{ href: `/boosts/${run.boost_id}`, label: run.boost_name ?? `Boost ${run.boost_id}` }] : [])]} />
+      <Breadcrumb
+        trail={[siteCrumb(run.site_id), ...(run.boost_id ? [{ href: `/boosts/${run.boost_id}`, label: run.boost_name ?? `Boost ${run.boost_id}` }] : [])]}
+        current={`${run.type === "warm" ? "Warm run" : "Run"} ${run.number}`}
+      />
       <PageHeader
-        title={`Run #${run.id}`}
+        title={run.type === "warm" ? `Warm run ${run.number}` : `Run ${run.number} of ${run.boost_name ?? `boost ${run.boost_id}`}`}
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={run.status} />

@@ -26,7 +26,7 @@ export function SiteWarmRuns({ siteId }: { siteId: number }) {
       row={(run) => (
         <tr key={run.id}>
           <td className={td}>
-            <RunLink id={run.id} />
+            <RunLink run={run} />
           </td>
           <td className={td}>
             <StatusBadge status={run.status} />

@@ -56,6 +56,8 @@ export const boosts = pgTable(
     keepWarmLead: real("keep_warm_lead").notNull().default(0),
     /** The keep-warm calls the boost may make a calendar month (UTC); null: no budget of its own. */
     monthlyCallBudget: integer("monthly_call_budget"),
+    /** The `number` of the boost's latest run: the trigger runs_number (migration 0049) counts it up as each run is added, never down. */
+    lastRunNumber: integer("last_run_number").notNull().default(0),
     ...timestamps,
   },
   (t) => [index("boosts_site_idx").on(t.siteId), index("boosts_next_run_idx").on(t.nextRunAt)],

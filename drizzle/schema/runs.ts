@@ -27,6 +27,13 @@ export const runs = pgTable(
      */
     accountId: integer("account_id").notNull(),
     boostId: integer("boost_id").references(() => boosts.id, { onDelete: "cascade" }),
+    /**
+     * The run's ordinal within its boost (1, 2, 3… in creation order), or within its site's runs without
+     * a boost (warms, changes). Assigned by the trigger runs_number (migration 0049) from the boost's
+     * (the site's) counter as the row is inserted, whichever statement inserts it: the counter's row
+     * lock keeps two runs of one boost created at once from sharing one. The default is never kept.
+     */
+    number: integer("number").notNull().default(0),
     /** pending → running → done | failed | paused */
     status: text("status").notNull().default("pending"),
     statusMessage: text("status_message"),

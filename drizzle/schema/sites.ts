@@ -45,6 +45,8 @@ export const sites = pgTable(
      * giving its id away. Public by design (it sits in the site's HTML); only the site's own pages' posts count.
      */
     beaconKey: text("beacon_key").notNull().default(sql`substr(md5(random()::text || clock_timestamp()::text), 1, 20)`),
+    /** The `number` of the site's latest run without a boost (warms, changes): the trigger runs_number (migration 0049) counts it up, never down. */
+    lastWarmNumber: integer("last_warm_number").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sites_account_domain_key").on(t.accountId, t.domain), uniqueIndex("sites_beacon_key").on(t.beaconKey)],

@@ -29,7 +29,16 @@ export const auditEventSchema = z
     target: z
       .object({
         type: z.string().meta({ description: "`site`, `sitemap`, `boost`, `hook`, `webhook`, `key`, `user`, `member`, `invitation`, `session`, `organization`…" }),
-        id: z.string().nullable().meta({ description: "The target's id, as text; null when the action has no single target." }),
+        id: z.string().nullable().meta({ description: "The target's id, as text; null when the action has no single target. Always given, whatever `name` says." }),
+        name: z.string().nullable().meta({
+          description:
+            "The target's name as it is now, read with the log: a site's domain, a sitemap's URL, a boost's, a deploy hook's, a key's, a traffic source's or the organization's name, a member's or an invitation's e-mail address, a change receiver's system, a webhook's description (else its URL's origin, since a URL's path may hold a secret). null when the target no longer exists (`deleted`), has no name (a deploy hook without one), or is of a kind not named (a session).",
+          example: "Nightly catalogue",
+        }),
+        deleted: z.boolean().nullable().meta({
+          description:
+            "true when the target no longer exists in the organization (deleted, or a member who left; a revoked key or invitation still exists): its name is gone with it. false when it still exists. null when the log does not look the target up (a session, another organization, no `id`).",
+        }),
       })
       .meta({ id: "AuditTarget" }),
     changes: z.array(z.string()).meta({ description: "For an update (PATCH, PUT): the names of the top-level fields the request supplied, never their values. Empty otherwise." }),

@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "@/drizzle/schema";
+import { auditEvents, webhooks } from "@/drizzle/schema";
+import { createBoost, deleteBoost } from "@/lib/boosts/service";
+import { addSitemap } from "@/lib/sitemaps/service";
+import { createSite } from "@/lib/sites/service";
 import { type DatabaseHandle, openDatabase } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
 import { listAuditEvents, pruneAuditEvents, recordAuditEvent } from "./audit";
@@ -21,6 +24,48 @@ async function recordAged(accountId: number, action: string, daysAgo: number, no
 }
 
 describe("audit events", () => {
+  it("name each target as it is now, by one read per kind, and say which are gone; never another organization's", async () => {
+    const { user } = await findOrCreateUser(handle.db, "names@example.com");
+    const ctx = { db: handle.db, accountId: user.accountId };
+    const site = await createSite(ctx, { domain: "names.example.com" });
+    const sitemap = await addSitemap(ctx, site.id, { url: "https://names.example.com/sitemap.xml" });
+    const boost = (name: string) => createBoost(ctx, site.id, { name, source_type: "sitemap", sitemap_ids: [sitemap.id], region: ["fr"] });
+    const [nightly, gone] = [await boost("Nightly catalogue"), await boost("Gone soon")];
+    await deleteBoost(ctx, gone.id);
+    const [slack] = await handle.db
+      .insert(webhooks)
+      .values({ accountId: user.accountId, url: "https://hooks.slack.com/services/T000/B000/secret-path", events: ["run.completed"], secret: "whsec_test" })
+      .returning();
+    const { user: stranger } = await findOrCreateUser(handle.db, "stranger-names@example.com");
+    const theirs = await createSite({ db: handle.db, accountId: stranger.accountId }, { domain: "theirs.example.com" });
+    const targets: [string, number | null][] = [
+      ["site", site.id],
+      ["boost", nightly.id],
+      ["boost", gone.id],
+      ["webhook", slack!.id],
+      ["user", user.id],
+      ["session", 5],
+      ["site", theirs.id],
+      ["key", null],
+    ];
+    for (const [targetType, targetId] of targets) {
+      await recordAuditEvent(handle.db, { accountId: user.accountId, actor: { type: "key", label: "phk_names123" }, action: `${targetType}.updated`, targetType, targetId });
+    }
+    const listed = (await listAuditEvents(ctx, {}, page)).data.reverse().map((event) => event.target);
+    expect(listed).toEqual([
+      { type: "site", id: String(site.id), name: "names.example.com", deleted: false },
+      { type: "boost", id: String(nightly.id), name: "Nightly catalogue", deleted: false },
+      { type: "boost", id: String(gone.id), name: null, deleted: true },
+      // Its URL's path holds a secret: only the origin names it.
+      { type: "webhook", id: String(slack!.id), name: "https://hooks.slack.com", deleted: false },
+      { type: "user", id: String(user.id), name: "names@example.com", deleted: false },
+      { type: "session", id: "5", name: null, deleted: null },
+      // Another organization's site is not this log's to name: as if deleted.
+      { type: "site", id: String(theirs.id), name: null, deleted: true },
+      { type: "key", id: null, name: null, deleted: null },
+    ]);
+  });
+
   it("coalesced (a deploy hook's calls) count on one entry per target for an hour, then start another", async () => {
     const { user } = await findOrCreateUser(handle.db, "hook-calls@example.com");
     const ctx = { db: handle.db, accountId: user.accountId };

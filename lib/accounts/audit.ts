@@ -9,6 +9,7 @@ import { escapeLike } from "@/lib/db/like";
 import { executePrepared } from "@/lib/db/prepared";
 import { gatheredPerDatabase } from "@/lib/db/gathered";
 import type { AuditActorType, AuditEventView, AuditLogFilters } from "./audit-schemas";
+import { type TargetNow, targetsNow } from "./audit-targets";
 
 const DAY_MS = 86_400_000;
 
@@ -116,12 +117,12 @@ export async function recordAuditEvent(db: Database, event: AuditEventInput): Pr
 
 type Row = typeof auditEvents.$inferSelect;
 
-function toAuditEventView(row: Row): AuditEventView {
+function toAuditEventView(row: Row, target: TargetNow): AuditEventView {
   return {
     id: row.id,
     action: row.action,
     actor: { type: row.actorType as AuditActorType, label: row.actor, ...(row.actorUserId !== null && { user_id: row.actorUserId }) },
-    target: { type: row.targetType, id: row.targetId },
+    target: { type: row.targetType, id: row.targetId, ...target },
     changes: row.changes ?? [],
     client_address: row.clientAddress,
     count: row.count,
@@ -154,7 +155,12 @@ export async function listAuditEvents(ctx: AccountContext, filters: AuditLogFilt
   );
   const rows = await ctx.db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.id)).limit(page.limit).offset(page.offset);
   const [counted] = await ctx.db.select({ n: count() }).from(auditEvents).where(where);
-  return { data: rows.map(toAuditEventView), total: counted?.n ?? 0 };
+  const targetNow = await targetsNow(
+    ctx.db,
+    ctx.accountId,
+    rows.map((row) => ({ type: row.targetType, id: row.targetId })),
+  );
+  return { data: rows.map((row) => toAuditEventView(row, targetNow({ type: row.targetType, id: row.targetId }))), total: counted?.n ?? 0 };
 }
 
 /** Deletes the events older than PREHEAT_AUDIT_RETENTION_DAYS before `now` (the worker's periodic sweep); answers how many went. */

@@ -16,6 +16,7 @@ export const reportProps: RunReportProps = {
   boostName: "Nightly",
   siteDomain: "shop.test",
   runId: 7,
+  runNumber: 2,
   status: "done",
   statusMessage: null,
   startedAt: "2026-11-22T03:00:00.000Z",

@@ -12,7 +12,7 @@ describe("the run report", () => {
 
   it("renders the figures, the top five PoPs, five failure samples and the link", async () => {
     const { html, text } = await renderEmail("run-report", reportProps);
-    expect(html).toContain("on shop.test finished");
+    expect(html).toContain("Run 2 of boost “Nightly” on shop.test finished");
     for (const expected of ["Success rate: 98%", "Cache-hit ratio: 40%", "Average response time: 123 ms", "Calls: 2,000 (1,960 succeeded, 40 failed)", "Regions: fr, de", "Duration: 2 min 5 s"]) {
       expect(text).toContain(expected);
     }
@@ -32,6 +32,8 @@ describe("the run report", () => {
     expect(text).not.toContain("broken-6");
     expect(text).toContain("fr, mobile: timeout");
     expect(text).toContain("fr, mobile, fr-FR, HTTP 500: HTTP 500");
+    // Named by its ordinal within the boost; the link goes by its id.
+    expect(text).toContain("Open run 2");
     expect(html).toContain('href="https://preheat.test/runs/7"');
     expect(text).toContain("https://preheat.test/runs/7");
     expect(html).not.toMatch(/<img|https?:\/\/(?!preheat\.test|shop\.test)[^"\s]*\.(png|jpe?g|gif|svg)/);
@@ -41,6 +43,13 @@ describe("the run report", () => {
     const { html, text } = await renderEmail("run-report", { ...reportProps, status: "paused", statusMessage: "Paused: 55 of the last 100 calls failed." });
     expect(html).toContain("on shop.test was paused");
     expect(text).toContain("Paused: 55 of the last 100 calls failed.");
+  });
+
+  it("still renders a report queued before runs were numbered", async () => {
+    const { runNumber: _, ...queuedBefore } = reportProps;
+    const { html, text } = await renderEmail("run-report", queuedBefore);
+    expect(html).toContain("Boost “Nightly” on shop.test finished");
+    expect(text).toContain("Open the run");
   });
 
   it("refuses a link that a mail client cannot open", () => {

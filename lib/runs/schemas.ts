@@ -22,6 +22,10 @@ import {
 
 const runFields = {
   id: z.number().int(),
+  number: z.number().int().min(1).meta({
+    description:
+      "The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it (\"Run 2 of Nightly catalogue\"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken.",
+  }),
   status: runStatusSchema,
   status_message: z.string().nullable(),
   started_at: timestamp.nullable().meta({ description: "null while pending." }),

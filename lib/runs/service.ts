@@ -28,6 +28,7 @@ type BoostRow = typeof boosts.$inferSelect;
 /** The columns a run's list entry shows: lists read these only (a run's samples and URLs can weigh kilobytes). */
 const listedColumns = {
   id: runs.id,
+  number: runs.number,
   boostId: runs.boostId,
   status: runs.status,
   statusMessage: runs.statusMessage,
@@ -63,6 +64,7 @@ function commonView(row: ListedRun, summed: Summary | undefined) {
   const summary = row.summary ? { ...emptySummary(), ...row.summary } : (summed ?? emptySummary());
   return {
     id: row.id,
+    number: row.number,
     status: row.status as z.infer<typeof runListItemSchema>["status"],
     status_message: row.statusMessage,
     started_at: iso(row.startedAt),

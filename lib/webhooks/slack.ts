@@ -8,10 +8,12 @@ const RUN_OUTCOME: Record<string, string> = { "run.completed": "completed", "run
 
 function runText(run: RunDetail, event: string): string {
   const { total_calls, failed_calls, cache_hits } = run.summary;
+  // By its ordinal within its boost (or its site's warms), as the dashboard names it; a message queued before runs were numbered, by its id.
+  const which = run.number === undefined ? `run ${run.id}` : `${run.boost_name ? "run" : "warm run"} ${run.number}`;
   const name = run.boost_name ? `of “${run.boost_name}”` : "(on-demand warm)";
   const figures = `${plural(total_calls, "call")}, ${plural(cache_hits, "cache hit")}, ${failed_calls} failed`;
   const why = event === "run.completed" ? "" : ` ${run.status_message ?? ""}`.trimEnd();
-  return `Preheat: run ${run.id} ${name} ${RUN_OUTCOME[event] ?? event}: ${figures}.${why} <${publicBaseUrl()}/runs/${run.id}|Open the run>`;
+  return `Preheat: ${which} ${name} ${RUN_OUTCOME[event] ?? event}: ${figures}.${why} <${publicBaseUrl()}/runs/${run.id}|Open the run>`;
 }
 
 function sitemapText(sitemap: SitemapPayload, event: string): string {

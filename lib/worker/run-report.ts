@@ -41,6 +41,7 @@ export async function reportRunEnd(db: Database, runId: number): Promise<void> {
       boostName: boost.name,
       siteDomain: site.domain,
       runId: run.id,
+      runNumber: run.number,
       status: run.status as "done" | "failed" | "paused",
       statusMessage: run.statusMessage,
       startedBy: describeTrigger(view!.common.triggered_by),

@@ -9,6 +9,8 @@ export const runReportProps = z.object({
   boostName: z.string(),
   siteDomain: z.string(),
   runId: z.number().int().positive(),
+  /** The run's ordinal within its boost (GET /v1/runs/{id}'s `number`), which the report names it by; absent in reports queued before runs were numbered. */
+  runNumber: z.number().int().positive().optional(),
   status: z.enum(["done", "failed", "paused"]),
   statusMessage: z.string().nullable(),
   /** What started the run, in words ("the deploy hook CI"); absent in reports queued before it was recorded. */
@@ -141,7 +143,7 @@ export function RunReportEmail(props: RunReportProps) {
       <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Helvetica, Arial, sans-serif", margin: "0", padding: "16px 0" }}>
         <Container style={{ backgroundColor: "#ffffff", padding: "24px", maxWidth: "560px", borderRadius: "8px" }}>
           <Heading as="h1" style={{ fontSize: "20px", color: statusColour[props.status], margin: "0 0 8px" }}>
-            {`Boost “${props.boostName}” on ${props.siteDomain} ${headline[props.status]}`}
+            {`${props.runNumber ? `Run ${props.runNumber} of boost` : "Boost"} “${props.boostName}” on ${props.siteDomain} ${headline[props.status]}`}
           </Heading>
           {props.startedBy ? <Text style={text}>{`Started by ${props.startedBy}.`}</Text> : null}
           {props.statusMessage ? <Text style={text}>{props.statusMessage}</Text> : null}
@@ -228,7 +230,7 @@ export function RunReportEmail(props: RunReportProps) {
           ) : null}
           <Hr />
           <Button href={props.runUrl} style={{ backgroundColor: "#ea580c", color: "#ffffff", padding: "10px 16px", borderRadius: "6px", fontSize: "14px" }}>
-            {`Open run #${props.runId}`}
+            {props.runNumber ? `Open run ${props.runNumber}` : "Open the run"}
           </Button>
         </Container>
       </Body>

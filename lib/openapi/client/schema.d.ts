@@ -1137,7 +1137,7 @@ export interface paths {
         };
         /**
          * List the audit log (every change, newest first)
-         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. A deploy hook's calls count on one entry per hook for an hour (`count`), so that its URL cannot grow the log without bound. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
+         * @description Every change of the organization's state through the API or the dashboard, newest first: who (`actor`: a member by e-mail, an API key by prefix, a deploy hook by id), what (`action`, e.g. `site.created`, `boost.updated`, `key.revoked`, `hook.triggered`, `member.invited`), on what (`target`: its type and id, always, and its name as it is now, or `deleted` once it no longer exists), when and from which client address. An update lists the names of the fields it supplied in `changes`, never their values: no secret (key, webhook secret, password, hook URL) is ever recorded. Only successful changes are recorded, and an idempotent replay is not recorded again. Reads are not recorded. A deploy hook's calls count on one entry per hook for an hour (`count`), so that its URL cannot grow the log without bound. Events are kept `PREHEAT_AUDIT_RETENTION_DAYS` days (365 by default), then deleted. Filters are exact: `actor` (an e-mail address, in any case, or a key prefix), `action` (one action, or a prefix such as `site.` or `site.*`), `target_type` and `target_id`.
          *
          *     Scope: `audit:read`.
          *
@@ -2366,6 +2366,8 @@ export interface components {
         };
         WarmRun: {
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
@@ -2945,6 +2947,8 @@ export interface components {
         Run: {
             boost_id: number;
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
@@ -2999,6 +3003,8 @@ export interface components {
                 custom_user_agents?: string[];
             } | null;
             id: number;
+            /** @description The run's ordinal within its boost (1 for its first run, 2 for the next, in creation order), or, for a run without a boost (a warm, a site's changes), within its site's runs without a boost. The dashboard names a run by it ("Run 2 of Nightly catalogue"); the id stays the run's identifier, in every path and URL. Never reused: a run deleted by retention keeps its number taken. */
+            number: number;
             status: components["schemas"]["RunStatus"];
             status_message: string | null;
             /**
@@ -3383,8 +3389,15 @@ export interface components {
         AuditTarget: {
             /** @description `site`, `sitemap`, `boost`, `hook`, `webhook`, `key`, `user`, `member`, `invitation`, `session`, `organization`… */
             type: string;
-            /** @description The target's id, as text; null when the action has no single target. */
+            /** @description The target's id, as text; null when the action has no single target. Always given, whatever `name` says. */
             id: string | null;
+            /**
+             * @description The target's name as it is now, read with the log: a site's domain, a sitemap's URL, a boost's, a deploy hook's, a key's, a traffic source's or the organization's name, a member's or an invitation's e-mail address, a change receiver's system, a webhook's description (else its URL's origin, since a URL's path may hold a secret). null when the target no longer exists (`deleted`), has no name (a deploy hook without one), or is of a kind not named (a session).
+             * @example Nightly catalogue
+             */
+            name: string | null;
+            /** @description true when the target no longer exists in the organization (deleted, or a member who left; a revoked key or invitation still exists): its name is gone with it. false when it still exists. null when the log does not look the target up (a session, another organization, no `id`). */
+            deleted: boolean | null;
         };
     };
     responses: never;

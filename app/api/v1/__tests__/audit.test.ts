@@ -16,7 +16,7 @@ type AuditEvent = {
   id: number;
   action: string;
   actor: { type: string; label: string; user_id?: number };
-  target: { type: string; id: string | null };
+  target: { type: string; id: string | null; name: string | null; deleted: boolean | null };
   changes: string[];
   client_address: string | null;
   count: number;
@@ -90,6 +90,23 @@ describe("what is recorded", () => {
     expect(data.find((e) => e.action === "boost.created")?.changes).toEqual([]);
     const text = JSON.stringify(data);
     for (const secret of [PROFILE_PASSWORD, webhook.body.secret, key, site.verification_secret]) expect(text).not.toContain(secret);
+  });
+
+  it("names each entry's target as it is now, with its id, and says when it no longer exists", async () => {
+    const own = await newKey();
+    const site = await createValidatedSite(own);
+    const boost = async (name: string) =>
+      (await api("POST", `/v1/sites/${site.id}/boosts`, { key: own, body: { name, source_type: "csv", source_url: `http://${site.domain}/urls.csv`, region: ["fr"] } })).body.id as number;
+    const [kept, gone] = [await boost("Nightly"), await boost("Weekly")];
+    expect((await api("PATCH", `/v1/boosts/${kept}`, { key: own, body: { name: "Nightly catalogue" } })).status).toBe(200);
+    expect((await api("DELETE", `/v1/boosts/${gone}`, { key: own })).status).toBe(204);
+    const { data } = await log("", own);
+    const targets = new Map(data.map((e) => [`${e.action} ${e.target.id}`, e.target]));
+    expect(targets.get(`site.created ${site.id}`)).toEqual({ type: "site", id: String(site.id), name: site.domain, deleted: false });
+    // Renamed since it was created: every entry reads its name now.
+    expect(targets.get(`boost.created ${kept}`)).toEqual({ type: "boost", id: String(kept), name: "Nightly catalogue", deleted: false });
+    expect(targets.get(`boost.created ${gone}`)).toEqual({ type: "boost", id: String(gone), name: null, deleted: true });
+    expect(targets.get(`boost.deleted ${gone}`)).toEqual({ type: "boost", id: String(gone), name: null, deleted: true });
   });
 
   it("records a create once: an idempotent replay and a refusal are not recorded", async () => {

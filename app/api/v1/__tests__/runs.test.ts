@@ -76,6 +76,8 @@ describe("GET /v1/runs", () => {
     const response = await api("GET", "/v1/runs?limit=1", { key: owner });
     expect(response.body.data[0]).toEqual({
       id: runs[2]!.runId,
+      // The first run of its boost, whatever runs the organization had before.
+      number: 1,
       boost_id: runs[2]!.boostId,
       status: "pending",
       status_message: null,
@@ -95,6 +97,7 @@ describe("GET /v1/runs", () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ total: 1, limit: 20, offset: 0 });
     expect(ids(response)).toEqual([runId]);
+    expect(response.body.data[0].number).toBe(1);
   });
 
   it("pages with limit and offset", async () => {
@@ -176,6 +179,7 @@ describe("GET /v1/runs/{runId}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       id: runId,
+      number: 1,
       type: "boost",
       boost_id: boostId,
       boost_name: "Catalogue",
@@ -222,6 +226,8 @@ describe("GET /v1/runs/{runId}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       id: queued.run_id,
+      // The site's first run without a boost.
+      number: 1,
       type: "warm",
       boost_id: null,
       boost_name: null,

@@ -195,7 +195,8 @@ describe("webhooks", () => {
     const { run } = await warmAndWait(owner, (domain) => [`http://${domain}/`]);
     const [message] = await until(() => (deliveriesTo("/slack").length ? deliveriesTo("/slack") : undefined));
     const { text } = JSON.parse(message!.body);
-    expect(text).toContain(`run ${run.id}`);
+    // The site's first warm, named as the dashboard names it; the link goes by its id.
+    expect(text).toContain("Preheat: warm run 1 (on-demand warm)");
     expect(text).toContain("completed: 1 call, 1 cache hit, 0 failed");
     expect(text).toMatch(new RegExp(`<http[^|]+/runs/${run.id}\\|Open the run>`));
   });
