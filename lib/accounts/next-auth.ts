@@ -23,7 +23,7 @@ import { countWrongProof, secondsUntilProofAllowed } from "./proof-attempts";
 const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
 const TWO_FACTOR_INVALID = "TwoFactorInvalid";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
-import { openSession, SESSION_DAYS, type SessionUser, sessionUser } from "./sessions";
+import { openSession, SESSION_DAYS, type SessionState, type SessionUser, type SignedInUser, sessionState } from "./sessions";
 import { sessionSecret, SIGN_IN_LINK_HOURS, signInLinkKey } from "@/lib/accounts/sign-in-link";
 
 /**
@@ -132,13 +132,25 @@ export function authOptions(): Promise<NextAuthOptions> {
   return g.__preheatAuthOptions;
 }
 
-/** The signed-in user of this request (cookies read through next/headers), or undefined. */
-export async function currentUser(): Promise<SessionUser | undefined> {
+/** What this request's session cookie stands for (cookies read through next/headers), or undefined when signed out. */
+export async function currentSession(): Promise<SessionState | undefined> {
   // Cookies first: a visitor without a session costs no query, and a page being prerendered at build
   // time stops here (cookies() marks it dynamic) before it could open the database.
   if (!hasSessionCookie(await cookies())) return undefined;
   const session = (await getServerSession(await authOptions())) as { sid?: unknown } | null;
   // Cookies signed before sessions were rows carry no id: they are signed out.
   if (typeof session?.sid !== "string") return undefined;
-  return sessionUser(await getDb(), session.sid);
+  return sessionState(await getDb(), session.sid);
+}
+
+/** The signed-in user of this request at work in an organization, or undefined. */
+export async function currentUser(): Promise<SessionUser | undefined> {
+  const state = await currentSession();
+  return state?.kind === "member" ? state.user : undefined;
+}
+
+/** The signed-in user of this request, in an organization or in none, or undefined. */
+export async function signedInUser(): Promise<SignedInUser | undefined> {
+  const state = await currentSession();
+  return state?.kind === "member" || state?.kind === "no_organization" ? state.user : undefined;
 }
