@@ -39,6 +39,8 @@ export async function signUpAndSignIn(page: Page, user: { name?: string; email: 
   await page.getByRole("button", { name: "Create account" }).click();
   // This server sends no e-mail: the page says where the link is instead of "we sent".
   await expect(page.getByRole("heading", { name: "Your link is in the server's outbox" })).toBeVisible();
+  await expect(page.getByRole("status")).not.toContainText("We sent");
+  await expect(page.getByText(`npm run --silent cli -- emails --to ${user.email}`)).toBeVisible();
   await page.goto(linkIn(await lastEmailTo(user.email)));
   await expect(page.getByText(user.email)).toBeVisible();
   await page.getByLabel("Organization name").fill(user.organization ?? "Acme Web");

@@ -92,10 +92,10 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
       // A sign-in link proves the address, not the second factor: a user with two-factor sign-in signs in with the password and a code.
       async signIn({ user, account, email }) {
         if (account?.provider !== "email" || email?.verificationRequest) return true;
-        const [row] = await db
-          .select({ totpEnabledAt: users.totpEnabledAt })
-          .from(users)
-          .where(eq(users.id, Number(user.id)));
+        // A first link to an unknown address comes with the address as its id (the user is created after this): no second factor yet.
+        const userId = Number(user.id);
+        if (!Number.isSafeInteger(userId)) return true;
+        const [row] = await db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId));
         return row?.totpEnabledAt ? `/signin?${new URLSearchParams({ error: TWO_FACTOR_REQUIRED, email: user.email ?? "" })}` : true;
       },
       // At sign-in (`user` is given only then) the session becomes a row, whose id the cookie carries:
