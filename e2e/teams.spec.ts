@@ -112,7 +112,7 @@ test("removing a member ends their open session at once", async () => {
 });
 
 test("a removed member's next page says why they were signed out; signed in again, they belong to no organization until they create one", async () => {
-  await memberPage.goto("/boosts");
+  await memberPage.goto("/team");
   await expect(memberPage).toHaveURL(/\/signin/);
   await expect(memberPage.getByRole("status")).toHaveText(
     `You were signed out because an owner removed you from ${owner.organization}. Sign in again to work in the organizations you still belong to, or to create one.`,
