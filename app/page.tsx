@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/accounts/next-auth";
+import { signedInUser } from "@/lib/accounts/next-auth";
 
 const steps = [
   { title: "Get an API key", body: "Sign up, then API keys → Create key" },
@@ -10,7 +10,7 @@ const steps = [
 ];
 
 export default async function HomePage() {
-  if (await currentUser()) redirect("/sites");
+  if (await signedInUser()) redirect("/sites");
   return (
     <div className="space-y-10">
       <section className="space-y-3">

@@ -1,26 +1,32 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { api } from "@/components/dashboard/api";
 import type { Role } from "@/lib/core/roles";
+import { QueryProvider } from "./query-provider";
 
 type Organization = { id: number; name: string; role: Role; current: boolean };
 
-/** The organization this session works in, and the others of the user to switch to (agencies). */
-export function OrganizationSwitcher() {
-  const [organizations, setOrganizations] = useState<Organization[]>([]);
+/** The organizations of the signed-in user in the tab's query cache: whatever renames or creates one invalidates it. */
+export const organizationsKey = ["organizations"] as const;
+
+/** The menu's last choice: not an organization, the page that creates one. */
+const NEW_ORGANIZATION = "new";
+
+function OrganizationMenu() {
+  const organizations = useQuery({ queryKey: organizationsKey, queryFn: () => api<{ data: Organization[] }>("/api/dashboard/organizations").then((answer) => answer.data) });
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    api<{ data: Organization[] }>("/api/dashboard/organizations")
-      .then((answer) => setOrganizations(answer.data))
-      .catch(() => setOrganizations([]));
-  }, []);
-  const current = organizations.find((o) => o.current);
+  const current = organizations.data?.find((o) => o.current);
   if (!current) return null;
 
-  async function switchTo(id: number) {
+  async function choose(value: string) {
     setBusy(true);
-    await api(`/api/dashboard/organizations/${id}/switch`, { method: "POST" });
+    if (value === NEW_ORGANIZATION) {
+      window.location.href = "/organizations/new";
+      return;
+    }
+    await api(`/api/dashboard/organizations/${value}/switch`, { method: "POST" });
     // Every page shows the organization's records: start again from its sites.
     window.location.href = "/sites";
   }
@@ -32,18 +38,28 @@ export function OrganizationSwitcher() {
         aria-label="Organization"
         className="max-w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
         value={current.id}
-        disabled={busy || organizations.length < 2}
-        onChange={(event) => switchTo(Number(event.target.value))}
+        disabled={busy}
+        onChange={(event) => choose(event.target.value)}
       >
-        {organizations.map((o) => (
+        {organizations.data?.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}
           </option>
         ))}
+        <option value={NEW_ORGANIZATION}>New organization…</option>
       </select>
       <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="Your role in this organization">
         {current.role}
       </span>
     </label>
+  );
+}
+
+/** The organization this session works in, the others of the user to switch to (agencies), and a new one. */
+export function OrganizationSwitcher() {
+  return (
+    <QueryProvider>
+      <OrganizationMenu />
+    </QueryProvider>
   );
 }

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentUser } from "@/lib/accounts/next-auth";
+import { currentSession } from "@/lib/accounts/next-auth";
 import { NavLinks } from "./nav-links";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { SignOutButton } from "./sign-out-button";
@@ -18,16 +18,19 @@ const dashboardLinks = [
 ];
 
 export async function SiteHeader() {
-  const user = await currentUser();
+  const session = await currentSession();
+  const user = session?.kind === "member" || session?.kind === "no_organization" ? session.user : undefined;
+  // In no organization, none of the dashboard's pages has anything to show: only the way to one.
+  const member = session?.kind === "member";
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm">
-        <Link href={user ? "/sites" : "/"} className="text-base font-semibold text-brand-700">
+        <Link href={member ? "/sites" : user ? "/organizations/new" : "/"} className="text-base font-semibold text-brand-700">
           Preheat
         </Link>
         {user ? (
           <>
-            <NavLinks links={dashboardLinks} />
+            {member ? <NavLinks links={dashboardLinks} /> : null}
             {user.operator ? (
               // Only for the users granted the console: customers never see it.
               <Link href="/operator" className="font-medium text-amber-800 hover:text-amber-950">
@@ -36,7 +39,7 @@ export async function SiteHeader() {
             ) : null}
             {/* On a phone, what does not fit goes to a line of its own rather than squeezing Sign out. */}
             <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-2">
-              <OrganizationSwitcher />
+              {member ? <OrganizationSwitcher /> : null}
               <span className="hidden text-slate-500 sm:inline">{user.email}</span>
               <ThemeToggle />
               <SignOutButton />

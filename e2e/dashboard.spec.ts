@@ -298,7 +298,7 @@ test("a sign-in link, e-mailed to the outbox, signs the owner in on another brow
   await elsewhere.goto("/signin");
   await elsewhere.getByLabel("E-mail").fill(owner.email);
   await elsewhere.getByRole("button", { name: "E-mail me a sign-in link" }).click();
-  await expect(elsewhere.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await expect(elsewhere.getByRole("heading", { name: "Your sign-in link is in the server's outbox" })).toBeVisible();
 
   await page.getByRole("link", { name: "Outbox" }).click();
   await page

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignUpForm } from "@/components/auth/sign-up-form";
-import { currentUser } from "@/lib/accounts/next-auth";
+import { signedInUser } from "@/lib/accounts/next-auth";
 import { setting } from "@/lib/config";
 
 export const metadata: Metadata = { title: "Sign up" };
@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Sign up" };
 export const dynamic = "force-dynamic";
 
 export default async function SignUpPage() {
-  if (await currentUser()) redirect("/sites");
+  if (await signedInUser()) redirect("/sites");
   return (
     <div className="mx-auto max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="mb-1 text-xl font-bold">Create your Preheat account</h1>

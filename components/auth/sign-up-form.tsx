@@ -34,15 +34,25 @@ export function SignUpForm({ emailTransport }: { emailTransport: boolean }) {
   }
 
   if (sentTo) {
+    const link = "Follow the link to confirm the address, name your organization and choose your password: your account is created then.";
     return (
       <div role="status" className="space-y-3 text-sm text-slate-700">
-        <h2 className="text-base font-semibold text-slate-900">Check your e-mail</h2>
-        <p>
-          We sent a link to <strong>{sentTo}</strong>. Follow it to confirm the address and choose your password: your account is created then. The link works once and expires in 24 hours; signing up
-          again sends a new one and the earlier ones stop working.
-        </p>
-        <p className="text-slate-600">Nothing there? At most 5 e-mails an hour go to one address: wait a little before asking again.</p>
-        {emailTransport ? null : <NoEmailTransportNote email={sentTo} />}
+        {emailTransport ? (
+          <>
+            <h2 className="text-base font-semibold text-slate-900">Check your e-mail</h2>
+            <p>
+              We sent a link to <strong>{sentTo}</strong>. {link}
+            </p>
+          </>
+        ) : (
+          <>
+            <h2 className="text-base font-semibold text-slate-900">Your link is in the server's outbox</h2>
+            <NoEmailTransportNote email={sentTo} />
+            <p>{link}</p>
+          </>
+        )}
+        <p>The link works once and expires in 24 hours; signing up again makes a new one, and the earlier ones stop working.</p>
+        {emailTransport ? <p className="text-slate-600">Nothing there? At most 5 e-mails an hour go to one address: wait a little before asking again.</p> : null}
       </div>
     );
   }

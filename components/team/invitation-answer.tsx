@@ -95,7 +95,7 @@ export function InvitationAnswer({ token, email, organization, signedInAs, hasUs
   return (
     <form className="space-y-4" onSubmit={accept}>
       {signedInAs ? null : (
-        <Field label="Choose a password" hint={`At least ${minPasswordLength} characters; you sign in with ${email} and it.`} error={fieldError}>
+        <Field label="Choose a password" hint={`At least ${minPasswordLength} characters. You will sign in with your address, ${email}, and this password.`} error={fieldError}>
           {(a) => <TextInput {...a} type="password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
         </Field>
       )}

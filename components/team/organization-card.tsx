@@ -11,6 +11,8 @@ import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { Check } from "@/components/ui/choices";
 import { Field, TextInput } from "@/components/ui/field";
+import { organizationsKey } from "@/components/organization-switcher";
+import { NewOrganizationForm } from "./new-organization-form";
 
 type Organization = { id: number; name: string; role: string; require_two_factor: boolean };
 const organizationKey = ["organization"] as const;
@@ -21,11 +23,17 @@ function Settings({ organization }: { organization: Organization }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(organization.name);
   const [confirm, setConfirm] = useState("");
+  const [renamedTo, setRenamedTo] = useState<string | null>(null);
   const renaming = { name };
   const errors = useFormErrors(renaming, NAME_FIELDS, checkWith(organizationBody, renaming, NAME_FIELDS));
   const save = useMutation({
     mutationFn: (changes: { name?: string; require_two_factor?: boolean }) => api<Organization>("/api/dashboard/organization", { method: "PATCH", body: changes }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKey }),
+    onSuccess: (saved, changes) => {
+      if (changes.name !== undefined) setRenamedTo(saved.name);
+      queryClient.setQueryData(organizationKey, saved);
+      // The header's organization menu reads the same cache: it shows the new name at once.
+      return queryClient.invalidateQueries({ queryKey: organizationsKey });
+    },
     onError: (error, changes) => {
       if (changes.name !== undefined) errors.refused({ name: changes.name }, error);
     },
@@ -52,6 +60,7 @@ function Settings({ organization }: { organization: Organization }) {
         <Button type="submit" variant="secondary" busy={save.isPending}>
           Rename
         </Button>
+        {renamedTo !== null && renamedTo === name.trim() ? <p role="status" className="text-sm text-emerald-800">{`Renamed: the organization is ${renamedTo} now.`}</p> : null}
       </form>
       <Check
         label="Require two-factor sign-in of every member (members without it can open only their Account page until they turn it on)"
@@ -75,39 +84,6 @@ function Settings({ organization }: { organization: Organization }) {
   );
 }
 
-function NewOrganization() {
-  const [name, setName] = useState("");
-  const body = { name };
-  const errors = useFormErrors(body, NAME_FIELDS, checkWith(organizationBody, body, NAME_FIELDS));
-  const create = useMutation({
-    mutationFn: (sent: typeof body) => api("/api/dashboard/organizations", { method: "POST", body: sent }),
-    onSuccess: () => {
-      window.location.href = "/sites";
-    },
-    onError: (error, sent) => errors.refused(sent, error),
-  });
-  return (
-    <form
-      className="flex flex-wrap items-end gap-3"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (errors.attempt()) create.mutate(body);
-      }}
-    >
-      <Field label="New organization" hint="You own it; this session switches to it." error={errors.error("name")}>
-        {(a) => <TextInput {...a} name="new-organization" value={name} onChange={(e) => setName(e.target.value)} />}
-      </Field>
-      <Button type="submit" variant="secondary" busy={create.isPending}>
-        Create
-      </Button>
-      <div className="w-full">
-        <FormProblems errors={errors} />
-      </div>
-    </form>
-  );
-}
-
 /** The organization's settings for its owners, and a new organization for anybody. */
 export function OrganizationCard() {
   const organization = useQuery({ queryKey: organizationKey, queryFn: () => api<Organization>("/api/dashboard/organization") });
@@ -120,7 +96,7 @@ export function OrganizationCard() {
         </Can>
       ) : null}
       <div className="mt-6 border-t border-slate-100 pt-4">
-        <NewOrganization />
+        <NewOrganizationForm label="New organization" />
       </div>
     </Card>
   );

@@ -79,8 +79,13 @@ export const userSessions = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** The organization this session works in; switching changes it. */
+    /** The organization this session works in; switching changes it. Null: the user belongs to none. */
     accountId: integer("account_id").references(() => accounts.id, { onDelete: "set null" }),
+    /**
+     * Set when an owner removed the member from the organization this session worked in: the session
+     * is ended, and its next page says so (with the organization's name then) instead of a bare sign-in.
+     */
+    removedFrom: text("removed_from"),
     userAgent: text("user_agent"),
     clientAddress: text("client_address"),
     createdAt: createdAt(),

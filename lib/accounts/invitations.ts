@@ -5,7 +5,7 @@ import { accounts, invitations, memberships, users } from "@/drizzle/schema";
 import { publicBaseUrl } from "@/lib/config/base-url";
 import type { AccountContext } from "@/lib/context";
 import { ConflictError, InvalidError, NotFoundError, TooManyRequestsError } from "@/lib/core/errors";
-import { ROLE_GRANTS, type Role } from "@/lib/core/roles";
+import { type Role, roleAbilities } from "@/lib/core/roles";
 import { type Database, isUniqueViolation } from "@/lib/db";
 import { sendNow } from "@/lib/email/send";
 import { checkNewPassword, hashPassword } from "./passwords";
@@ -60,7 +60,7 @@ async function sendInvitation(db: Database, row: InvitationRow, inviter: Inviter
       organization: organization?.name ?? "an organization",
       role: row.role,
       invitedBy: inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email,
-      grants: ROLE_GRANTS[row.role],
+      grants: roleAbilities(row.role),
       expiresInDays: INVITATION_DAYS,
     },
   });
@@ -232,4 +232,19 @@ export async function declineInvitation(db: Database, token: string): Promise<{ 
   const row = await usableInvitation(db, token);
   await db.update(invitations).set({ declinedAt: new Date() }).where(eq(invitations.id, row.id));
   return { id: row.id, accountId: row.accountId, email: row.email };
+}
+
+/**
+ * The invitations waiting for an address, for the page of a user in no organization: which
+ * organization, the role and who invited. Their links are in the e-mails only (each token's hash is stored).
+ */
+export async function pendingInvitationsTo(db: Database, email: string) {
+  const rows = await db
+    .select({ invitation: invitations, organization: accounts.name, invitedBy: users.email })
+    .from(invitations)
+    .innerJoin(accounts, eq(accounts.id, invitations.accountId))
+    .leftJoin(users, eq(users.id, invitations.invitedByUserId))
+    .where(and(eq(invitations.email, normaliseEmail(email)), isNull(invitations.acceptedAt), isNull(invitations.declinedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date())))
+    .orderBy(desc(invitations.id));
+  return rows.map((row) => ({ id: row.invitation.id, organization: row.organization, role: row.invitation.role, invitedBy: row.invitedBy, expiresAt: row.invitation.expiresAt }));
 }

@@ -72,7 +72,7 @@ export type Removal = { revokeKeys: boolean; by: AuditActor; clientAddress?: str
 
 /**
  * Takes a member out of the organization (an owner removing someone, or a member leaving): the
- * sessions working in it end at once. The keys the member created still work for whoever holds
+ * sessions working in it end at once when removed, and move on to the user's other organizations when leaving. The keys the member created still work for whoever holds
  * them, the member gone or not, so they are revoked with the membership unless `revokeKeys` is
  * false (an owner's choice, for a key an integration depends on); the audit log records each key
  * revoked or kept. The last owner cannot leave.
@@ -85,7 +85,7 @@ export async function removeMember(ctx: AccountContext, userId: number, removal:
     return removal.revokeKeys ? { revoked: await revokeKeysCreatedBy(tx, ctx.accountId, userId), kept: [] } : { revoked: [], kept: await keysCreatedBy(tx, ctx.accountId, userId) };
   });
   if (keys.revoked.length) forgetRememberedKeys(ctx.db);
-  await endSessionsIn(ctx.db, userId, ctx.accountId);
+  await endSessionsIn(ctx.db, userId, ctx.accountId, { removedBy: removal.by.userId === userId ? "self" : "owner" });
   await ctx.db
     .update(users)
     .set({ accountId: null })

@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { users, verificationTokens } from "@/drizzle/schema";
-import { findOrCreateUser, findUserByEmail } from "@/lib/accounts/users";
+import { createUser, findUserByEmail } from "@/lib/accounts/users";
 import type { Database } from "@/lib/db";
 
 type UserRow = typeof users.$inferSelect;
@@ -20,12 +20,12 @@ async function userById(db: Database, id: string) {
 /**
  * What next-auth's e-mail provider needs of storage, on our own users table: sessions are JWTs, and
  * there are no OAuth accounts, so only users and one-time tokens are stored. A first sign-in link
- * for an unknown address creates its account, as sign-up does.
+ * for an unknown address creates its user, in no organization until they create or join one.
  */
 export function preheatAdapter(db: Database): Adapter {
   return {
     async createUser(user: Omit<AdapterUser, "id">) {
-      const { user: created } = await findOrCreateUser(db, user.email, user.name ?? undefined);
+      const created = await createUser(db, user.email, user.name ?? undefined);
       if (user.emailVerified) await db.update(users).set({ emailVerifiedAt: user.emailVerified }).where(eq(users.id, created.id));
       return toAdapterUser({ ...created, emailVerifiedAt: user.emailVerified ?? created.emailVerifiedAt });
     },

@@ -23,7 +23,7 @@ import { countWrongProof, secondsUntilProofAllowed } from "./proof-attempts";
 const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
 const TWO_FACTOR_INVALID = "TwoFactorInvalid";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
-import { openSession, SESSION_DAYS, type SessionUser, sessionUser } from "./sessions";
+import { openSession, SESSION_DAYS, type SessionState, type SessionUser, type SignedInUser, sessionState } from "./sessions";
 import { sessionSecret, SIGN_IN_LINK_HOURS, signInLinkKey } from "@/lib/accounts/sign-in-link";
 
 /**
@@ -92,10 +92,10 @@ function buildOptions(db: Database, secret: string): NextAuthOptions {
       // A sign-in link proves the address, not the second factor: a user with two-factor sign-in signs in with the password and a code.
       async signIn({ user, account, email }) {
         if (account?.provider !== "email" || email?.verificationRequest) return true;
-        const [row] = await db
-          .select({ totpEnabledAt: users.totpEnabledAt })
-          .from(users)
-          .where(eq(users.id, Number(user.id)));
+        // A first link to an unknown address comes with the address as its id (the user is created after this): no second factor yet.
+        const userId = Number(user.id);
+        if (!Number.isSafeInteger(userId)) return true;
+        const [row] = await db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId));
         return row?.totpEnabledAt ? `/signin?${new URLSearchParams({ error: TWO_FACTOR_REQUIRED, email: user.email ?? "" })}` : true;
       },
       // At sign-in (`user` is given only then) the session becomes a row, whose id the cookie carries:
@@ -132,13 +132,25 @@ export function authOptions(): Promise<NextAuthOptions> {
   return g.__preheatAuthOptions;
 }
 
-/** The signed-in user of this request (cookies read through next/headers), or undefined. */
-export async function currentUser(): Promise<SessionUser | undefined> {
+/** What this request's session cookie stands for (cookies read through next/headers), or undefined when signed out. */
+export async function currentSession(): Promise<SessionState | undefined> {
   // Cookies first: a visitor without a session costs no query, and a page being prerendered at build
   // time stops here (cookies() marks it dynamic) before it could open the database.
   if (!hasSessionCookie(await cookies())) return undefined;
   const session = (await getServerSession(await authOptions())) as { sid?: unknown } | null;
   // Cookies signed before sessions were rows carry no id: they are signed out.
   if (typeof session?.sid !== "string") return undefined;
-  return sessionUser(await getDb(), session.sid);
+  return sessionState(await getDb(), session.sid);
+}
+
+/** The signed-in user of this request at work in an organization, or undefined. */
+export async function currentUser(): Promise<SessionUser | undefined> {
+  const state = await currentSession();
+  return state?.kind === "member" ? state.user : undefined;
+}
+
+/** The signed-in user of this request, in an organization or in none, or undefined. */
+export async function signedInUser(): Promise<SignedInUser | undefined> {
+  const state = await currentSession();
+  return state?.kind === "member" || state?.kind === "no_organization" ? state.user : undefined;
 }

@@ -59,7 +59,8 @@ export async function organizationOwner(db: Database, accountId: number) {
   return owner;
 }
 
-export function toOrganizationView(organization: { id: number; name: string; role: Role; requireTwoFactor?: boolean }, currentId: number) {
+/** `currentId`: the organization the session works in, null when it works in none. */
+export function toOrganizationView(organization: { id: number; name: string; role: Role; requireTwoFactor?: boolean }, currentId: number | null) {
   return { id: organization.id, name: organization.name, role: organization.role, require_two_factor: organization.requireTwoFactor ?? false, current: organization.id === currentId };
 }
 

@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, ne } from "drizzle-orm";
 import { accounts, memberships, users, userSessions } from "@/drizzle/schema";
 import { NotFoundError } from "@/lib/core/errors";
 import type { Role } from "@/lib/core/roles";
 import type { Database } from "@/lib/db";
-import { createOrganization } from "./organizations";
 
 /** Throttles the last-seen write so that a busy dashboard does not write on every request. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 /** A session nobody used for this long is deleted: the cookie's own lifetime. */
 export const SESSION_DAYS = 30;
+
+/** A signed-in user, whether or not they belong to an organization. */
+export type SignedInUser = Pick<SessionUser, "sessionId" | "userId" | "email" | "name" | "operator">;
 
 /** The signed-in user of a request: who, in which organization, with which role, through which session. */
 export type SessionUser = {
@@ -27,22 +29,33 @@ export type SessionUser = {
   operator: boolean;
 };
 
+/**
+ * What a session cookie stands for: a member at work in an organization; a user who belongs to none
+ * (removed from the last one, or new: they create one or wait for an invitation); or a session an
+ * owner ended by removing the member, which its next page explains.
+ */
+export type SessionState = { kind: "member"; user: SessionUser } | { kind: "no_organization"; user: SignedInUser } | { kind: "removed"; organization: string };
+
 type Device = { userAgent: string | null; clientAddress: string | null };
 
-/** A new session row for a user who just signed in, in the organization the user last worked in. */
+/**
+ * A new session row for a user who just signed in, in the organization the user last worked in. The
+ * sessions an owner's removal ended have said so on the page that asked for this sign-in: they go.
+ */
 export async function openSession(db: Database, userId: number, device: Device): Promise<string> {
   const id = randomBytes(32).toString("base64url");
   const [user] = await db.select({ accountId: users.accountId }).from(users).where(eq(users.id, userId));
+  await db.delete(userSessions).where(and(eq(userSessions.userId, userId), isNotNull(userSessions.removedFrom)));
   await db.insert(userSessions).values({ id, userId, accountId: user?.accountId ?? null, userAgent: device.userAgent?.slice(0, 500) ?? null, clientAddress: device.clientAddress });
   return id;
 }
 
 /**
- * The session's user, organization and role, or undefined once the session was ended (revoked, the
- * password changed, the member removed), expired or never existed. A session whose organization is
- * gone moves to another of the user's organizations, or to a new one the user owns.
+ * The session's state, or undefined once the session was ended (revoked, the password changed),
+ * expired or never existed. A session whose organization is gone (deleted, or left) moves to another
+ * of the user's organizations; without one, the user belongs to none, and nothing is created for them.
  */
-export async function sessionUser(db: Database, sessionId: string): Promise<SessionUser | undefined> {
+export async function sessionState(db: Database, sessionId: string): Promise<SessionState | undefined> {
   const [row] = await db
     .select({
       session: userSessions,
@@ -67,31 +80,38 @@ export async function sessionUser(db: Database, sessionId: string): Promise<Sess
     await db.delete(userSessions).where(eq(userSessions.id, sessionId));
     return undefined;
   }
+  if (session.removedFrom !== null) return { kind: "removed", organization: session.removedFrom };
   if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS)
     await db
       .update(userSessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(userSessions.id, sessionId));
-  const base = { sessionId, userId: session.userId, email: row.email, name: row.name, operator: row.operatorSince !== null };
+  const user = { sessionId, userId: session.userId, email: row.email, name: row.name, operator: row.operatorSince !== null };
   if (session.accountId !== null && row.role)
     return {
-      ...base,
-      accountId: session.accountId,
-      role: row.role,
-      mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt),
-      suspension: row.suspendedAt ? { reason: row.suspensionReason } : null,
+      kind: "member",
+      user: {
+        ...user,
+        accountId: session.accountId,
+        role: row.role,
+        mustEnableTwoFactor: Boolean(row.requireTwoFactor && !row.totpEnabledAt),
+        suspension: row.suspendedAt ? { reason: row.suspensionReason } : null,
+      },
     };
   // The session's organization is gone: it moves to another of the user's, read as any other.
-  await moveToAnotherOrganization(db, session.userId, sessionId);
-  return sessionUser(db, sessionId);
+  if (await moveToAnotherOrganization(db, { userId: session.userId, sessionId, accountId: session.accountId })) return sessionState(db, sessionId);
+  return { kind: "no_organization", user };
 }
 
-async function moveToAnotherOrganization(db: Database, userId: number, sessionId: string): Promise<void> {
-  const [first] = await db.select({ accountId: memberships.accountId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)).limit(1);
-  const [user] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-  const target = first ?? { accountId: await db.transaction((tx) => createOrganization(tx, { name: user?.name ?? user?.email ?? "My organization", ownerUserId: userId })), role: "owner" as const };
-  await db.update(userSessions).set({ accountId: target.accountId }).where(eq(userSessions.id, sessionId));
-  await db.update(users).set({ accountId: target.accountId }).where(eq(users.id, userId));
+/** Moves the session to the user's oldest membership; false, with the session in no organization, when the user has none. */
+async function moveToAnotherOrganization(db: Database, { userId, sessionId, ...session }: { userId: number; sessionId: string; accountId: number | null }): Promise<boolean> {
+  const [first] = await db.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)).limit(1);
+  const accountId = first?.accountId ?? null;
+  // Already in no organization, and still in none: nothing to write on each of its requests.
+  if (accountId === null && session.accountId === null) return false;
+  await db.update(userSessions).set({ accountId }).where(eq(userSessions.id, sessionId));
+  await db.update(users).set({ accountId }).where(eq(users.id, userId));
+  return accountId !== null;
 }
 
 /** Works in another organization the user belongs to, in this session and in the user's next ones. */
@@ -112,7 +132,11 @@ function publicSessionId(sessionId: string): string {
 
 /** The user's sessions, most recently seen first. */
 export async function listSessions(db: Database, user: Pick<SessionUser, "userId" | "sessionId">) {
-  const rows = await db.select().from(userSessions).where(eq(userSessions.userId, user.userId)).orderBy(desc(userSessions.lastSeenAt), desc(userSessions.createdAt));
+  const rows = await db
+    .select()
+    .from(userSessions)
+    .where(and(eq(userSessions.userId, user.userId), isNull(userSessions.removedFrom)))
+    .orderBy(desc(userSessions.lastSeenAt), desc(userSessions.createdAt));
   return rows.map((row) => ({
     id: publicSessionId(row.id),
     current: row.id === user.sessionId,
@@ -140,7 +164,18 @@ export async function endSessions(db: Database, userId: number, keep?: string): 
   return ended.length;
 }
 
-/** A member removed from an organization is out of it at once: the sessions working in it end. */
-export async function endSessionsIn(db: Database, userId: number, accountId: number): Promise<void> {
-  await db.delete(userSessions).where(and(eq(userSessions.userId, userId), eq(userSessions.accountId, accountId)));
+/**
+ * A member out of an organization is out of it at once. Removed by an owner, the sessions working
+ * in it end, each keeping the organization's name for its next page to say why; having left, the
+ * user's sessions move on to another of their organizations, or to none.
+ */
+export async function endSessionsIn(db: Database, userId: number, accountId: number, how: { removedBy: "owner" | "self" }): Promise<void> {
+  const [organization] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
+  const inIt = and(eq(userSessions.userId, userId), eq(userSessions.accountId, accountId));
+  if (how.removedBy === "self") await db.update(userSessions).set({ accountId: null }).where(inIt);
+  else
+    await db
+      .update(userSessions)
+      .set({ accountId: null, removedFrom: organization?.name ?? "an organization" })
+      .where(inIt);
 }

@@ -72,12 +72,14 @@ export async function pendingSignUp(db: Database, token: string): Promise<{ emai
 }
 
 /**
- * Follows a sign-up link: creates the account and its owner with the password chosen on the link's
- * page, the address now proven. A password the rules refuse spends nothing: the link still works.
- * Every pending sign-up of the address ends here. If the address got a user meanwhile (a sign-in
- * link, the CLI), that user is left as it is, its password too.
+ * Follows a sign-up link: creates the user with the password chosen on the link's page, the address
+ * now proven, and the organization named there, which the user owns. Without a name the user
+ * belongs to no organization yet, and the first page they open asks for one: an organization is
+ * never named after its owner's address. A password the rules refuse spends nothing: the link still
+ * works. Every pending sign-up of the address ends here. If the address got a user meanwhile (a
+ * sign-in link, the CLI), that user is left as it is, its password too.
  */
-export async function confirmSignUp(db: Database, input: { token: string; password: string }): Promise<{ email: string; created: boolean }> {
+export async function confirmSignUp(db: Database, input: { token: string; password: string; organizationName?: string }): Promise<{ email: string; created: boolean }> {
   checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const [request] = await db
@@ -89,7 +91,7 @@ export async function confirmSignUp(db: Database, input: { token: string; passwo
   try {
     await db.transaction(async (tx) => {
       const [user] = await tx.insert(users).values({ email: request.email, name: request.name, passwordHash, emailVerifiedAt: new Date() }).returning({ id: users.id });
-      await createOrganization(tx, { name: request.name ?? request.email, ownerUserId: user!.id });
+      if (input.organizationName) await createOrganization(tx, { name: input.organizationName, ownerUserId: user!.id });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { email: request.email, created: false };

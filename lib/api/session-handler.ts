@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AccountContext } from "@/lib/context";
 import { type Database, getDb } from "@/lib/db";
-import type { SessionUser } from "@/lib/accounts/sessions";
+import type { SessionState, SessionUser, SignedInUser } from "@/lib/accounts/sessions";
 import type { Prover } from "@/lib/accounts/proof-attempts";
 import { clientAddress } from "@/lib/auth/client-address";
 import type { Role } from "@/lib/core/roles";
@@ -23,12 +23,19 @@ export function requireJsonOrDashboard(request: Request): void {
   if (type !== "application/json") throw new RequestError(415, "Send the body as JSON (Content-Type: application/json).");
 }
 
-/** The signed-in user of a dashboard request (its header and a live session), "not_dashboard" without the header, undefined without a session. */
-async function dashboardUser(request: Request): Promise<SessionUser | "not_dashboard" | undefined> {
+/** The session of a dashboard request (its header and a live session), "not_dashboard" without the header, undefined without a session. */
+async function dashboardSession(request: Request): Promise<SessionState | "not_dashboard" | undefined> {
   if (request.headers.get(DASHBOARD_HEADER) !== "1") return "not_dashboard";
   // Loaded here only: the API-key path must not pull next-auth into every cold start.
-  const { currentUser } = await import("@/lib/accounts/next-auth");
-  return currentUser();
+  const { currentSession } = await import("@/lib/accounts/next-auth");
+  return currentSession();
+}
+
+/** The signed-in member of a dashboard request, "not_dashboard" without the header, undefined without a session or an organization. */
+async function dashboardUser(request: Request): Promise<SessionUser | "not_dashboard" | undefined> {
+  const session = await dashboardSession(request);
+  if (session === "not_dashboard") return session;
+  return session?.kind === "member" ? session.user : undefined;
 }
 
 export type SessionHandlerArgs<P, Q, B> = { ctx: AccountContext; user: SessionUser; params: Input<P>; query: Input<Q>; body: Input<B>; request: Request };
@@ -79,6 +86,27 @@ export function withSession<P extends z.ZodType | undefined = undefined, Q exten
         requestId: meter.requestId,
       });
       return response;
+    });
+}
+
+/** `accountId`: the organization the session works in, null in none. */
+export type SignedInHandlerArgs<B> = { db: Database; user: SignedInUser; accountId: number | null; body: Input<B>; request: Request };
+
+/**
+ * The few dashboard routes open to a signed-in user whether or not they belong to an organization
+ * (listing theirs, creating one): a live session and the dashboard header, the user's own budget.
+ */
+export function withSignedIn<B extends z.ZodType | undefined = undefined>(spec: { body?: B }, operation: (args: SignedInHandlerArgs<B>) => Promise<Response>) {
+  return async (request: Request, route: RouteContext): Promise<Response> =>
+    answer(request, { path: routeOf(request, await route.params) }, async (meter) => {
+      const session = await dashboardSession(request);
+      if (session === "not_dashboard") return errorResponse(403, "dashboard_only", `This operation belongs to the dashboard: send the ${DASHBOARD_HEADER} header from a signed-in session.`);
+      if (session?.kind !== "member" && session?.kind !== "no_organization") return errorResponse(401, "session_expired", SESSION_EXPIRED_MESSAGE);
+      const db = await getDb();
+      const refusal = await meter.spend(db, `user:${session.user.userId}`);
+      if (refusal) return refusal;
+      const { body } = await parseRequest<undefined, undefined, B>(spec, request, route);
+      return operation({ db, user: session.user, accountId: session.kind === "member" ? session.user.accountId : null, body, request });
     });
 }
 

@@ -17,6 +17,16 @@ export const ROLE_GRANTS: Record<Role, string> = {
   owner: "also manages members, invitations and roles, the organization's settings and its deletion",
 };
 
+/**
+ * A sentence of everything `role` may do, said of that role alone (an invitation names one role, not
+ * the table): each grant up to it, without the "also" that ties a grant to the role before.
+ */
+export function roleAbilities(role: Role): string {
+  const grants = ROLES.slice(0, ROLES.indexOf(role) + 1).map((each) => ROLE_GRANTS[each].replace(/^also /, ""));
+  const all = grants.length === 1 ? grants[0]! : `${grants.slice(0, -1).join("; ")}; and ${grants.at(-1)}`;
+  return `${/^[aeiou]/.test(role) ? "An" : "A"} ${role} ${all}.`;
+}
+
 /** Whether `role` may do what needs `needed`. */
 export function roleAllows(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);

@@ -56,7 +56,7 @@ export function everyTemplate(token: string): { [T in TemplateName]: TemplatePro
   return {
     "email-change-confirmation": { url: `${base}/email-change/${token}`, host: "preheat.test", oldEmail: "old@example.com", expiresInHours: 24 },
     "email-change-notice": { host: "preheat.test", newEmail: "new@example.com", stage: "requested" },
-    invitation: { url: `${base}/invitations/${token}`, organization: "Shop", role: "admin", invitedBy: "owner@example.com", grants: "everything", expiresInDays: 7 },
+    invitation: { url: `${base}/invitations/${token}`, organization: "Shop", role: "admin", invitedBy: "owner@example.com", grants: "An admin reads everything.", expiresInDays: 7 },
     "ownership-lost": { domain: "shop.test", problem: "no proof", unvalidatesAt: "2026-12-01T00:00:00.000Z", siteUrl: `${base}/sites/1` },
     "ownership-revoked": { domain: "shop.test", problem: "no proof", maxUrlsPerRun: 10, siteUrl: `${base}/sites/1` },
     "quota-notice": { organization: "Shop", percent: 80, used: 80, limit: 100, plan: "free", periodEnd: "2026-12-01", usageUrl: `${base}/usage` },

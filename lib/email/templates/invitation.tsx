@@ -7,7 +7,7 @@ export const invitationProps = z.object({
   organization: z.string(),
   role: roleSchema,
   invitedBy: z.string(),
-  /** What the role may do, in the words of the permission table. */
+  /** The sentence of everything the role may do, said of it alone (roleAbilities in lib/core/roles.ts). */
   grants: z.string(),
   expiresInDays: z.number().positive(),
 });
@@ -31,7 +31,7 @@ export function InvitationEmail(props: InvitationProps) {
           <Heading as="h1" style={{ fontSize: "20px", color: "#0f172a", margin: "0 0 8px" }}>
             {`Join ${props.organization} on Preheat`}
           </Heading>
-          <Text style={text}>{`${props.invitedBy} invites you to join the organization ${props.organization} as ${props.role}: a ${props.role} ${props.grants}.`}</Text>
+          <Text style={text}>{`${props.invitedBy} invites you to join the organization ${props.organization} as ${props.role}. ${props.grants}`}</Text>
           <Button href={props.url} style={{ backgroundColor: "#ea580c", color: "#ffffff", padding: "10px 16px", borderRadius: "6px", fontSize: "14px" }}>
             Accept or decline
           </Button>

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { operations } from "@/lib/api/operations";
 import { requiredRole } from "@/lib/api/operation";
 import { ROLES, type Role, roleAllows } from "@/lib/core/roles";
-import { api, createValidatedSite, uniqueDomain, uniqueEmail } from "./support/api";
-import { sessionOf } from "./support/sessions";
+import { api, createValidatedSite, lastEmailTo, linkIn, TRUSTED_PROXY, uniqueDomain, uniqueEmail } from "./support/api";
+import { confirm, followNewSignInLink, sessionOf, signUp, uniqueClient } from "./support/sessions";
 import { as, colleague, dashboard, invitationLink, newOwner, PASSWORD } from "./support/team";
 
 // Organizations: members with roles, invitations by e-mail, switching, and sessions that end at once.
@@ -202,6 +202,43 @@ describe("sessions", () => {
     ]);
   });
 
+  it("a removed member signs in again to no organization: none is made for them, and the one they create bears the name they give", async () => {
+    const owner = await newOwner();
+    const member = await colleague(owner.cookie, "member");
+    // The invitation said what a member may do on its own, not what it adds to a viewer.
+    const invitation = await lastEmailTo(member.email);
+    expect(invitation).toContain("as member. A member reads everything: sites,");
+    expect(invitation).not.toMatch(/\balso\b/);
+    const id = (await api("GET", "/api/dashboard/members", as(owner.cookie))).body.data.find((m: { email: string }) => m.email === member.email).user_id;
+    expect((await api("DELETE", `/api/dashboard/members/${id}`, as(owner.cookie))).status).toBe(204);
+    expect(await api("GET", "/api/dashboard/organizations", as(member.cookie))).toMatchObject({ status: 401, body: { code: "session_expired" } });
+
+    const again = await sessionOf(member.email, PASSWORD);
+    expect(await api("GET", "/api/dashboard/organizations", as(again))).toMatchObject({ status: 200, body: { data: [] } });
+    // Nothing of any organization is open to it, and it reaches none of the owner's.
+    expect((await api("GET", "/v1/sites", as(again))).status).toBe(401);
+    expect((await api("POST", "/api/dashboard/organizations", { ...as(again), body: { name: "  " } })).status).toBe(422);
+    const created = await api("POST", "/api/dashboard/organizations", { ...as(again), body: { name: "Fresh start" } });
+    expect(created).toMatchObject({ status: 201, body: { name: "Fresh start", role: "owner", current: true } });
+    expect(await api("GET", "/v1/sites", as(again))).toMatchObject({ status: 200, body: { data: [] } });
+    // The session the removal ended stays ended.
+    expect((await api("GET", "/api/dashboard/organizations", as(member.cookie))).status).toBe(401);
+  });
+
+  it("a member who leaves goes on in their other organization, in the same session", async () => {
+    const owner = await newOwner();
+    const ownerOrganization = (await api("GET", "/api/dashboard/organization", as(owner.cookie))).body.id as number;
+    const member = await colleague(owner.cookie, "member");
+    const own = await api("POST", "/api/dashboard/organizations", { ...as(member.cookie), body: { name: "Member's own" } });
+    expect(own.status).toBe(201);
+    expect((await api("POST", `/api/dashboard/organizations/${ownerOrganization}/switch`, as(member.cookie))).status).toBeLessThan(300);
+    const id = (await api("GET", "/api/dashboard/members", as(member.cookie))).body.data.find((m: { email: string }) => m.email === member.email).user_id;
+    expect((await api("DELETE", `/api/dashboard/members/${id}`, as(member.cookie))).status).toBe(204);
+    const left = await api("GET", "/api/dashboard/organizations", as(member.cookie));
+    expect(left.status).toBe(200);
+    expect(left.body.data).toEqual([expect.objectContaining({ id: own.body.id, name: "Member's own", current: true })]);
+  });
+
   it("removing an admin revokes the keys they created, unless the owner keeps them; the audit log says which", async () => {
     const owner = await newOwner();
     const memberId = async (email: string) => (await api("GET", "/api/dashboard/members", as(owner.cookie))).body.data.find((m: { email: string }) => m.email === email).user_id as number;
@@ -274,5 +311,32 @@ describe("sessions", () => {
     const stranger = await newOwner();
     const theirs = (await api("GET", "/api/dashboard/sessions", as(stranger.cookie))).body.data[0].id;
     expect((await api("DELETE", `/api/dashboard/sessions/${theirs}`, as(owner.cookie))).status).toBe(404);
+  });
+});
+
+describe("a new user's organization", () => {
+  it("is named at sign-up's confirmation, never after the address; confirmed without a name, the user belongs to none", async () => {
+    const named = uniqueEmail("named");
+    expect((await signUp(named, TRUSTED_PROXY, uniqueClient())).status).toBe(201);
+    const namedLink = linkIn(await lastEmailTo(named));
+    // A blank name is refused before the link is spent: it still works.
+    expect((await confirm(namedLink, PASSWORD, " ")).status).toBe(422);
+    expect((await confirm(namedLink, PASSWORD, "Acme Web")).status).toBe(201);
+    expect((await api("GET", "/api/dashboard/organizations", as(await sessionOf(named, PASSWORD)))).body.data).toEqual([expect.objectContaining({ name: "Acme Web", role: "owner", current: true })]);
+
+    const unnamed = uniqueEmail("unnamed");
+    expect((await signUp(unnamed, TRUSTED_PROXY, uniqueClient())).status).toBe(201);
+    expect((await confirm(linkIn(await lastEmailTo(unnamed)), PASSWORD, null)).status).toBe(201);
+    expect((await api("GET", "/api/dashboard/organizations", as(await sessionOf(unnamed, PASSWORD)))).body).toEqual({ data: [] });
+  });
+
+  it("is not made by a first sign-in link either", async () => {
+    const email = uniqueEmail("linked");
+    const followed = await followNewSignInLink(email);
+    const session = followed.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("next-auth.session-token="))!
+      .split(";")[0]!;
+    expect((await api("GET", "/api/dashboard/organizations", as(session))).body).toEqual({ data: [] });
   });
 });

@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "@/lib/accounts/audit";
 import { acceptInvitation } from "@/lib/accounts/invitations";
 import { clientAddress } from "@/lib/auth/client-address";
-import { currentUser } from "@/lib/accounts/next-auth";
+import { signedInUser } from "@/lib/accounts/next-auth";
 import { switchOrganization } from "@/lib/accounts/sessions";
 import { parseBody, readBodyText } from "@/lib/api/input";
 import { answerFromClientBudget, otherMethods } from "@/lib/api/methods";
@@ -16,7 +16,7 @@ export function POST(request: Request) {
     requireJsonOrDashboard(request);
     const body = parseBody(await readBodyText(request), acceptInvitationBody);
     const db = await getDb();
-    const user = await currentUser();
+    const user = await signedInUser();
     const accepted = await acceptInvitation(db, body.token, { signedIn: user, password: body.password, name: body.name });
     // The session that accepted works in the organization it joined.
     if (user) await switchOrganization(db, user, accepted.accountId);

@@ -35,9 +35,9 @@ export async function signUp(email: string, from = TRUSTED_PROXY, client = "198.
   return api("POST", "/api/dashboard/signup", { from, headers: { "x-forwarded-for": client }, body: { email } });
 }
 
-/** What the confirmation page's button sends: the e-mailed token and the password typed there. */
-export async function confirm(link: URL, password: string) {
-  return api("POST", "/api/dashboard/signup/confirm", { body: { token: link.searchParams.get("token"), password } });
+/** What the confirmation page's button sends: the e-mailed token, the organization's name and the password typed there. */
+export async function confirm(link: URL, password: string, organizationName: string | null = "Acme Web") {
+  return api("POST", "/api/dashboard/signup/confirm", { body: { token: link.searchParams.get("token"), password, ...(organizationName === null ? {} : { organization_name: organizationName }) } });
 }
 
 /** Signs up and follows the confirmation link, choosing the password there, as a new owner does. */
