@@ -38,14 +38,21 @@ test("a webhook is added; its signing secret is shown once", async () => {
 
   await page.getByLabel("Endpoint URL").fill(receiver);
   await page.getByLabel("run.failed").uncheck();
+  await page.getByLabel("sitemap.failed").check();
   await expect(page.getByLabel("run.completed")).toBeChecked();
   await page.getByRole("button", { name: "Add webhook" }).click();
   await expect(page.getByLabel("Webhook signing secret")).toHaveValue(/^whsec_/);
   await expect(page.getByText("webhook-signature")).toBeVisible();
+  // The form is a new one again, its event boxes too: the next webhook does not inherit this one's events.
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("");
+  await expect(page.getByLabel("run.completed")).toBeChecked();
+  await expect(page.getByLabel("run.failed")).toBeChecked();
+  await expect(page.getByLabel("sitemap.failed")).not.toBeChecked();
 
   const row = page.getByTestId("webhook-row").filter({ hasText: receiver });
   await expect(row).toContainText("run.completed");
   await expect(row).not.toContainText("run.failed");
+  await expect(row).toContainText("sitemap.failed");
   await expect(row).toContainText("Standard");
   await expect(row).toContainText("active");
 
