@@ -38,7 +38,6 @@ test("a webhook is added; its signing secret is shown once", async () => {
 
   await page.getByLabel("Endpoint URL").fill(receiver);
   await page.getByLabel("run.failed").uncheck();
-  await page.getByLabel("sitemap.failed").check();
   await expect(page.getByLabel("run.completed")).toBeChecked();
   await page.getByRole("button", { name: "Add webhook" }).click();
   await expect(page.getByLabel("Webhook signing secret")).toHaveValue(/^whsec_/);
@@ -52,7 +51,6 @@ test("a webhook is added; its signing secret is shown once", async () => {
   const row = page.getByTestId("webhook-row").filter({ hasText: receiver });
   await expect(row).toContainText("run.completed");
   await expect(row).not.toContainText("run.failed");
-  await expect(row).toContainText("sitemap.failed");
   await expect(row).toContainText("Standard");
   await expect(row).toContainText("active");
 
