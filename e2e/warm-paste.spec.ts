@@ -70,7 +70,7 @@ test("pasting 6,000 URLs (5,000 of the site) is counted and checked within 200 m
   expect(tasks.total).toBeLessThan(LONG_TASK_BUDGET_MS);
 
   // The list is kept beside the box, shown as a count and its first URLs, not 6,000 lines.
-  const list = page.getByRole("list", { name: "Pasted lists" }).getByRole("listitem").first();
+  const list = page.getByRole("list", { name: "Lists of URLs" }).getByRole("listitem").first();
   await expect(list).toContainText("6,000 URLs pasted");
   await expect(list).toContainText(`https://${domain}/products/0?colour=blue`);
   await expect(list).toContainText("and 5,997 more");

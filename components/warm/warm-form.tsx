@@ -24,16 +24,17 @@ import { extractUrls, siteUrlSorter } from "./site-urls";
 import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
 
 /**
- * From this many lines, a paste is kept beside the box rather than in it: a textarea that takes
+ * From this many lines, a paste is kept beside the box rather than in it, as an uploaded file's URLs
+ * always are: a textarea that takes
  * thousands of lines holds Chromium's main thread for a few hundred milliseconds at each paste
  * (e2e/warm-paste.spec.ts measures it), and the owner reads a count, not 6,000 lines.
  */
 const LIST_FROM_LINES = 100;
-/** The URLs of a pasted list shown on screen; the count says the rest. */
+/** The URLs of a list shown on screen; the count says the rest. */
 const PREVIEW_URLS = 3;
 
-/** A long paste, kept as the URLs found in it. */
-type PastedList = { id: number; urls: string[] };
+/** A long paste or an uploaded file, kept as the URLs found in it; `file` names the file. */
+type UrlList = { id: number; urls: string[]; file: string | null };
 
 /** The API names of the fields the form shows. */
 const WARM_FIELDS = ["urls", "region", "variations", "variations.user_agents", "variations.languages", ...PROFILE_FIELDS];
@@ -43,8 +44,13 @@ const n = (count: number) => count.toLocaleString("en");
 export function WarmForm({ site }: { site: Site }) {
   const router = useRouter();
   const [text, setText] = useState("");
-  const [lists, setLists] = useState<PastedList[]>([]);
+  const [lists, setLists] = useState<UrlList[]>([]);
   const nextListId = useRef(0);
+  const addList = (urls: string[], file: string | null) => {
+    const list = { id: nextListId.current++, urls, file };
+    // Counted in a render of its own, once the paste or the file's reading has been let go.
+    startTransition(() => setLists((current) => [...current, list]));
+  };
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [regions, setRegions] = useState<string[]>(["fr"]);
   const [userAgents, setUserAgents] = useState<string[]>([]);
@@ -109,21 +115,19 @@ export function WarmForm({ site }: { site: Site }) {
                   const found = extractUrls(pasted);
                   if (!found.length) return;
                   event.preventDefault();
-                  const list = { id: nextListId.current++, urls: found };
-                  // Counted in a render of its own, after the paste has been let go.
-                  startTransition(() => setLists((current) => [...current, list]));
+                  addList(found, null);
                 }}
                 placeholder={`https://${site.domain}/\nhttps://${site.domain}/products`}
               />
             )}
           </Field>
           {lists.length ? (
-            <ul aria-label="Pasted lists" className="mt-3 space-y-2">
+            <ul aria-label="Lists of URLs" className="mt-3 space-y-2">
               {lists.map((list) => (
                 <li key={list.id} className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <span className="font-medium text-slate-800">
-                      {n(list.urls.length)} {list.urls.length === 1 ? "URL" : "URLs"} pasted
+                      {n(list.urls.length)} {list.urls.length === 1 ? "URL" : "URLs"} {list.file ? `from ${list.file}` : "pasted"}
                     </span>
                     <Button variant="secondary" onClick={() => setLists((current) => current.filter((other) => other.id !== list.id))}>
                       Remove this list
@@ -153,7 +157,7 @@ export function WarmForm({ site }: { site: Site }) {
                     const file = event.target.files?.[0];
                     if (!file) return;
                     const found = extractUrls(await file.text());
-                    setText((current) => `${current}${current && !current.endsWith("\n") ? "\n" : ""}${found.join("\n")}`);
+                    if (found.length) addList(found, file.name);
                     setFileNote(found.length ? `${n(found.length)} ${found.length === 1 ? "URL" : "URLs"} added from ${file.name}.` : `No http(s) URL found in ${file.name}.`);
                   }}
                 />
