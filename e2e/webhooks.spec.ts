@@ -42,6 +42,11 @@ test("a webhook is added; its signing secret is shown once", async () => {
   await page.getByRole("button", { name: "Add webhook" }).click();
   await expect(page.getByLabel("Webhook signing secret")).toHaveValue(/^whsec_/);
   await expect(page.getByText("webhook-signature")).toBeVisible();
+  // The form is a new one again, its event boxes too: the next webhook does not inherit this one's events.
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("");
+  await expect(page.getByLabel("run.completed")).toBeChecked();
+  await expect(page.getByLabel("run.failed")).toBeChecked();
+  await expect(page.getByLabel("sitemap.failed")).not.toBeChecked();
 
   const row = page.getByTestId("webhook-row").filter({ hasText: receiver });
   await expect(row).toContainText("run.completed");

@@ -19,10 +19,13 @@ const fetchEstimate = (siteId: number, draft: Draft) => api<Estimate>(`/api/dash
 /** The estimate of the form as it is, once it has stopped changing for half a second. */
 export function useBoostEstimate(siteId: number, draft: Draft, ready: boolean): UseQueryResult<Estimate> {
   const settled = useSettled(draft, 500);
+  // `ready` judges the draft on screen; the settled one may still be the draft before it (no sitemap
+  // checked while the list loaded), which the API refuses: ask only once they are the same.
+  const settledOnScreen = JSON.stringify(settled) === JSON.stringify(draft);
   return useQuery({
     queryKey: estimateKey(siteId, settled),
     queryFn: () => fetchEstimate(siteId, settled),
-    enabled: ready,
+    enabled: ready && settledOnScreen,
     placeholderData: (previous) => previous,
     staleTime: 30_000,
   });

@@ -7,16 +7,15 @@ import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef } from "react";
 import { ApiError, api } from "@/components/dashboard/api";
-import type { Boost, Page, RunListItem, Sitemap } from "@/components/dashboard/types";
-import { pollWhileActive } from "@/components/runs/format";
+import type { Boost, Page, Sitemap } from "@/components/dashboard/types";
 import { RunCharts } from "@/components/runs/run-charts";
-import { RunHistory, runsQueryKey } from "@/components/runs/run-history";
+import { newestRunsQuery, RunHistory, runsQueryKey } from "@/components/runs/run-history";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { BOOST_STATUS_MEANINGS } from "@/lib/core/boost-status";
+import { BOOST_STATUS_MEANINGS, boostStatusWithRuns } from "@/lib/core/boost-status";
 import { REGIONS } from "@/lib/core/regions";
 import { URL_ORDER_LABELS } from "@/lib/core/url-orders";
 import { BoostHooks } from "./boost-hooks";
@@ -53,39 +52,45 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
     queryKey: ["boost", boostId],
     queryFn: () => api<Boost>(`/boosts/${boostId}`),
     initialData: initialBoost,
-    refetchInterval: (query) => (query.state.data?.status === "running" ? 2_000 : false),
   });
-  const lastRun = useQuery({
-    queryKey: [...runsQueryKey(boostId), "last"],
-    queryFn: () => api<Page<RunListItem>>(`/runs?boost_id=${boostId}&limit=1`),
-    refetchInterval: (query) => pollWhileActive(query.state.data?.data.map((run) => run.status)),
-  });
+  // The runs table's own first page: the badge and the table read one fetch, so they never disagree.
+  const newestRuns = useQuery(newestRunsQuery(boostId));
+  const last = newestRuns.data?.data[0];
+  const status = newestRuns.data ? boostStatusWithRuns(boost.status, last ?? null) : boost.status;
   const sitemaps = useQuery({
     queryKey: ["sitemaps", { siteId: boost.site_id }, "all"],
     queryFn: () => api<Page<Sitemap>>(`/sites/${boost.site_id}/sitemaps?limit=100`),
     enabled: boost.source_type === "sitemap",
   });
 
+  // The boost and its runs are read again together, its runs first: the badge follows the newest run,
+  // and a boost read back as running before its run is in the table would say so too early. The
+  // button stays busy until the new run is in the table, so that "queued", the badge and the table's
+  // row appear at once; no optimistic status, which the table could not show.
+  const readAgain = async () => {
+    await queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
+    await queryClient.invalidateQueries({ queryKey: ["boost", boostId] });
+  };
   const trigger = useMutation({
     mutationFn: () => api<{ run_id: number; status: string }>(`/boosts/${boostId}/run`, { method: "POST" }),
-    onSuccess: () => {
-      queryClient.setQueryData<Boost>(["boost", boostId], (current) => (current ? { ...current, status: "running" } : current));
-      void queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
+    onSuccess: async () => {
       void queryClient.invalidateQueries({ queryKey: siteBoostsQueryKey(boost.site_id) });
+      await readAgain();
     },
     // 409: a run is in progress that this page has not seen yet; show it.
-    onError: () => {
-      void queryClient.invalidateQueries({ queryKey: ["boost", boostId] });
-      void queryClient.invalidateQueries({ queryKey: runsQueryKey(boostId) });
-    },
+    onError: () => readAgain(),
   });
-  // Once the run in progress ends, "queued" and "already running" messages are out of date.
-  const previousStatus = useRef(boost.status);
+  // When the newest run starts or ends, the server changes the boost with it (its status, its next
+  // run): read it again. Once the run ends, "queued" and "already running" messages are out of date.
+  const newestState = last ? `${last.id} ${last.status}` : null;
+  const previous = useRef({ newestState, status });
   const resetTrigger = trigger.reset;
   useEffect(() => {
-    if (previousStatus.current === "running" && boost.status !== "running") resetTrigger();
-    previousStatus.current = boost.status;
-  }, [boost.status, resetTrigger]);
+    const before = previous.current;
+    previous.current = { newestState, status };
+    if (before.newestState !== newestState && before.newestState !== null) void queryClient.invalidateQueries({ queryKey: ["boost", boostId] });
+    if (before.status === "running" && status !== "running") resetTrigger();
+  }, [newestState, status, resetTrigger, queryClient, boostId]);
   const remove = useMutation({
     mutationFn: () => api(`/boosts/${boostId}`, { method: "DELETE" }),
     onSuccess: () => {
@@ -95,8 +100,7 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
     },
   });
 
-  const paused = boost.status === "paused";
-  const last = lastRun.data?.data[0];
+  const paused = status === "paused";
   const sitemapUrl = (id: number) => sitemaps.data?.data.find((sitemap) => sitemap.id === id)?.url ?? `Sitemap ${id}`;
   const agents = boost.variations?.user_agents?.length ? boost.variations.user_agents.join(", ") : "desktop (default)";
   const languages = boost.variations?.languages?.length ? boost.variations.languages.join(", ") : null;
@@ -114,7 +118,9 @@ export function BoostView({ initialBoost }: { initialBoost: Boost }) {
         title={boost.name}
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={boost.status} meaning={BOOST_STATUS_MEANINGS[boost.status]} />
+            <span data-testid="boost-status">
+              <StatusBadge status={status} meaning={BOOST_STATUS_MEANINGS[status]} />
+            </span>
             <span>{boost.schedule ? (describeSchedule(boost.schedule) ?? boost.schedule) : "No schedule"}</span>
           </span>
         }

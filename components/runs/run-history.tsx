@@ -8,9 +8,15 @@ import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { cacheHitRatio, duration, milliseconds, percent, successRate } from "./format";
 import { CallsCell, ColumnHeads, RunLink, td, tdNum } from "./run-cells";
-import { RunsTableCard } from "./runs-table-card";
+import { RunsTableCard, runsPageQuery } from "./runs-table-card";
 
 export const runsQueryKey = (boostId: number) => ["runs", { boostId }] as const;
+
+const RUNS_PER_PAGE = 20;
+const boostRunsPath = (boostId: number) => (limit: number, offset: number) => `/runs?boost_id=${boostId}&limit=${limit}&offset=${offset}`;
+
+/** The table's first page, newest run first: the boost's status reads its newest run from it. */
+export const newestRunsQuery = (boostId: number) => runsPageQuery<RunListItem>(runsQueryKey(boostId), boostRunsPath(boostId), RUNS_PER_PAGE, 0);
 
 /** A boost's runs, newest first, paged; polled every 2 s only while one of them is in progress. */
 export function RunHistory({ boostId }: { boostId: number }) {
@@ -18,8 +24,8 @@ export function RunHistory({ boostId }: { boostId: number }) {
     <RunsTableCard<RunListItem>
       title="Runs"
       queryKey={runsQueryKey(boostId)}
-      path={(limit, offset) => `/runs?boost_id=${boostId}&limit=${limit}&offset=${offset}`}
-      limit={20}
+      path={boostRunsPath(boostId)}
+      limit={RUNS_PER_PAGE}
       noun="runs"
       caption="Runs of this boost, newest first"
       empty={

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { api } from "@/components/dashboard/api";
 import type { Page } from "@/components/dashboard/types";
@@ -24,17 +24,24 @@ type RunsTableCardProps<T> = {
 };
 
 /**
+ * One page of a runs table, polled every 2 s only while one of its runs is in progress: the card's
+ * query, and that of any other part of the page that reads the same runs, so that both show one fetch.
+ */
+export function runsPageQuery<T extends { status: string }>(queryKey: readonly unknown[], path: (limit: number, offset: number) => string, limit: number, offset: number) {
+  return queryOptions({
+    queryKey: [...queryKey, { offset }],
+    queryFn: () => api<Page<T>>(path(limit, offset)),
+    refetchInterval: (query) => pollWhileActive(query.state.data?.data.map((run) => run.status)),
+  });
+}
+
+/**
  * A card listing runs newest first, a page at a time, polled every 2 s only while one of them is in
  * progress; with its loading, error and empty states, and a table that scrolls sideways on phones.
  */
 export function RunsTableCard<T extends { id: number; status: string }>({ title, queryKey, path, limit, noun, caption, empty, head, row }: RunsTableCardProps<T>) {
   const [offset, setOffset] = useState(0);
-  const runs = useQuery({
-    queryKey: [...queryKey, { offset }],
-    queryFn: () => api<Page<T>>(path(limit, offset)),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => pollWhileActive(query.state.data?.data.map((run) => run.status)),
-  });
+  const runs = useQuery({ ...runsPageQuery<T>(queryKey, path, limit, offset), placeholderData: keepPreviousData });
   return (
     <Card title={title}>
       {runs.isPending ? (

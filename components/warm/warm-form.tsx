@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { startTransition, useDeferredValue, useMemo, useRef, useState } from "react";
 import { countCalls } from "@/lib/runs/calls";
 import { api } from "@/components/dashboard/api";
 import { useFormErrors } from "@/components/dashboard/form-errors";
@@ -17,36 +17,24 @@ import { Field, inputClass, TextInput } from "@/components/ui/field";
 import { USER_AGENT_CLASSES } from "@/lib/core/variations";
 import { fieldProblems } from "@/lib/core/field-errors";
 import { MAX_WARM_URLS, warmBody } from "@/lib/runs/warm-schemas";
-import { parseSiteUrl } from "@/lib/sites/domain-name";
 import { RegionChoices } from "@/components/runs/region-choices";
 import { BlockedAgentsWarning } from "@/components/sites/blocked-verdicts";
 import { RequestProfileFields } from "@/components/boosts/request-profile-fields";
+import { extractUrls, siteUrlSorter } from "./site-urls";
 import { EMPTY_PROFILE, PROFILE_FIELDS, type ProfileState, profileBody, profileProblems } from "@/components/boosts/request-profile-model";
 
-/** Every http(s) URL in pasted text or an uploaded file (one a line, or CSV cells). */
-function extractUrls(text: string): string[] {
-  const found = text.match(/https?:\/\/[^\s,;"'<>]+/gi) ?? [];
-  return [...new Set(found)];
-}
-
 /**
- * The found URLs a warm of the site takes, and those it would refuse (another domain, credentials in
- * them): only the first are counted and sent, and the form says how many it left out and why.
+ * From this many lines, a paste is kept beside the box rather than in it, as an uploaded file's URLs
+ * always are: a textarea that takes
+ * thousands of lines holds Chromium's main thread for a few hundred milliseconds at each paste
+ * (e2e/warm-paste.spec.ts measures it), and the owner reads a count, not 6,000 lines.
  */
-function siteUrls(found: readonly string[], domain: string): { urls: string[]; refused: { count: number; first: string | null } } {
-  const urls: string[] = [];
-  let first: string | null = null;
-  let count = 0;
-  for (const url of found) {
-    const parsed = parseSiteUrl(url, domain);
-    if ("url" in parsed) urls.push(url);
-    else {
-      count++;
-      first ??= parsed.problem;
-    }
-  }
-  return { urls, refused: { count, first } };
-}
+const LIST_FROM_LINES = 100;
+/** The URLs of a list shown on screen; the count says the rest. */
+const PREVIEW_URLS = 3;
+
+/** A long paste or an uploaded file, kept as the URLs found in it; `file` names the file. */
+type UrlList = { id: number; urls: string[]; file: string | null };
 
 /** The API names of the fields the form shows. */
 const WARM_FIELDS = ["urls", "region", "variations", "variations.user_agents", "variations.languages", ...PROFILE_FIELDS];
@@ -56,12 +44,24 @@ const n = (count: number) => count.toLocaleString("en");
 export function WarmForm({ site }: { site: Site }) {
   const router = useRouter();
   const [text, setText] = useState("");
+  const [lists, setLists] = useState<UrlList[]>([]);
+  const nextListId = useRef(0);
+  const addList = (urls: string[], file: string | null) => {
+    const list = { id: nextListId.current++, urls, file };
+    // Counted in a render of its own, once the paste or the file's reading has been let go.
+    startTransition(() => setLists((current) => [...current, list]));
+  };
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [regions, setRegions] = useState<string[]>(["fr"]);
   const [userAgents, setUserAgents] = useState<string[]>([]);
   const [languages, setLanguages] = useState("");
   const [profile, setProfile] = useState<ProfileState>(EMPTY_PROFILE);
-  const { urls, refused } = siteUrls(extractUrls(text), site.domain);
+  // What is typed is counted in a render of its own once the box has taken the key, and each URL is
+  // checked once: a keystroke after a paste of thousands checks the URL being typed, not the list.
+  const sortUrls = useMemo(() => siteUrlSorter(site.domain), [site.domain]);
+  const typed = useDeferredValue(text);
+  const { urls, refused } = useMemo(() => sortUrls([extractUrls(typed), ...lists.map((list) => list.urls)]), [sortUrls, typed, lists]);
+  const counting = typed !== text;
   const languageList = languages.split(/[\s,]+/).filter(Boolean);
   const extra = profileBody(profile);
   const variations = { ...(userAgents.length ? { user_agents: userAgents } : {}), ...(languageList.length ? { languages: languageList } : {}), ...extra.variations };
@@ -109,10 +109,42 @@ export function WarmForm({ site }: { site: Site }) {
                 className={`${inputClass} font-mono`}
                 value={text}
                 onChange={(e) => setText(e.target.value)}
+                onPaste={(event) => {
+                  const pasted = event.clipboardData.getData("text/plain");
+                  if (pasted.split("\n", LIST_FROM_LINES).length < LIST_FROM_LINES) return;
+                  const found = extractUrls(pasted);
+                  if (!found.length) return;
+                  event.preventDefault();
+                  addList(found, null);
+                }}
                 placeholder={`https://${site.domain}/\nhttps://${site.domain}/products`}
               />
             )}
           </Field>
+          {lists.length ? (
+            <ul aria-label="Lists of URLs" className="mt-3 space-y-2">
+              {lists.map((list) => (
+                <li key={list.id} className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="font-medium text-slate-800">
+                      {n(list.urls.length)} {list.urls.length === 1 ? "URL" : "URLs"} {list.file ? `from ${list.file}` : "pasted"}
+                    </span>
+                    <Button variant="secondary" onClick={() => setLists((current) => current.filter((other) => other.id !== list.id))}>
+                      Remove this list
+                    </Button>
+                  </div>
+                  <ul className="mt-2 space-y-0.5 font-mono text-xs text-slate-600">
+                    {list.urls.slice(0, PREVIEW_URLS).map((url) => (
+                      <li key={url} className="truncate">
+                        {url}
+                      </li>
+                    ))}
+                  </ul>
+                  {list.urls.length > PREVIEW_URLS ? <p className="mt-1 text-xs text-slate-500">and {n(list.urls.length - PREVIEW_URLS)} more</p> : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <div className="mt-3">
             <Field label="Or upload a file" hint={fileNote ?? "A text or CSV file: every http(s) URL in it is added."}>
               {(a) => (
@@ -125,7 +157,7 @@ export function WarmForm({ site }: { site: Site }) {
                     const file = event.target.files?.[0];
                     if (!file) return;
                     const found = extractUrls(await file.text());
-                    setText((current) => `${current}${current && !current.endsWith("\n") ? "\n" : ""}${found.join("\n")}`);
+                    if (found.length) addList(found, file.name);
                     setFileNote(found.length ? `${n(found.length)} ${found.length === 1 ? "URL" : "URLs"} added from ${file.name}.` : `No http(s) URL found in ${file.name}.`);
                   }}
                 />
@@ -157,7 +189,7 @@ export function WarmForm({ site }: { site: Site }) {
           <RequestProfileFields state={profile} onChange={setProfile} problem={errors.error} />
         </Card>
         <div className="flex flex-wrap items-center gap-4">
-          <Button type="submit" busy={warm.isPending} disabled={!urls.length || !regions.length || tooMany !== undefined || Object.keys(unreadable).length > 0}>
+          <Button type="submit" busy={warm.isPending} disabled={counting || !urls.length || !regions.length || tooMany !== undefined || Object.keys(unreadable).length > 0}>
             Warm {n(calls)} {calls === 1 ? "call" : "calls"}
           </Button>
           <Link href={`/sites/${site.id}`} className="text-sm font-medium text-slate-700 hover:underline">
