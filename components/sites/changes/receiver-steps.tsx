@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { receiverGuidePath } from "@/lib/core/guide-paths";
 
 type Kind = "shopify" | "contentful" | "sanity" | "strapi" | "netlify" | "vercel";
 
@@ -61,7 +62,7 @@ export function ReceiverSteps({ kind }: { kind: Kind }) {
         ))}
       </ol>
       <p className="mt-2">
-        <Link href={`/docs/change-receivers/${kind}`} className="text-sky-700 underline">
+        <Link href={receiverGuidePath(kind)} className="text-sky-700 underline">
           Every step, and the signature {KIND_NAMES[kind]} uses
         </Link>
       </p>
