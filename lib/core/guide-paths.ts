@@ -17,9 +17,28 @@ export const GUIDE_PATHS = {
   usage: "/docs/site-owners/usage-and-plans",
   twoFactor: "/docs/site-owners/two-factor",
   keys: "/docs/integrators/keys-and-scopes",
+  apiConventions: "/docs/integrators/api-conventions",
+  deployHooks: "/docs/integrators/deploy-hooks",
+  warmingFromCi: "/docs/integrators/warming-from-ci",
+  sources: "/docs/site-owners/sources",
   webhooks: "/docs/integrators/webhooks",
   operatorConsole: "/docs/operators/operator-console",
 } as const;
+
+/** The guide page of each group of the API reference's operations (its OpenAPI tag). */
+export const API_TAG_GUIDES: Record<string, string> = {
+  Account: GUIDE_PATHS.keys,
+  Sites: GUIDE_PATHS.provingOwnership,
+  Sitemaps: GUIDE_PATHS.sources,
+  Boosts: GUIDE_PATHS.boosts,
+  Hooks: GUIDE_PATHS.deployHooks,
+  Warm: GUIDE_PATHS.warmingFromCi,
+  Changes: GUIDE_PATHS.changeReceivers,
+  Traffic: GUIDE_PATHS.trafficLogs,
+  Runs: GUIDE_PATHS.readingARun,
+  Webhooks: GUIDE_PATHS.webhooks,
+  Audit: GUIDE_PATHS.teams,
+};
 
 /** A change receiver's own set-up page. */
 export const receiverGuidePath = (system: string) => `${GUIDE_PATHS.changeReceivers}/${system}`;
