@@ -74,7 +74,7 @@ export const siteSchema = z
     }),
     beacon_key: z.string().meta({
       description:
-        "The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (docs/beacon.md). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report.",
+        "The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (/docs/site-owners/beacon). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report.",
     }),
     created_at: timestamp,
   })
