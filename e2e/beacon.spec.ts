@@ -81,7 +81,7 @@ test("the site page's Visitors panel explains how to install the beacon and give
   tag = (await page.getByTestId("beacon-tag").textContent()) ?? "";
   expect(tag).toMatch(new RegExp(`^<script async src="http://127\\.0\\.0\\.1:${e2ePorts.app}/beacon\\.js" data-site="[0-9a-f]{20}"></script>$`));
   await expect(page.getByRole("button", { name: "Copy the tag" })).toBeVisible();
-  await expect(page.getByRole("link", { name: /How the beacon works/ })).toHaveAttribute("href", "/docs/beacon");
+  await expect(page.getByRole("link", { name: /How the beacon works/ })).toHaveAttribute("href", "/docs/site-owners/beacon");
 });
 
 test("Chromium opens the site's pages through Varnish; the field figures equal what the cache served", async ({ browser }) => {

@@ -1,6 +1,6 @@
 /**
  * Without an e-mail transport, links wait in the outbox. A visitor is told so, not how the operator
- * reads it (the operator's command is in docs/deploy.md and the operator console's E-mails page).
+ * reads it (the operator's command is in docs/guide/operators/installing.md and the operator console's E-mails page).
  */
 export function NoEmailTransportNote({ email }: { email?: string }) {
   return (

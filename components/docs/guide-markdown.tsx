@@ -17,6 +17,12 @@ export function GuideMarkdown({ text, resolve = (href) => href }: { text: string
         components={{
           // The guide's title is the page's heading.
           h1: () => null,
+          // A screenshot in the repository is served by the guide (/docs/screenshots/…); scaled to the column.
+          img: ({ src, alt }) => {
+            const target = typeof src === "string" ? resolve(src) : undefined;
+            // biome-ignore lint/performance/noImgElement: a guide's picture, served as the repository keeps it
+            return target ? <img src={target} alt={alt ?? ""} loading="lazy" className="h-auto max-w-full rounded border border-slate-200" /> : null;
+          },
           a: ({ href, children }) => {
             const target = href === undefined ? undefined : resolve(href);
             if (target === undefined) return <span>{children}</span>;

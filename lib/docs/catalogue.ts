@@ -63,6 +63,7 @@ function guideFiles(): string[] {
 
 /** The address a guide file (relative to the root) is served at. */
 function hrefOfFile(file: string): string | undefined {
+  if (/^docs\/screenshots\/[\w-]+\.png$/.test(file)) return `/docs/${file.slice("docs/".length)}`;
   if (file.startsWith(`${GUIDE_DIR}/`)) {
     const slug = file.slice(GUIDE_DIR.length + 1).replace(/\.md$/, "");
     return `/docs/${slug.replace(/\/index$/, "")}`;
@@ -77,7 +78,7 @@ function readerOf(file: string): ReaderId {
 
 /** Reads one file of the guide (or one served beside it); undefined when it does not exist. */
 export function readGuideFile(file: string): GuidePage | undefined {
-  const href = hrefOfFile(file);
+  const href = file.endsWith(".md") ? hrefOfFile(file) : undefined;
   const full = path.join(root(), file);
   if (!href || !existsSync(full)) return undefined;
   const text = readFileSync(full, "utf8");
@@ -98,7 +99,7 @@ export function resolveGuideLink(fromFile: string, href: string): string | undef
   const [target = "", anchor] = href.split("#", 2);
   const file = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), target));
   const served = hrefOfFile(file);
-  if (!served) return undefined;
+  if (!served || !existsSync(path.join(root(), file))) return undefined;
   return anchor ? `${served}#${anchor}` : served;
 }
 
@@ -139,4 +140,15 @@ export function everyGuidePage(): GuidePage[] {
 export function guidePageAt(slug: string[]): GuidePage | undefined {
   const href = `/docs/${slug.join("/")}`;
   return everyGuidePage().find((page) => page.href === href);
+}
+
+/** The screenshots the guide shows, by file name (docs/screenshots/*.png, served at /docs/screenshots/). */
+export function guideScreenshots(): string[] {
+  const dir = path.join(root(), "docs/screenshots");
+  return existsSync(dir) ? readdirSync(dir).filter((name) => /^[\w-]+\.png$/.test(name)) : [];
+}
+
+/** A screenshot's bytes, or undefined for a name the guide does not have. */
+export function readGuideScreenshot(name: string): Buffer | undefined {
+  return guideScreenshots().includes(name) ? readFileSync(path.join(root(), "docs/screenshots", name)) : undefined;
 }

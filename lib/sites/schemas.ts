@@ -53,7 +53,7 @@ export const siteSchema = z
     ownership_recheck: ownershipRecheckSchema,
     verification_secret: z.string().meta({
       description:
-        "Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/allow-listing). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.",
+        "Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/site-owners/bot-protection). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.",
       example: "hT3xQ0bW9sVv2yG8cJkM1nPq4rS6tU7wX5zA0bC2dE4",
     }),
     max_concurrency: z
@@ -70,7 +70,7 @@ export const siteSchema = z
     }),
     blocked_verdicts: z.record(z.string(), blockedVerdictSchema).meta({
       description:
-        "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",
+        "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/site-owners/bot-protection.",
     }),
     beacon_key: z.string().meta({
       description:

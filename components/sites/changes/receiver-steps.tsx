@@ -18,7 +18,7 @@ export const OWN_SECRET: Record<Kind, string | null> = {
   vercel: "Vercel shows the webhook's secret once, when it is created: paste it here.",
 };
 
-/** Each system's set-up, in short (docs/change-receivers/{kind}.md has every step and the signature). */
+/** Each system's set-up, in short (docs/guide/site-owners/change-receivers/{kind}.md has every step and the signature). */
 const STEPS: Record<Kind, string[]> = {
   shopify: [
     "Shopify admin → Settings → Notifications → Webhooks → Create webhook.",
