@@ -20,7 +20,6 @@ export function GuideMarkdown({ text, resolve = (href) => href }: { text: string
           // A screenshot in the repository is served by the guide (/docs/screenshots/…); scaled to the column.
           img: ({ src, alt }) => {
             const target = typeof src === "string" ? resolve(src) : undefined;
-            // biome-ignore lint/performance/noImgElement: a guide's picture, served as the repository keeps it
             return target ? <img src={target} alt={alt ?? ""} loading="lazy" className="h-auto max-w-full rounded border border-slate-200" /> : null;
           },
           a: ({ href, children }) => {

@@ -13,7 +13,7 @@ export const READERS = [
   { id: "operators", name: "Operators" },
   { id: "contributors", name: "Contributors" },
 ] as const;
-export type ReaderId = (typeof READERS)[number]["id"];
+type ReaderId = (typeof READERS)[number]["id"];
 
 export type GuidePage = {
   /** The address it is served at, `/docs/<reader>/<slug>`. */
@@ -77,7 +77,7 @@ function readerOf(file: string): ReaderId {
 }
 
 /** Reads one file of the guide (or one served beside it); undefined when it does not exist. */
-export function readGuideFile(file: string): GuidePage | undefined {
+function readGuideFile(file: string): GuidePage | undefined {
   const href = file.endsWith(".md") ? hrefOfFile(file) : undefined;
   const full = path.join(root(), file);
   if (!href || !existsSync(full)) return undefined;
