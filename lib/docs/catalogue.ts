@@ -40,7 +40,7 @@ function servedElsewhere(): Record<string, string> {
     "docs/benchmarks.md": "/docs/benchmarks",
     "docs/benchmarks/history.md": "/docs/benchmarks/history",
   };
-  const adrs = path.join(root(), "docs/adr");
+  const adrs = path.join(/*turbopackIgnore: true*/ root(), "docs/adr");
   if (existsSync(adrs)) {
     for (const name of readdirMarkdown(adrs)) if (name !== "README.md") served[`docs/adr/${name}`] = `/docs/contributors/adr/${name.replace(/\.md$/, "")}`;
   }
@@ -53,7 +53,7 @@ function readdirMarkdown(dir: string): string[] {
 
 /** Every Markdown file under docs/guide, relative to the root. */
 function guideFiles(): string[] {
-  const dir = path.join(root(), GUIDE_DIR);
+  const dir = path.join(/*turbopackIgnore: true*/ root(), GUIDE_DIR);
   if (!existsSync(dir)) return [];
   return (readdirSync(dir, { recursive: true }) as string[])
     .filter((name) => name.endsWith(".md"))
@@ -79,7 +79,7 @@ function readerOf(file: string): ReaderId {
 /** Reads one file of the guide (or one served beside it); undefined when it does not exist. */
 function readGuideFile(file: string): GuidePage | undefined {
   const href = file.endsWith(".md") ? hrefOfFile(file) : undefined;
-  const full = path.join(root(), file);
+  const full = path.join(/*turbopackIgnore: true*/ root(), file);
   if (!href || !existsSync(full)) return undefined;
   const text = readFileSync(full, "utf8");
   const title = /^# (.+)$/m.exec(text)?.[1]?.trim() ?? path.basename(file, ".md");
@@ -99,13 +99,13 @@ export function resolveGuideLink(fromFile: string, href: string): string | undef
   const [target = "", anchor] = href.split("#", 2);
   const file = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), target));
   const served = hrefOfFile(file);
-  if (!served || !existsSync(path.join(root(), file))) return undefined;
+  if (!served || !existsSync(path.join(/*turbopackIgnore: true*/ root(), file))) return undefined;
   return anchor ? `${served}#${anchor}` : served;
 }
 
 /** The relative links of a reader's index.md, in order: that reader's pages. */
 function indexLinks(indexFile: string): string[] {
-  const text = readFileSync(path.join(root(), indexFile), "utf8");
+  const text = readFileSync(path.join(/*turbopackIgnore: true*/ root(), indexFile), "utf8");
   const files: string[] = [];
   for (const match of text.matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)) {
     const file = path.posix.normalize(path.posix.join(path.posix.dirname(indexFile), match[1] ?? ""));
@@ -144,11 +144,11 @@ export function guidePageAt(slug: string[]): GuidePage | undefined {
 
 /** The screenshots the guide shows, by file name (docs/screenshots/*.png, served at /docs/screenshots/). */
 export function guideScreenshots(): string[] {
-  const dir = path.join(root(), "docs/screenshots");
+  const dir = path.join(/*turbopackIgnore: true*/ root(), "docs/screenshots");
   return existsSync(dir) ? readdirSync(dir).filter((name) => /^[\w-]+\.png$/.test(name)) : [];
 }
 
 /** A screenshot's bytes, or undefined for a name the guide does not have. */
 export function readGuideScreenshot(name: string): Buffer | undefined {
-  return guideScreenshots().includes(name) ? readFileSync(path.join(root(), "docs/screenshots", name)) : undefined;
+  return guideScreenshots().includes(name) ? readFileSync(path.join(/*turbopackIgnore: true*/ root(), "docs/screenshots", name)) : undefined;
 }
