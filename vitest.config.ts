@@ -29,7 +29,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The deployment of docs/deploy.md (PostgreSQL, two web servers, two workers, nginx) driven
+        // The deployment of docs/guide/operators/installing.md (PostgreSQL, two web servers, two workers, nginx) driven
         // through nginx: deploy/smoke.test.ts. Needs the production build and Debian's nginx.
         test: { name: "deploy", include: ["deploy/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 420_000 },
       },

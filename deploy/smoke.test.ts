@@ -13,7 +13,7 @@ import { type PostgresServer, startPostgresServer } from "@/lib/testing/postgres
 import { type ProductionServer, startProductionServer } from "@/lib/testing/production-server";
 
 /**
- * The deployment of docs/deploy.md, on one machine: one PostgreSQL server, two web servers
+ * The deployment of docs/guide/operators/installing.md, on one machine: one PostgreSQL server, two web servers
  * (`next start` of the build, PREHEAT_EMBEDDED_WORKER=false), two worker processes (one of them
  * regional) and nginx from Debian in front, with deploy/nginx/preheat.conf. Everything a user does
  * goes through nginx, over HTTP only.
@@ -235,7 +235,7 @@ function cookiesOf(answer: Answer, names?: RegExp): string {
     .join("; ");
 }
 
-/** The operator CLI on this machine, against the PostgreSQL server (as docs/deploy.md runs it). */
+/** The operator CLI on this machine, against the PostgreSQL server (as docs/guide/operators/operator-console.md runs it). */
 async function cli(...args: string[]): Promise<string> {
   const result = await run(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], { cwd: root, env: { ...baseEnv(), DATABASE_URL: databaseUrl } });
   return result.stdout;
@@ -487,7 +487,7 @@ describe("the deployment files", () => {
     const entry = manifest.scripts.worker!.split(/\s+/).at(-1)!;
     expect(worker).toMatch(new RegExp(`^ExecStart=/usr/bin/node --import tsx /opt/preheat/${entry.replaceAll(".", "\\.")}$`, "m"));
     expect(worker).toMatch(/^EnvironmentFile=-\/etc\/preheat\/worker-%i\.env$/m);
-    const docs = readFileSync(path.join(root, "docs/deploy.md"), "utf8");
+    const docs = readFileSync(path.join(root, "docs/guide/operators/configuration.md"), "utf8");
     const start = docs.indexOf("<!-- config:start -->");
     expect(start).toBeGreaterThan(0);
     expect(docs.indexOf("<!-- config:end -->")).toBeGreaterThan(start);

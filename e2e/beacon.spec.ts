@@ -7,7 +7,7 @@ import { e2ePorts, originUrl } from "./support/ports";
 /**
  * The beacon end to end: an owner takes the tag from the site page's Visitors panel; the site's pages
  * carry it, served through a real Varnish whose VCL adds `Server-Timing: cache;desc=HIT|MISS` (as
- * docs/beacon.md recommends); Chromium opens them as a visitor; the beacon reports each view, and the
+ * docs/guide/site-owners/beacon.md recommends); Chromium opens them as a visitor; the beacon reports each view, and the
  * field figures equal what the cache served, as its own X-Cache told each navigation.
  *
  * The site's domain is under `.localhost`: Chromium resolves it to the loopback itself (and the
@@ -33,7 +33,7 @@ test.use({
 const owner = { email: `beacon-${Date.now()}@example.com`, password: "correct horse battery" };
 const domain = `beacon-${Date.now().toString(36)}.localhost`;
 
-/** The VCL of docs/beacon.md's Varnish section, plus X-Cache for the test's own count and no caching in the browser. */
+/** The VCL of docs/guide/site-owners/beacon.md's Varnish section, plus X-Cache for the test's own count and no caching in the browser. */
 const vcl = (originPort: number) => `vcl 4.1;
 
 backend origin {
@@ -81,7 +81,7 @@ test("the site page's Visitors panel explains how to install the beacon and give
   tag = (await page.getByTestId("beacon-tag").textContent()) ?? "";
   expect(tag).toMatch(new RegExp(`^<script async src="http://127\\.0\\.0\\.1:${e2ePorts.app}/beacon\\.js" data-site="[0-9a-f]{20}"></script>$`));
   await expect(page.getByRole("button", { name: "Copy the tag" })).toBeVisible();
-  await expect(page.getByRole("link", { name: /How the beacon works/ })).toHaveAttribute("href", "/docs/beacon");
+  await expect(page.getByRole("link", { name: /How the beacon works/ })).toHaveAttribute("href", "/docs/site-owners/beacon");
 });
 
 test("Chromium opens the site's pages through Varnish; the field figures equal what the cache served", async ({ browser }) => {

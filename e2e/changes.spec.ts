@@ -47,7 +47,7 @@ test("the site page shows the Changes panel; a receiver is created and its secre
   expect(receiverUrl).toMatch(/\/v1\/receivers\/[\w-]+$/);
   await expect(receiver.getByRole("button", { name: "Copy URL" })).toBeVisible();
   await receiver.getByText("Set up Sanity").click();
-  await expect(receiver.getByRole("link", { name: "Every step, and the signature Sanity uses" })).toHaveAttribute("href", "/docs/change-receivers/sanity");
+  await expect(receiver.getByRole("link", { name: "Every step, and the signature Sanity uses" })).toHaveAttribute("href", "/docs/site-owners/change-receivers/sanity");
   await expect(receiver.getByTestId("templates-preview")).toContainText("No payload received yet");
 
   await page.getByRole("button", { name: "Done", exact: true }).click();

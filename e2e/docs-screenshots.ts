@@ -4,7 +4,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { signUpWithData } from "./support/dashboard-data";
 
 /**
- * The README's screenshots (`npm run screenshots`, through playwright.screenshots.config.ts; never part
+ * The screenshots of README.md and the site owners' guide (`npm run screenshots`, through playwright.screenshots.config.ts; never part
  * of `npm test`): the main pages at a laptop's and a phone's size, in the light and the dark theme, as
  * docs/screenshots/<page>-<width>-<theme>.png. Each is what the screen shows, not the whole page, so the
  * files stay small and alike.

@@ -11,7 +11,7 @@ function cors(origin: string | null): Record<string, string> {
   return origin ? { "access-control-allow-origin": origin, vary: "origin" } : {};
 }
 
-// POST /b – one page view from the beacon (docs/beacon.md): no key, only the site's own pages (Origin), sampled and rate-limited; 204, or a 4xx JSON refusal with nothing counted
+// POST /b – one page view from the beacon (docs/guide/site-owners/beacon.md): no key, only the site's own pages (Origin), sampled and rate-limited; 204, or a 4xx JSON refusal with nothing counted
 export function POST(request: Request): Promise<Response> {
   return answer(request, { path: "/b" }, async () => {
     const origin = request.headers.get("origin");

@@ -1,6 +1,6 @@
 import { BEACON_SCRIPT } from "@/lib/traffic/field/script";
 
-// GET /beacon.js – the script site owners add to their pages (docs/beacon.md): the same bytes for every site, cacheable anywhere, loadable from any origin
+// GET /beacon.js – the script site owners add to their pages (docs/guide/site-owners/beacon.md): the same bytes for every site, cacheable anywhere, loadable from any origin
 export function GET(): Response {
   return new Response(BEACON_SCRIPT, {
     headers: {

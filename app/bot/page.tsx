@@ -8,6 +8,7 @@ import { USER_AGENTS } from "@/lib/warm/user-agents";
 import { sitemapMaxAgeSeconds } from "@/lib/sitemaps/freshness";
 import { KEY_DIRECTORY_PATH } from "@/lib/warm/identify";
 import { botSignaturesEnabled } from "@/lib/warm/signing-keys";
+import { GUIDE_PATHS } from "@/lib/core/guide-paths";
 
 export const metadata: Metadata = { title: "PreheatBot" };
 // The User-Agent names this server's own address, known when it runs, not when it was built.
@@ -118,7 +119,7 @@ export default function BotPage() {
           .
         </p>
         <p>
-          <Link href="/docs/allow-listing" className="font-medium text-brand-700 underline">
+          <Link href={GUIDE_PATHS.botProtection} className="font-medium text-brand-700 underline">
             How to let Preheat through
           </Link>{" "}
           on Cloudflare, Akamai, Fastly, AWS WAF, Imperva, Sucuri and Vercel&apos;s firewall.

@@ -8,6 +8,7 @@ import { Card, ErrorNote } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Can } from "@/components/dashboard/role";
+import { GUIDE_PATHS } from "@/lib/core/guide-paths";
 
 /** The site's verification secret, as a firewall rule needs it, and its rotation. */
 export function FirewallPanel({ site }: { site: Site }) {
@@ -21,7 +22,7 @@ export function FirewallPanel({ site }: { site: Site }) {
       <p className="mb-3 text-sm text-slate-600">
         Every warming call to {site.domain} carries this header. A firewall or bot-protection rule that lets requests with it through lets exactly Preheat through, even when it warms as Googlebot or
         GPTBot from a network that is not theirs.{" "}
-        <Link href="/docs/allow-listing" className="text-sky-700 underline">
+        <Link href={GUIDE_PATHS.botProtection} className="text-sky-700 underline">
           How to allow it on Cloudflare, Akamai, Fastly, AWS WAF, Imperva, Sucuri and Vercel
         </Link>
         .

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { HelpLink } from "./help-link";
 
 export function Card({ title, actions, children, className = "" }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
@@ -45,7 +46,10 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
       <div className="min-w-0">
-        <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <div className="flex items-center gap-2">
+          <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+          <HelpLink />
+        </div>
         {subtitle ? <div className="mt-1 text-sm text-slate-600">{subtitle}</div> : null}
       </div>
       {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}

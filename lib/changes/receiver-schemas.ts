@@ -85,7 +85,7 @@ export const createdReceiverSchema = changeReceiverSchema
   .extend({
     secret: z.string().optional().meta({
       description:
-        "The secret to paste into the system beside `url` (see docs/change-receivers.md for where), shown only in this answer: afterwards only a rotation shows a new one. Absent from an idempotent replay (`Idempotent-Replayed: true`).",
+        "The secret to paste into the system beside `url` (see /docs/site-owners/change-receivers for where), shown only in this answer: afterwards only a rotation shows a new one. Absent from an idempotent replay (`Idempotent-Replayed: true`).",
     }),
   })
   .meta({ id: "CreatedChangeReceiver" });

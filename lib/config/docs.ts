@@ -1,6 +1,9 @@
 import { VARIABLES } from "./variables";
 
-/** The markers between which `npm run config:docs` writes the table (README.md, docs/deploy.md). */
+/** The operators' configuration page, the one document that carries the generated table. */
+export const CONFIG_DOC = "docs/guide/operators/configuration.md";
+
+/** The markers between which `npm run config:docs` writes the table in CONFIG_DOC. */
 export const TABLE_START = "<!-- config:start -->";
 export const TABLE_END = "<!-- config:end -->";
 

@@ -6,7 +6,7 @@ import { type ConnectTarget, parseConnectTo, parseDnsServers, parseRegionList, p
 /**
  * Every environment variable Preheat reads, in one place: how its text is read (a zod schema from
  * the string), its default, and one sentence for operators. `npm run config:docs` writes the table
- * of README.md's "Configuration" section (and docs/deploy.md's) from this list.
+ * of docs/guide/operators/configuration.md from this list.
  *
  * An unset or empty (blank) variable takes its default; any other value must be valid, or reading
  * it throws a ConfigError (and the server, worker and CLI refuse to start).
@@ -256,7 +256,7 @@ export const VARIABLES = {
     description:
       'With `verify: "visitors"`, the URLs per region a visitor check asks as each standard visitor (fewer when the run has cookie sets, so that a region\'s check never exceeds 500 requests).',
   }),
-  // The beacon (field data, docs/beacon.md).
+  // The beacon (field data, docs/guide/site-owners/beacon.md).
   PREHEAT_BEACON_SAMPLE: withDefault(numeric({ min: 0, max: 1 }), 1, {
     description:
       "The share of the beacon's page views (POST /b) that are counted, drawn by the server once a view has passed every check: 1 counts every view, 0.1 one in ten. `GET /v1/sites/{siteId}/field` answers the rate beside its figures; ratios and percentiles need no correction, view counts are divided by it.",

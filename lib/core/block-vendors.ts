@@ -1,6 +1,8 @@
+import { GUIDE_PATHS } from "./guide-paths";
+
 /**
  * The bot protections Preheat names (lib/warm/blocked.ts reads their fingerprints): a module of its
- * own, with no imports, so that the dashboard's bundle takes the names without the detection.
+ * own, importing only the guide's paths, so that the dashboard's bundle takes the names without the detection.
  */
 export const BLOCK_VENDORS = ["cloudflare", "akamai", "imperva", "datadome", "sucuri", "aws_waf", "vercel", "human", "other"] as const;
 export type BlockVendor = (typeof BLOCK_VENDORS)[number];
@@ -24,4 +26,4 @@ export function blockedSentence(vendor: BlockVendor): string {
 }
 
 /** Where the guide to letting Preheat through lives, under the service's base URL. */
-export const ALLOW_LISTING_PATH = "/docs/allow-listing";
+export const ALLOW_LISTING_PATH = GUIDE_PATHS.botProtection;

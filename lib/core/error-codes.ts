@@ -52,7 +52,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, meaning: "The request body is over the size limit." },
   unsupported_media_type: { status: 415, meaning: "The body must be sent as JSON (Content-Type: application/json)." },
   validation_failed: { status: 422, meaning: "A path, query or body value is invalid (`details` names the fields)." },
-  unreadable_log: { status: 422, meaning: "Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored." },
+  unreadable_log: { status: 422, meaning: "Not one line of the uploaded log could be read as a known access-log format (/docs/site-owners/traffic-logs lists them): nothing was stored." },
   ownership_not_proven: { status: 422, meaning: "No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method." },
   idempotency_conflict: { status: 422, meaning: "This Idempotency-Key was already used with another request (another operation, path or body)." },
   rate_limited: { status: 429, meaning: "Too many requests or attempts: try again after `Retry-After` seconds." },

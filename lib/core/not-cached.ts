@@ -27,7 +27,7 @@ export const NOT_CACHED_ADVICE: Record<NotCachedReason, { title: string; advice:
   blocked: {
     title: "Blocked by bot protection",
     advice:
-      "A bot protection (Cloudflare, Akamai, Imperva, DataDome, Sucuri, AWS WAF, Vercel, HUMAN…) answered with a challenge or a block page instead of the page, so nothing was warmed for this user agent: let Preheat through (see /docs/allow-listing).",
+      "A bot protection (Cloudflare, Akamai, Imperva, DataDome, Sucuri, AWS WAF, Vercel, HUMAN…) answered with a challenge or a block page instead of the page, so nothing was warmed for this user agent: let Preheat through (see /docs/site-owners/bot-protection).",
   },
   http_error: { title: "HTTP error", advice: "The page answered 400 or more, or did not answer at all: caches keep errors briefly if ever, so fix the page or take it out of the sitemap." },
   redirect: { title: "Redirect", advice: "The final answer was a redirect (more than 5 hops, or one without a target): list the page's final address in the sitemap instead." },

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * A member's role in an organization, weakest first: each role may do everything the one before it
- * may. The table below is the one the README, the OpenAPI description and the dashboard's help show.
+ * may. The table below is the one the site owners' guide (teams-and-roles), the OpenAPI description and the dashboard's help show.
  */
 export const ROLES = ["viewer", "member", "admin", "owner"] as const;
 export type Role = (typeof ROLES)[number];

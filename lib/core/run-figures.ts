@@ -24,7 +24,7 @@ export const notCachedReasonSchema = z.enum(NOT_CACHED_REASONS).meta({
 export const blockVendorSchema = z.enum(BLOCK_VENDORS).meta({
   id: "BlockVendor",
   description:
-    "The bot protection that answered a call instead of the site, read from its documented fingerprints (docs/cache-detection.md): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",
+    "The bot protection that answered a call instead of the site, read from its documented fingerprints (/docs/site-owners/cache-detection): `cloudflare`, `akamai`, `imperva`, `datadome`, `sucuri`, `aws_waf`, `vercel`, `human` (HUMAN Security, formerly PerimeterX), `other` (a captcha page on a 403 or 429).",
 });
 
 const visitorFiguresSchema = z

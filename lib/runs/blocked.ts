@@ -55,7 +55,7 @@ export function mainVendor(counts: Record<string, number>): BlockVendor | null {
   return best;
 }
 
-/** "let Preheat through (see https://…/docs/allow-listing)": how every message about a block ends. */
+/** "let Preheat through (see https://…/docs/site-owners/bot-protection)": how every message about a block ends. */
 export function letPreheatThrough(): string {
   return `let Preheat through (see ${publicBaseUrl()}${ALLOW_LISTING_PATH})`;
 }

@@ -53,7 +53,7 @@ export const siteSchema = z
     ownership_recheck: ownershipRecheckSchema,
     verification_secret: z.string().meta({
       description:
-        "Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/allow-listing). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.",
+        "Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/site-owners/bot-protection). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.",
       example: "hT3xQ0bW9sVv2yG8cJkM1nPq4rS6tU7wX5zA0bC2dE4",
     }),
     max_concurrency: z
@@ -70,11 +70,11 @@ export const siteSchema = z
     }),
     blocked_verdicts: z.record(z.string(), blockedVerdictSchema).meta({
       description:
-        "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing.",
+        "Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/site-owners/bot-protection.",
     }),
     beacon_key: z.string().meta({
       description:
-        "The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (docs/beacon.md). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report.",
+        "The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (/docs/site-owners/beacon). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report.",
     }),
     created_at: timestamp,
   })

@@ -9,7 +9,7 @@
  * 4. The file is refused unless at least half of the sampled rows below a header (or all sampled rows, without
  *    one) hold a URL in that column.
  *
- * README.md ("Sources") states the same rule.
+ * docs/guide/site-owners/sources.md states the same rule.
  */
 
 /** As many rows as papaparse reads to guess the separator: enough to see past an odd first row. */

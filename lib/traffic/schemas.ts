@@ -52,7 +52,7 @@ const ga4 = z.object({
 export const createTrafficSourceBody = z.discriminatedUnion("kind", [accessLog, plausible, ga4]).meta({
   id: "CreateTrafficSourceRequest",
   description:
-    "`access_log`: a web server's or CDN's access log, uploaded or fetched from `url` (docs/traffic-logs.md lists the formats). `plausible` and `ga4`: pageviews per page over the last 30 days from the analytics tool (docs/traffic-analytics.md).",
+    "`access_log`: a web server's or CDN's access log, uploaded or fetched from `url` (/docs/site-owners/traffic-logs lists the formats). `plausible` and `ga4`: pageviews per page over the last 30 days from the analytics tool (/docs/site-owners/traffic-analytics).",
 });
 export type CreateTrafficSourceInput = z.output<typeof createTrafficSourceBody>;
 

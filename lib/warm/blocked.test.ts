@@ -17,7 +17,7 @@ const pxCaptcha = '<html><div id="px-captcha"></div><script>window._pxAppId="PXa
 const sucuriPage = "<title>Sucuri WebSite Firewall - Access Denied</title>";
 const recaptcha = '<html><title>Please verify</title><script src="https://www.google.com/recaptcha/api.js"></script></html>';
 
-/** One row per fingerprint of docs/cache-detection.md ("Bot protection"), then the answers that must not be read as blocked. */
+/** One row per fingerprint of docs/guide/site-owners/cache-detection.md ("Bot protection"), then the answers that must not be read as blocked. */
 const ROWS: Row[] = [
   ["Cloudflare: cf-mitigated: challenge (any status)", 403, { ...CF, "cf-mitigated": "challenge" }, "", "cloudflare"],
   ["Cloudflare: cf-mitigated on a 200 is still a challenge", 200, { "cf-mitigated": "challenge", "cf-cache-status": "HIT" }, "", "cloudflare"],

@@ -12,7 +12,7 @@ export { ALLOW_LISTING_PATH, BLOCK_VENDORS, type BlockVendor, blockedSentence } 
  * (documented, and present whatever the status), then status + body markers. A plain 403 or 429
  * is the site's own answer (http_error): only a documented fingerprint makes a call blocked.
  *
- * docs/cache-detection.md ("Bot protection") documents the table; keep the two together.
+ * docs/guide/site-owners/cache-detection.md ("Bot protection") documents the table; keep the two together.
  */
 type RawHeaders = Record<string, string | string[] | undefined>;
 
@@ -110,7 +110,7 @@ type Fingerprint = { vendor: BlockVendor; matches: (a: Answer) => boolean };
 
 const refused = (a: Answer, ...statuses: number[]) => statuses.includes(a.status);
 
-/** In order: first match wins. Each row is documented, with its source, in docs/cache-detection.md. */
+/** In order: first match wins. Each row is documented, with its source, in docs/guide/site-owners/cache-detection.md. */
 const FINGERPRINTS: readonly Fingerprint[] = [
   // Cloudflare documents `cf-mitigated: challenge` on every challenge page, whatever its type.
   { vendor: "cloudflare", matches: (a) => a.words("cf-mitigated").includes("challenge") },

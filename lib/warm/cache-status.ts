@@ -9,7 +9,7 @@
  * (or of repeated headers, joined with ", ") is the cache nearest the client, and it decides. The one
  * exception names its tiers instead: Akamai-Cache-Status puts the child (the edge) first.
  *
- * docs/cache-detection.md documents the table; keep the two together.
+ * docs/guide/site-owners/cache-detection.md documents the table; keep the two together.
  */
 import { type CacheVerdict, type Detector, HeaderMap, lastEntry, lookup, positiveAge, type RawHeaders, splitOutsideQuotes, unquote } from "./cache-headers";
 import { alibaba, google, imperva, stackpath, tencent } from "./cache-vendors";

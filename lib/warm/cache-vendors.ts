@@ -1,7 +1,7 @@
 /**
  * The detectors of caches each named by one vendor header: StackPath, Imperva, Google Cloud CDN,
  * Alibaba Cloud CDN and Tencent Cloud CDN. lib/warm/cache-status.ts places them in its table;
- * docs/cache-detection.md gives each its vendor's documentation.
+ * docs/guide/site-owners/cache-detection.md gives each its vendor's documentation.
  */
 import { type CacheVerdict, type Detector, lastEntry, lookup } from "./cache-headers";
 

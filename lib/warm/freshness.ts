@@ -4,7 +4,7 @@
  * http-cache-semantics in shared mode, fed the request headers as Preheat sent them; what this file
  * adds is what the library does not do, or does otherwise than RFC 9111: the targeted fields of
  * RFC 9213 per CDN, strict parsing of directives, dates and Age, the Date skew of §4.2.3, and the
- * storability of statuses. docs/cache-detection.md ("Freshness") lists each correction and the
+ * storability of statuses. docs/guide/site-owners/cache-detection.md ("Freshness") lists each correction and the
  * public source of each CDN's field.
  */
 import CachePolicy from "http-cache-semantics";

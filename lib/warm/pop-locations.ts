@@ -6,7 +6,7 @@ import { REGIONS, type RegionCode } from "@/lib/core/regions";
  * (x-vercel-id) and most others; Bunny's own region codes (`DE1`). Akamai, Imperva, Alibaba,
  * Tencent, Google and StackPath (whose own codes are not airports) name none. The table covers
  * the cities these CDNs publish PoPs in; a code outside it is `unknown`, never guessed.
- * docs/cache-detection.md ("Where a PoP is") says the same.
+ * docs/guide/site-owners/cache-detection.md ("Where a PoP is") says the same.
  */
 type Continent = "EU" | "NA" | "SA" | "AS" | "AF" | "OC";
 export type PopLocation = { country: string; continent: Continent };

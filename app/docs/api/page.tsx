@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { Markdown } from "@/components/api-reference/markdown";
+import { GuideMarkdown } from "@/components/docs/guide-markdown";
+import { API_TAG_GUIDES, GUIDE_PATHS } from "@/lib/core/guide-paths";
 import { type Components, SchemaTable, refName, typeLabel } from "@/components/api-reference/schema-table";
 import { openApiDocument } from "@/lib/openapi/document";
 
@@ -42,7 +43,7 @@ export default function ApiReferencePage() {
           </a>
         </p>
         <div className="mt-4">
-          <Markdown text={document.info.description ?? ""} />
+          <GuideMarkdown text={document.info.description ?? ""} />
         </div>
       </section>
 
@@ -70,6 +71,17 @@ export default function ApiReferencePage() {
         <section key={tag.name} className="space-y-6">
           <h2 className="text-2xl font-semibold">{tag.name}</h2>
           {tag.description ? <p className="text-sm text-slate-600">{tag.description}</p> : null}
+          {API_TAG_GUIDES[tag.name] ? (
+            <p className="text-sm">
+              <a href={API_TAG_GUIDES[tag.name]} className="text-sky-700 underline">
+                Read the guide on {tag.name.toLowerCase()}
+              </a>{" "}
+              ·{" "}
+              <a href={GUIDE_PATHS.apiConventions} className="text-sky-700 underline">
+                the API&apos;s conventions
+              </a>
+            </p>
+          ) : null}
           {operations
             .filter(({ operation }) => operation.tags?.includes(tag.name))
             .map(({ path, method, operation }) => {
@@ -81,7 +93,14 @@ export default function ApiReferencePage() {
                     <code className="break-all text-sm font-semibold">{path}</code>
                   </h3>
                   <p className="mt-2 font-medium">{operation.summary}</p>
-                  {operation.description ? <Markdown text={operation.description} /> : null}
+                  {operation.description ? <GuideMarkdown text={operation.description} /> : null}
+                  {operation.tags?.[0] && API_TAG_GUIDES[operation.tags[0]] ? (
+                    <p className="mt-2 text-sm">
+                      <a href={API_TAG_GUIDES[operation.tags[0]]} className="text-sky-700 underline">
+                        The guide on {operation.tags[0].toLowerCase()}
+                      </a>
+                    </p>
+                  ) : null}
                   {operation.parameters?.length ? (
                     <div className="mt-3">
                       <h4 className="text-xs font-semibold uppercase text-slate-500">Parameters</h4>

@@ -19,7 +19,7 @@ import { linesToTemplates, templatesToLines } from "./template-lines";
 
 const SHOWN_DELIVERIES = 5;
 
-/** What each delivery outcome means, as the README and docs/change-receivers.md say it. */
+/** What each delivery outcome means, as docs/guide/site-owners/change-receivers.md says it. */
 const OUTCOME_MEANINGS: Record<string, string> = {
   queued: "its URLs were queued for a warm",
   unmapped: "no template gave a URL",

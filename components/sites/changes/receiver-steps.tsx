@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { receiverGuidePath } from "@/lib/core/guide-paths";
 
 type Kind = "shopify" | "contentful" | "sanity" | "strapi" | "netlify" | "vercel";
 
@@ -17,7 +18,7 @@ export const OWN_SECRET: Record<Kind, string | null> = {
   vercel: "Vercel shows the webhook's secret once, when it is created: paste it here.",
 };
 
-/** Each system's set-up, in short (docs/change-receivers/{kind}.md has every step and the signature). */
+/** Each system's set-up, in short (docs/guide/site-owners/change-receivers/{kind}.md has every step and the signature). */
 const STEPS: Record<Kind, string[]> = {
   shopify: [
     "Shopify admin → Settings → Notifications → Webhooks → Create webhook.",
@@ -61,7 +62,7 @@ export function ReceiverSteps({ kind }: { kind: Kind }) {
         ))}
       </ol>
       <p className="mt-2">
-        <Link href={`/docs/change-receivers/${kind}`} className="text-sky-700 underline">
+        <Link href={receiverGuidePath(kind)} className="text-sky-700 underline">
           Every step, and the signature {KIND_NAMES[kind]} uses
         </Link>
       </p>

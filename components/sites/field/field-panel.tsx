@@ -11,6 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { TableScroll } from "@/components/ui/table-scroll";
 import type { SiteFreshness } from "@/lib/freshness/history-schemas";
 import type { SiteField } from "@/lib/traffic/field/field-schemas";
+import { GUIDE_PATHS } from "@/lib/core/guide-paths";
 
 const CHART_HEIGHT = 180;
 const axisTicks = { fontSize: 11, fill: chartColors.tick };
@@ -120,7 +121,7 @@ export function FieldPanel({ siteId, domain }: { siteId: number; domain: string 
       <p className="mb-3 text-sm text-slate-600">
         What your visitors got from the CDN over the last {DAYS} days, as the beacon on your pages reports it: whether the CDN answered from its cache (its Server-Timing header says so) and how long
         their browser waited for the first byte.{" "}
-        <Link href="/docs/beacon" className="text-sky-700 underline">
+        <Link href={GUIDE_PATHS.beacon} className="text-sky-700 underline">
           How the beacon works and how to turn on Server-Timing on your CDN
         </Link>
         .

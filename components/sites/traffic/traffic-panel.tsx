@@ -8,6 +8,7 @@ import { Card, EmptyState, ErrorNote, Loading } from "@/components/ui/card";
 import { NewSource } from "./new-source";
 import { PopularityTable } from "./popularity-table";
 import { SourceItem, trafficSourcesQueryKey } from "./source-item";
+import { GUIDE_PATHS } from "@/lib/core/guide-paths";
 
 /**
  * Where the site's visitors go (issue: traffic sources and the popularity table): the sources its
@@ -33,11 +34,11 @@ export function TrafficPanel({ site }: { site: Site }) {
           Spend the warming budget where the visitors are. Once the table below has visits, boosts with <code className="rounded bg-slate-100 px-1">url_order: &quot;traffic&quot;</code> warm the most
           visited pages first; whatever a boost's order, a call limit that cannot cover every URL keeps the most visited ones, and a keep-warm budget warms them first. The estimate and each run say
           what share of the last 30 days&apos; visits they cover. The visits come from the sources below, each read on a schedule (daily by default) and on demand. The guides:{" "}
-          <a href="/docs/traffic/logs" className="text-brand-700 underline">
+          <a href={GUIDE_PATHS.trafficLogs} className="text-brand-700 underline">
             access logs
           </a>{" "}
           (the formats, what is counted and left out) and{" "}
-          <a href="/docs/traffic/analytics" className="text-brand-700 underline">
+          <a href={GUIDE_PATHS.trafficAnalytics} className="text-brand-700 underline">
             analytics
           </a>{" "}
           (Plausible and Google Analytics 4 keys).

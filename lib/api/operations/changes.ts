@@ -12,7 +12,7 @@ export const createChangeReceiver = defineOperation({
   tag: "Changes",
   summary: "Create a change receiver for a system the site is edited in (its secret is shown once)",
   description:
-    "Answers the receiver's `url`, to paste into the system's webhook settings, and the `secret` to paste beside it (docs/change-receivers.md says where, per system). Send `secret` to use the one the system made itself (Shopify's signing key, Vercel's webhook secret, Contentful's signing secret). Shopify receivers start with templates for products, collections and pages. 422 when this server has no `PREHEAT_SECRETS_KEY` to seal the secret with.",
+    "Answers the receiver's `url`, to paste into the system's webhook settings, and the `secret` to paste beside it (/docs/site-owners/change-receivers says where, per system). Send `secret` to use the one the system made itself (Shopify's signing key, Vercel's webhook secret, Contentful's signing secret). Shopify receivers start with templates for products, collections and pages. 422 when this server has no `PREHEAT_SECRETS_KEY` to seal the secret with.",
   scope: "sites:write",
   params: siteParams,
   body: createReceiverBody,

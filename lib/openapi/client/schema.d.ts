@@ -625,7 +625,7 @@ export interface paths {
         put?: never;
         /**
          * Create a change receiver for a system the site is edited in (its secret is shown once)
-         * @description Answers the receiver's `url`, to paste into the system's webhook settings, and the `secret` to paste beside it (docs/change-receivers.md says where, per system). Send `secret` to use the one the system made itself (Shopify's signing key, Vercel's webhook secret, Contentful's signing secret). Shopify receivers start with templates for products, collections and pages. 422 when this server has no `PREHEAT_SECRETS_KEY` to seal the secret with.
+         * @description Answers the receiver's `url`, to paste into the system's webhook settings, and the `secret` to paste beside it (/docs/site-owners/change-receivers says where, per system). Send `secret` to use the one the system made itself (Shopify's signing key, Vercel's webhook secret, Contentful's signing secret). Shopify receivers start with templates for products, collections and pages. 422 when this server has no `PREHEAT_SECRETS_KEY` to seal the secret with.
          *
          *     Scope: `sites:write`.
          *
@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * What the site's visitors got from the CDN (field data): hit ratio and time to first byte, by hour, device and PoP region
-         * @description From the page views the beacon reports (the script `{base}/beacon.js`, loaded by a tag whose `data-site` is the site's `beacon_key`: docs/beacon.md): per UTC hour, per device class and per country of the CDN's PoP (where its Server-Timing names one), the views, their cache verdict as the CDN put it in Server-Timing (`hits`, `misses`, `unknown`), `hit_ratio` = hits / (hits + misses), and the median and 75th percentile of the time to first byte the browsers measured (read from buckets 5 % wide: within 2.5 %). The views are a sample when `sample_rate` is below 1. The hours run from `from`'s hour to `to` (the last 24 hours by default, at most 31 days: 422 beyond), the hour going on included. `script_tag` is the tag to paste into the site's pages.
+         * @description From the page views the beacon reports (the script `{base}/beacon.js`, loaded by a tag whose `data-site` is the site's `beacon_key`: /docs/site-owners/beacon): per UTC hour, per device class and per country of the CDN's PoP (where its Server-Timing names one), the views, their cache verdict as the CDN put it in Server-Timing (`hits`, `misses`, `unknown`), `hit_ratio` = hits / (hits + misses), and the median and 75th percentile of the time to first byte the browsers measured (read from buckets 5 % wide: within 2.5 %). The views are a sample when `sample_rate` is below 1. The hours run from `from`'s hour to `to` (the last 24 hours by default, at most 31 days: 422 beyond), the hour going on included. `script_tag` is the tag to paste into the site's pages.
          *
          *     Scope: `sites:read`.
          *
@@ -889,7 +889,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an access log (plain or gzip), read as it streams in
-         * @description Send the log's bytes as the body (`curl --data-binary @access.log.gz`), any content type but `multipart/form-data`: gzip is recognised by its first bytes. Formats: the Combined and Common Log Formats (nginx's and Apache's defaults), JSON lines (nginx `escape=json`, Caddy's default access log, Cloudflare Logpush `http_requests`), CloudFront's standard log (docs/traffic-logs.md). Only successful GETs of the site's own host count; assets and bots are left out; a query string is kept only where the site's sitemaps or URL templates keep one. The log is read as it arrives, in a bounded memory whatever its size, up to PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES (1 GiB by default; 413 beyond, nothing stored). The days it holds replace the source's same days: uploading one log twice counts it once. 200 with the source and its `counts`: broken lines are counted and skipped; 422 `unreadable_log` only when not one line could be read. 409 `not_an_access_log` for a Plausible or GA4 source.
+         * @description Send the log's bytes as the body (`curl --data-binary @access.log.gz`), any content type but `multipart/form-data`: gzip is recognised by its first bytes. Formats: the Combined and Common Log Formats (nginx's and Apache's defaults), JSON lines (nginx `escape=json`, Caddy's default access log, Cloudflare Logpush `http_requests`), CloudFront's standard log (/docs/site-owners/traffic-logs). Only successful GETs of the site's own host count; assets and bots are left out; a query string is kept only where the site's sitemaps or URL templates keep one. The log is read as it arrives, in a bounded memory whatever its size, up to PREHEAT_TRAFFIC_UPLOAD_MAX_BYTES (1 GiB by default; 413 beyond, nothing stored). The days it holds replace the source's same days: uploading one log twice counts it once. 200 with the source and its `counts`: broken lines are counted and skipped; 422 `unreadable_log` only when not one line could be read. 409 `not_an_access_log` for a Plausible or GA4 source.
          *
          *     Scope: `sites:write`.
          *
@@ -1266,7 +1266,7 @@ export interface components {
             /** @description A sentence a user can act on. */
             error: string;
             /**
-             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `origin_not_allowed` (403): A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `upload_only_source` (409): The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). `not_an_access_log` (409): Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `unreadable_log` (422): Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
+             * @description A stable identifier to branch on (the sentence may change): `invalid_json` (400): The request body is not valid JSON. `invalid_path` (400): The path has malformed percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8). `invalid_api_key` (401): No API key, or one that is unknown, revoked or expired. `invalid_signature` (401): A change receiver's delivery carries no valid signature (or secret) of its system, or one signed too long ago (a replay): `error` says which. `session_expired` (401): The dashboard session has ended: sign in again. `insufficient_scope` (403): The API key lacks the scope the operation requires (`required_scope`). `insufficient_role` (403): The signed-in member's role in the organization does not allow the operation (`required_role`; the roles are viewer, member, admin, owner). `site_limited_key` (403): The API key is limited to some sites (`site_ids`) and the operation concerns the whole organization (registering a site, webhooks). `two_factor_required` (403): The organization requires two-factor sign-in and the signed-in member has not turned it on: do so on the Account page. `dashboard_only` (403): The operation belongs to the dashboard (its header, from a signed-in session). `account_suspended` (403): The operator of this service has suspended the organization (`error` gives the reason): its keys and members can do nothing until it is resumed. `plan_limit` (403): The organization's plan does not allow this: `limit` names the limit (monthly_calls, sites, max_site_concurrency, regions, run_results_max, verification, run_retention_days) and `plan` the plan (GET /v1/me shows its limits). `quota_exceeded` (403): The account's monthly call quota cannot cover the request. `webhook_limit` (403): The account has as many webhooks as it may (PREHEAT_WEBHOOKS_PER_ACCOUNT, 10 by default): delete one first. `origin_not_allowed` (403): A beacon's page view (POST /b) came without an `Origin`, or from a page that is not on the site's domain (or its `www.` form): nothing was counted. `not_found` (404): No such resource for this account (another account's resources do not exist for it), or no such endpoint. `method_not_allowed` (405): The path exists, not with this method (`Allow` lists those it takes). `run_in_progress` (409): The boost has a run pending or running: wait for it to end. `warm_in_progress` (409): The site has a warm run pending or running: wait for it to end. `upload_only_source` (409): The traffic source is an access log without a `url`: Preheat has nothing to fetch, so it is read by its upload (POST …/traffic-sources/{sourceId}/upload). `not_an_access_log` (409): Only an `access_log` traffic source takes an upload: Plausible and GA4 sources are read from their APIs. `site_not_validated` (409): The site's ownership is not proven yet: validate it first. `idempotency_in_progress` (409): A request with this Idempotency-Key is still being handled: retry in a moment. `conflict` (409): The request clashes with the current state of the resource. `last_owner` (409): The organization must keep an owner: make another member owner before this one leaves or is demoted. `already_member` (409): The address already belongs to a member of the organization, or has an invitation waiting (resend that one). `invitation_unusable` (409): The invitation was accepted, declined, revoked or has expired: ask for a new one. `duplicate_site` (409): The account already has this site. `duplicate_sitemap` (409): The site already has this sitemap. `duplicate_webhook` (409): The account already has a webhook to this URL (the same once the scheme and host are lower-cased and a default port or the host's bare `/` dropped; the query counts): edit that one. `payload_too_large` (413): The request body is over the size limit. `unsupported_media_type` (415): The body must be sent as JSON (Content-Type: application/json). `validation_failed` (422): A path, query or body value is invalid (`details` names the fields). `unreadable_log` (422): Not one line of the uploaded log could be read as a known access-log format (/docs/site-owners/traffic-logs lists them): nothing was stored. `ownership_not_proven` (422): No ownership proof (token file, meta tag, DNS TXT record) was found: `error` says why, for each method. `idempotency_conflict` (422): This Idempotency-Key was already used with another request (another operation, path or body). `rate_limited` (429): Too many requests or attempts: try again after `Retry-After` seconds. `too_many_runs` (429): A site not validated runs at most 24 boost runs in 24 hours: `Retry-After` says when the next may start. `internal_error` (500): A server error: details are logged under the request's X-Request-Id, never returned.
              * @enum {string}
              */
             code: "invalid_json" | "invalid_path" | "invalid_api_key" | "invalid_signature" | "session_expired" | "insufficient_scope" | "insufficient_role" | "site_limited_key" | "two_factor_required" | "dashboard_only" | "account_suspended" | "plan_limit" | "quota_exceeded" | "webhook_limit" | "origin_not_allowed" | "not_found" | "method_not_allowed" | "run_in_progress" | "warm_in_progress" | "upload_only_source" | "not_an_access_log" | "site_not_validated" | "idempotency_in_progress" | "conflict" | "last_owner" | "already_member" | "invitation_unusable" | "duplicate_site" | "duplicate_sitemap" | "duplicate_webhook" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "unreadable_log" | "ownership_not_proven" | "idempotency_conflict" | "rate_limited" | "too_many_runs" | "internal_error";
@@ -1366,7 +1366,7 @@ export interface components {
             blocked_verdicts: {
                 [key: string]: components["schemas"]["BlockedVerdict"];
             };
-            /** @description The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (docs/beacon.md). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report. */
+            /** @description The site's public beacon key: the `data-site` of the tag that loads the beacon's script, `{base}/beacon.js` (/docs/site-owners/beacon). Not a secret: it sits in the site's pages, and page views count only from the site's own pages. GET /v1/sites/{siteId}/field reads what they report. */
             beacon_key: string;
             /**
              * Format: date-time
@@ -2585,7 +2585,7 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updated_at: string;
-            /** @description The secret to paste into the system beside `url` (see docs/change-receivers.md for where), shown only in this answer: afterwards only a rotation shows a new one. Absent from an idempotent replay (`Idempotent-Replayed: true`). */
+            /** @description The secret to paste into the system beside `url` (see /docs/site-owners/change-receivers for where), shown only in this answer: afterwards only a rotation shows a new one. Absent from an idempotent replay (`Idempotent-Replayed: true`). */
             secret?: string;
         };
         CreateChangeReceiverRequest: {
@@ -2719,7 +2719,7 @@ export interface components {
             sample_rate: number;
             /** @description The site's beacon key, the `data-site` of its script tag (the site object's `beacon_key`). */
             beacon_key: string;
-            /** @description The tag to paste into the site's pages (docs/beacon.md). */
+            /** @description The tag to paste into the site's pages (/docs/site-owners/beacon). */
             script_tag: string;
             /** @description The period's figures. */
             totals: {
@@ -2729,7 +2729,7 @@ export interface components {
                 hits: number;
                 /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
                 misses: number;
-                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                /** @description Of `views`, those whose Server-Timing named no verdict (/docs/site-owners/beacon says how to have the CDN send one). */
                 unknown: number;
                 /** @description `hits` / (`hits` + `misses`); null when neither. */
                 hit_ratio: number | null;
@@ -2752,7 +2752,7 @@ export interface components {
                 hits: number;
                 /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
                 misses: number;
-                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                /** @description Of `views`, those whose Server-Timing named no verdict (/docs/site-owners/beacon says how to have the CDN send one). */
                 unknown: number;
                 /** @description `hits` / (`hits` + `misses`); null when neither. */
                 hit_ratio: number | null;
@@ -2771,7 +2771,7 @@ export interface components {
                 hits: number;
                 /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
                 misses: number;
-                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                /** @description Of `views`, those whose Server-Timing named no verdict (/docs/site-owners/beacon says how to have the CDN send one). */
                 unknown: number;
                 /** @description `hits` / (`hits` + `misses`); null when neither. */
                 hit_ratio: number | null;
@@ -2790,7 +2790,7 @@ export interface components {
                 hits: number;
                 /** @description Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic). */
                 misses: number;
-                /** @description Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one). */
+                /** @description Of `views`, those whose Server-Timing named no verdict (/docs/site-owners/beacon says how to have the CDN send one). */
                 unknown: number;
                 /** @description `hits` / (`hits` + `misses`); null when neither. */
                 hit_ratio: number | null;
@@ -2902,7 +2902,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description `access_log`: a web server's or CDN's access log, uploaded or fetched from `url` (docs/traffic-logs.md lists the formats). `plausible` and `ga4`: pageviews per page over the last 30 days from the analytics tool (docs/traffic-analytics.md). */
+        /** @description `access_log`: a web server's or CDN's access log, uploaded or fetched from `url` (/docs/site-owners/traffic-logs lists the formats). `plausible` and `ga4`: pageviews per page over the last 30 days from the analytics tool (/docs/site-owners/traffic-analytics). */
         CreateTrafficSourceRequest: {
             /** @enum {string} */
             kind: "access_log";
@@ -11813,7 +11813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `unreadable_log`: Not one line of the uploaded log could be read as a known access-log format (docs/traffic-logs.md lists them): nothing was stored. */
+            /** @description `validation_failed`: A path, query or body value is invalid (`details` names the fields). `unreadable_log`: Not one line of the uploaded log could be read as a known access-log format (/docs/site-owners/traffic-logs lists them): nothing was stored. */
             422: {
                 headers: {
                     /** @description The request's id: the one sent when it is 1 to 128 letters, digits, `-`, `_` or `.`, otherwise a new one. Logs name it. */

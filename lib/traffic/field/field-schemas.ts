@@ -19,7 +19,7 @@ const fieldFiguresShape = {
   views: z.number().int().meta({ description: "Page views counted (sampled: divide by `sample_rate` for an estimate of all views)." }),
   hits: z.number().int().meta({ description: "Of `views`, those the CDN (or cache) answered from cache: a hit, a stale copy, or one revalidated with a 304." }),
   misses: z.number().int().meta({ description: "Of `views`, those the CDN sent to the origin: a miss, an expired copy, or a response it does not cache (pass, bypass, dynamic)." }),
-  unknown: z.number().int().meta({ description: "Of `views`, those whose Server-Timing named no verdict (docs/beacon.md says how to have the CDN send one)." }),
+  unknown: z.number().int().meta({ description: "Of `views`, those whose Server-Timing named no verdict (/docs/site-owners/beacon says how to have the CDN send one)." }),
   hit_ratio: z.number().nullable().meta({ description: "`hits` / (`hits` + `misses`); null when neither." }),
   ttfb_p50_ms: z
     .number()
@@ -42,7 +42,7 @@ export const siteFieldSchema = z
     to: timestamp.meta({ description: "The end of the period answered." }),
     sample_rate: z.number().meta({ description: "The share of page views counted (PREHEAT_BEACON_SAMPLE, now): views are counts of the sample; ratios and percentiles need no correction." }),
     beacon_key: z.string().meta({ description: "The site's beacon key, the `data-site` of its script tag (the site object's `beacon_key`)." }),
-    script_tag: z.string().meta({ description: "The tag to paste into the site's pages (docs/beacon.md)." }),
+    script_tag: z.string().meta({ description: "The tag to paste into the site's pages (/docs/site-owners/beacon)." }),
     totals: fieldFiguresSchema.meta({ description: "The period's figures." }),
     hours: z
       .array(z.object({ hour: timestamp.meta({ description: "The hour's start (UTC)." }), ...fieldFiguresShape }))

@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 const MAX_SPAN_DAYS = 31;
 const DEFAULT_HOURS = 24;
 
-/** The tag a site owner pastes into the site's pages (docs/beacon.md). */
+/** The tag a site owner pastes into the site's pages (docs/guide/site-owners/beacon.md). */
 function scriptTag(beaconKey: string): string {
   return `<script async src="${publicBaseUrl()}/beacon.js" data-site="${beaconKey}"></script>`;
 }

@@ -1,5 +1,5 @@
 /**
- * The beacon, minified by hand (docs/beacon.md explains it line by line): a few hundred bytes that
+ * The beacon, minified by hand (docs/guide/site-owners/beacon.md explains it line by line): a few hundred bytes that
  * send one page view, or nothing when the visitor asks not to be tracked (Global Privacy Control, Do
  * Not Track). It sets no cookie and keeps nothing in storage. It reads the navigation's timing entry
  * (time to first byte, counted from the page's activation when it was prerendered, and the

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FIELD_CACHE_VERDICTS } from "@/lib/core/traffic";
 import { readServerTiming } from "./server-timing";
 
-// The Server-Timing entries each CDN sends, as docs/beacon.md turns them on, and the verdict and
+// The Server-Timing entries each CDN sends, as docs/guide/site-owners/beacon.md turns them on, and the verdict and
 // PoP country each gives. The browser hands the beacon every entry's name and description (its
 // `desc`, unquoted); the entries below are written that way.
 const read = (...entries: [string, string][]) => readServerTiming(entries.map(([name, desc]) => ({ name, desc })));
@@ -40,7 +40,7 @@ describe("readServerTiming", () => {
     expect(read(["cfCacheStatus", "HIT"], ["cdn-pop", "LHR"])).toEqual({ verdict: "hit", pop: "GB" });
   });
 
-  it("reads fastly_info.state from the deliver snippet of docs/beacon.md, and server.datacenter as cdn-pop", () => {
+  it("reads fastly_info.state from the deliver snippet of docs/guide/site-owners/beacon.md, and server.datacenter as cdn-pop", () => {
     expect(read(["fastly", "HIT"], ["cdn-pop", "LCY"])).toEqual({ verdict: "hit", pop: "GB" });
     expect(read(["fastly", "HIT-CLUSTER"])).toMatchObject({ verdict: "hit" });
     expect(read(["fastly", "HIT-STALE"])).toMatchObject({ verdict: "hit" });
@@ -50,7 +50,7 @@ describe("readServerTiming", () => {
     expect(read(["fastly", "ERROR"])).toMatchObject({ verdict: "unknown" });
   });
 
-  it("reads Varnish's and nginx's cache entry as docs/beacon.md configures them", () => {
+  it("reads Varnish's and nginx's cache entry as docs/guide/site-owners/beacon.md configures them", () => {
     expect(read(["cache", "HIT"])).toEqual({ verdict: "hit", pop: "" });
     expect(read(["cache", "MISS"])).toEqual({ verdict: "miss", pop: "" });
     expect(read(["cache", "PASS"])).toMatchObject({ verdict: "miss" });

@@ -4,7 +4,7 @@ import { popLocation } from "@/lib/warm/pop-locations";
 /**
  * What a page view's Server-Timing entries say about the cache that answered it, read on the server
  * (the beacon sends the entries' names and descriptions as the browser parsed them), so that the
- * script stays small and these rules are tested here. docs/beacon.md documents, per CDN, how to make
+ * script stays small and these rules are tested here. docs/guide/site-owners/beacon.md documents, per CDN, how to make
  * it send them; keep the two together.
  *
  * Only hit, miss or unknown is kept: the visitor either got the page from a cache or waited for the
@@ -54,9 +54,9 @@ const RULES: { name: RegExp; verdict: (desc: string, name: string) => FieldCache
   { name: /^cdn-cache$/, verdict: word },
   // Cloudflare: `cfCacheStatus;desc="HIT"`.
   { name: /^cfcachestatus$/, verdict: word },
-  // Fastly: the deliver snippet of docs/beacon.md, `fastly;desc=<fastly_info.state>`.
+  // Fastly: the deliver snippet of docs/guide/site-owners/beacon.md, `fastly;desc=<fastly_info.state>`.
   { name: /^fastly$/, verdict: (desc) => fastlyState(desc.trim().toUpperCase()) },
-  // An origin cache: Varnish or nginx as docs/beacon.md configures them, `cache;desc=HIT`.
+  // An origin cache: Varnish or nginx as docs/guide/site-owners/beacon.md configures them, `cache;desc=HIT`.
   { name: /^(cache|x-cache|varnish|nginx)$/, verdict: word },
 ];
 

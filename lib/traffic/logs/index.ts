@@ -10,7 +10,7 @@ import { normaliseHost, parseTarget } from "@/lib/traffic/logs/path";
 import { BoundedTally } from "@/lib/traffic/logs/tally";
 
 /**
- * An access log read into visits per day and path, for the popularity table (docs/traffic-logs.md):
+ * An access log read into visits per day and path, for the popularity table (docs/guide/site-owners/traffic-logs.md):
  * the Combined and Common Log Formats, JSON lines (nginx escape=json, Caddy, Cloudflare Logpush,
  * CloudFront v2) and CloudFront's standard log, recognised line by line. Only successful GETs of
  * the site's own pages by people count; every other line is counted as broken or by why it was

@@ -7,7 +7,7 @@ const CHALLENGE = {
   headers: { server: "cloudflare", "cf-ray": "8c1f2a3b4c5d6e7f-CDG", "cf-mitigated": "challenge" },
   body: "<!DOCTYPE html><html><head><title>Just a moment...</title></head></html>",
 };
-/** The rule docs/cache-detection.md documents: 20 blocked of the first 30 calls stop the run. */
+/** The rule docs/guide/site-owners/cache-detection.md documents: 20 blocked of the first 30 calls stop the run. */
 const FIRST_CALLS = 30;
 const BLOCKED = 20;
 

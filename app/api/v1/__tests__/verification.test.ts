@@ -98,14 +98,16 @@ describe("Web Bot Auth signatures", () => {
 });
 
 describe("the allow-listing guide", () => {
-  it("is served at /docs/allow-listing, and /bot links it and names the header", async () => {
-    const guide = await fetch(`${baseUrl}/docs/allow-listing`);
+  it("is served at /docs/site-owners/bot-protection (and its old address), and /bot links it and names the header", async () => {
+    const old = await fetch(`${baseUrl}/docs/allow-listing`, { redirect: "manual" });
+    expect(old.headers.get("location")).toMatch(/\/docs\/site-owners\/bot-protection$/);
+    const guide = await fetch(`${baseUrl}/docs/site-owners/bot-protection`);
     expect(guide.status).toBe(200);
     const html = await guide.text();
     for (const vendor of ["Cloudflare", "Akamai", "Fastly", "AWS WAF", "Imperva", "Sucuri", "Vercel"]) expect(html).toContain(vendor);
     expect(html).toContain("any(http.request.headers[&quot;preheat-verification&quot;][*] eq &quot;YOUR_SECRET&quot;)");
     const bot = await (await fetch(`${baseUrl}/bot`)).text();
-    expect(bot).toContain('href="/docs/allow-listing"');
+    expect(bot).toContain('href="/docs/site-owners/bot-protection"');
     expect(bot).toContain("Preheat-Verification");
   });
 });
