@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Inline `code` and **bold**, enough for the API description we write ourselves. */
 function inline(text: string): ReactNode[] {
@@ -44,9 +45,10 @@ export function Markdown({ text }: { text: string }) {
     if (line.startsWith("```")) {
       if (code) {
         blocks.push(
-          <pre key={blocks.length} className="my-3 overflow-x-auto rounded bg-code-block p-3 text-xs leading-5 text-code-block-text">
-            {code.join("\n")}
-          </pre>,
+          // A long line scrolls inside its block, which the keyboard can then scroll too.
+          <TableScroll key={blocks.length} label="Code" className="my-3 rounded">
+            <pre className="w-max min-w-full rounded bg-code-block p-3 text-xs leading-5 text-code-block-text">{code.join("\n")}</pre>
+          </TableScroll>,
         );
         code = null;
       } else {
