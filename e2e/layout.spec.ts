@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { RECEIVER_GUIDES, TRAFFIC_GUIDES } from "../lib/docs-guides";
+import { axeFindings } from "./support/axe";
 import { dashboardPaths, signUpWithData } from "./support/dashboard-data";
 import { cli } from "./support/emails";
 
@@ -8,8 +9,9 @@ import { cli } from "./support/emails";
  * dashboard, of the operator console or of the signed-out site scrolls sideways (a wide table or a
  * long token scrolls or wraps inside its own box), and nothing on it moves once it has loaded: what
  * arrives after the first paint (a query's answer, the organization menu, the first steps) takes a
- * place kept for it. At a laptop's width, nothing scrolls sideways either, and the header holds one
- * row with the organization menu and the operator's link in it.
+ * place kept for it; and axe finds nothing serious there. At a laptop's width, nothing scrolls
+ * sideways either, the header holds one row with the organization menu and the operator's link in
+ * it, and the console passes axe in both themes (theme.spec.ts reads the dashboard's pages there).
  */
 const phone = { width: 390, height: 844 };
 const laptop = { width: 1280, height: 800 };
@@ -41,6 +43,7 @@ let owner: Page;
 let visitor: Page;
 /** The dashboard's pages, then the operator console's: the owner is also the service's operator. */
 let signedInPaths: string[] = [];
+let operatorPaths: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
@@ -52,7 +55,9 @@ test.beforeAll(async ({ browser }) => {
   await owner.getByRole("button", { name: "Search" }).click();
   await expect(owner.getByTestId("organization-row")).toHaveCount(1);
   const organization = await owner.getByTestId("organization-row").getByRole("link").getAttribute("href");
-  signedInPaths = [...dashboardPaths(data), "/operator", ...(organization ? [organization] : []), "/operator/plans", "/operator/workers", "/operator/queues", "/operator/keys", "/operator/emails"];
+  if (!organization) throw new Error("the organization's row links nowhere");
+  operatorPaths = ["/operator", organization, "/operator/plans", "/operator/workers", "/operator/queues", "/operator/keys", "/operator/emails"];
+  signedInPaths = [...dashboardPaths(data), ...operatorPaths];
   visitor = await (await browser.newContext()).newPage();
 });
 
@@ -115,34 +120,41 @@ async function problemsOnEveryPage(page: Page, paths: string[], theme: (typeof t
   await page.setViewportSize(phone);
   await page.emulateMedia({ colorScheme: theme });
   const problems: string[] = [];
-  for (const path of paths) problems.push(...(await layoutProblems(page, path, phone.width)));
+  for (const path of paths) {
+    problems.push(...(await layoutProblems(page, path, phone.width)));
+    problems.push(...(await axeFindings(page, `${path} [${theme}, 390 px]`)));
+  }
   return problems;
 }
 
 for (const theme of themes) {
-  test(`signed in, at 390 × 844 in the ${theme} theme, no page of the dashboard or the console scrolls sideways or moves after load`, async () => {
-    test.setTimeout(300_000);
+  test(`signed in, at 390 × 844 in the ${theme} theme, no page of the dashboard or the console scrolls sideways, moves after load or fails axe`, async () => {
+    // Some 35 pages, each read whole by axe, the API reference alone 40 seconds.
+    test.setTimeout(600_000);
     expect(await problemsOnEveryPage(owner, signedInPaths, theme)).toEqual([]);
   });
 
-  test(`signed out, at 390 × 844 in the ${theme} theme, no page scrolls sideways or moves after load`, async () => {
-    test.setTimeout(180_000);
+  test(`signed out, at 390 × 844 in the ${theme} theme, no page scrolls sideways, moves after load or fails axe`, async () => {
+    test.setTimeout(300_000);
     expect(await problemsOnEveryPage(visitor, publicPaths, theme)).toEqual([]);
   });
 }
 
-test("at 1280 × 800, no page scrolls sideways, and the header holds one row with the organization menu and the console's link", async () => {
+test("at 1280 × 800, no page scrolls sideways, the console passes axe in both themes, and the header holds one row with the organization menu and the console's link", async () => {
   test.setTimeout(300_000);
   await owner.setViewportSize(laptop);
-  await owner.emulateMedia({ colorScheme: "light" });
-  const wide: string[] = [];
-  for (const path of signedInPaths) {
-    await owner.goto(path);
-    await owner.waitForLoadState("networkidle");
-    const overflow = await owner.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
+  const problems: string[] = [];
+  for (const theme of themes) {
+    await owner.emulateMedia({ colorScheme: theme });
+    for (const path of signedInPaths) {
+      await owner.goto(path);
+      await owner.waitForLoadState("networkidle");
+      const overflow = await owner.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 0) problems.push(`${path} [${theme}]: ${overflow} px too wide`);
+      if (operatorPaths.includes(path)) problems.push(...(await axeFindings(owner, `${path} [${theme}, 1280 px]`)));
+    }
   }
-  expect(wide).toEqual([]);
+  expect(problems).toEqual([]);
 
   await owner.goto("/sites");
   const header = owner.getByRole("navigation", { name: "Main" });
