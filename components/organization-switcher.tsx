@@ -18,7 +18,6 @@ function OrganizationMenu() {
   const organizations = useQuery({ queryKey: organizationsKey, queryFn: () => api<{ data: Organization[] }>("/api/dashboard/organizations").then((answer) => answer.data) });
   const [busy, setBusy] = useState(false);
   const current = organizations.data?.find((o) => o.current);
-  if (!current) return null;
 
   async function choose(value: string) {
     setBusy(true);
@@ -31,27 +30,33 @@ function OrganizationMenu() {
     window.location.href = "/sites";
   }
 
+  // The menu's place is kept, the same size, while the list loads: the header does not move when it arrives.
   return (
-    <label className="flex items-center gap-2 text-slate-600">
-      <span className="sr-only">Organization</span>
-      <select
-        aria-label="Organization"
-        className="max-w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
-        value={current.id}
-        disabled={busy}
-        onChange={(event) => choose(event.target.value)}
-      >
-        {organizations.data?.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-        <option value={NEW_ORGANIZATION}>New organization…</option>
-      </select>
-      <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="Your role in this organization">
-        {current.role}
-      </span>
-    </label>
+    <span className="flex h-7 w-40 items-center">
+      {current ? (
+        <label className="flex min-w-0 flex-1 items-center gap-2 text-slate-600">
+          <span className="sr-only">Organization</span>
+          <select
+            aria-label="Organization"
+            title={current.name}
+            className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
+            value={current.id}
+            disabled={busy}
+            onChange={(event) => choose(event.target.value)}
+          >
+            {organizations.data?.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+            <option value={NEW_ORGANIZATION}>New organization…</option>
+          </select>
+          <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="Your role in this organization">
+            {current.role}
+          </span>
+        </label>
+      ) : null}
+    </span>
   );
 }
 

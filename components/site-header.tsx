@@ -14,7 +14,7 @@ const dashboardLinks = [
   { href: "/outbox", label: "Outbox" },
   { href: "/audit", label: "Audit" },
   { href: "/account", label: "Account" },
-  { href: "/docs/api", label: "API reference" },
+  { href: "/docs", label: "Guide" },
 ];
 
 export async function SiteHeader() {
@@ -24,29 +24,40 @@ export async function SiteHeader() {
   const member = session?.kind === "member";
   return (
     <header className="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm">
+      {/*
+        At 1280 px and wider, one row: the brand, the links, then the organization and the controls.
+        Narrower, the brand and the controls hold the first row, the organization and the links the
+        rows under it (the keyboard still meets the links first). Either way every part has its size
+        before the organization menu loads, so the header keeps its height and nothing under it moves.
+      */}
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm">
         <Link href={member ? "/sites" : user ? "/organizations/new" : "/"} className="text-base font-semibold text-brand-700">
           Preheat
         </Link>
         {user ? (
           <>
-            {member ? <NavLinks links={dashboardLinks} /> : null}
-            {user.operator ? (
-              // Only for the users granted the console: customers never see it.
-              <Link href="/operator" className="font-medium text-amber-800 hover:text-amber-950">
-                Operator console
-              </Link>
-            ) : null}
-            {/* On a phone, what does not fit goes to a line of its own rather than squeezing Sign out. */}
-            <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-2">
-              {member ? <OrganizationSwitcher /> : null}
-              <span className="hidden text-slate-500 sm:inline">{user.email}</span>
+            <div className="order-last flex w-full flex-wrap items-center gap-x-4 gap-y-2 xl:contents">
+              {member ? <NavLinks links={dashboardLinks} /> : null}
+              {user.operator ? (
+                // Only for the users granted the console: customers never see it.
+                <Link href="/operator" className="font-medium text-amber-800 hover:text-amber-950">
+                  Operator console
+                </Link>
+              ) : null}
+              <span className="order-first xl:order-none xl:ml-auto">{member ? <OrganizationSwitcher /> : null}</span>
+            </div>
+            <span className="ml-auto flex items-center gap-3 xl:ml-0">
+              {/* The address the session signed in with is on the Account page; the row has no room for it. */}
+              <span className="sr-only">Signed in as {user.email}</span>
               <ThemeToggle />
               <SignOutButton />
             </span>
           </>
         ) : (
           <>
+            <Link href="/docs" className="text-slate-600 hover:text-slate-900">
+              Guide
+            </Link>
             <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">
               API reference
             </Link>

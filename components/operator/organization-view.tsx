@@ -175,7 +175,7 @@ export function OrganizationView({ id }: { id: number }) {
         title={o.name}
         subtitle={
           <>
-            <Link href="/operator" className="text-brand-700 hover:underline">
+            <Link href="/operator" className="text-brand-700 underline">
               Organizations
             </Link>{" "}
             · #{o.id} · created <LocalTime value={o.created_at} /> · <OrganizationState organization={o} />

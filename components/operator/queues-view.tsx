@@ -79,28 +79,30 @@ export function QueuesView() {
             {queues.length === 0 ? (
               <EmptyState title="No job yet" />
             ) : (
-              <table className="w-full text-left text-sm">
-                <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="py-2 pr-4 font-medium">Queue</th>
-                    <th className="py-2 pr-4 font-medium">Waiting</th>
-                    <th className="py-2 pr-4 font-medium">Active</th>
-                    <th className="py-2 pr-4 font-medium">Failed</th>
-                    <th className="py-2 font-medium">Oldest waiting for</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {queues.map((queue) => (
-                    <tr key={queue.name} data-testid="queue-row">
-                      <td className="py-2 pr-4 font-mono text-xs">{queue.name}</td>
-                      <td className="py-2 pr-4 tabular-nums">{count(queue.waiting)}</td>
-                      <td className="py-2 pr-4 tabular-nums">{count(queue.active)}</td>
-                      <td className={`py-2 pr-4 tabular-nums ${queue.failed ? "text-red-700" : ""}`}>{count(queue.failed)}</td>
-                      <td className="py-2 tabular-nums">{age(queue.oldest_waiting_seconds)}</td>
+              <TableScroll label="Per queue">
+                <table className="w-full text-left text-sm">
+                  <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+                    <tr>
+                      <th className="py-2 pr-4 font-medium">Queue</th>
+                      <th className="py-2 pr-4 font-medium">Waiting</th>
+                      <th className="py-2 pr-4 font-medium">Active</th>
+                      <th className="py-2 pr-4 font-medium">Failed</th>
+                      <th className="py-2 font-medium">Oldest waiting for</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {queues.map((queue) => (
+                      <tr key={queue.name} data-testid="queue-row">
+                        <td className="py-2 pr-4 font-mono text-xs">{queue.name}</td>
+                        <td className="py-2 pr-4 tabular-nums">{count(queue.waiting)}</td>
+                        <td className="py-2 pr-4 tabular-nums">{count(queue.active)}</td>
+                        <td className={`py-2 pr-4 tabular-nums ${queue.failed ? "text-red-700" : ""}`}>{count(queue.failed)}</td>
+                        <td className="py-2 tabular-nums">{age(queue.oldest_waiting_seconds)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
           </Card>
           <Card title="Failed jobs">

@@ -15,7 +15,7 @@ function stepOf(step: FirstStep, steps: FirstSteps): { title: string; hint: stri
   const site = steps.site_id === null ? null : `/sites/${steps.site_id}`;
   switch (step) {
     case "site_added":
-      return { title: "Add a site", hint: "Its domain, in the form below.", href: "/sites" };
+      return { title: "Add a site", hint: "Its domain, in the form above.", href: "/sites" };
     case "ownership_proved":
       return { title: "Prove you own it", hint: "Publish a token file, a meta tag or a DNS record, then check it.", href: site };
     case "sitemap_added":

@@ -96,10 +96,6 @@ export function SitesList() {
           </Can>
         }
       />
-      {/* Its steps are an admin's to take: a viewer or a member would be sent to controls they do not have. */}
-      <Can atLeast="admin">
-        <FirstStepsCard />
-      </Can>
       <Can atLeast="admin">
         <Card title="Add a site">
           <AddSiteForm />
@@ -134,6 +130,15 @@ export function SitesList() {
           </ul>
         )}
       </Card>
+      {/*
+        Its steps are an admin's to take: a viewer or a member would be sent to controls they do not have.
+        Last, and once the list is in place: it loads on its own, and arriving there it pushes nothing down.
+      */}
+      {sites.isPending ? null : (
+        <Can atLeast="admin">
+          <FirstStepsCard />
+        </Can>
+      )}
     </div>
   );
 }

@@ -75,8 +75,9 @@ function ProofInstructions({ site }: { site: Site }) {
   const recordValue = dnsChallengeValue(site.validation_token);
   return (
     <>
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        <div className="rounded-md border border-slate-200 p-3">
+      {/* The tracks and cards may be narrower than the longest token: each long string wraps inside its own box, never widening the page. */}
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
+        <div className="min-w-0 rounded-md border border-slate-200 p-3">
           <h3 className="text-sm font-semibold">1. A file at the site root</h3>
           <p className="mt-1 text-sm text-slate-600">
             Serve <code className="break-all rounded bg-slate-100 px-1">{`https://${site.domain}/${fileName}`}</code> with status 200 and the token as its only content. Preheat also asks for a file
@@ -90,17 +91,17 @@ function ProofInstructions({ site }: { site: Site }) {
             <CopyButton value={fileName} label="Copy file name" />
           </div>
         </div>
-        <div className="rounded-md border border-slate-200 p-3">
+        <div className="min-w-0 rounded-md border border-slate-200 p-3">
           <h3 className="text-sm font-semibold">2. A meta tag in the homepage</h3>
           <p className="mt-1 text-sm text-slate-600">
             Put this in the <code>&lt;head&gt;</code> of <code className="break-all">{`https://${site.domain}/`}</code>:
           </p>
-          <pre className="mt-2 overflow-x-auto rounded bg-code-block p-2 text-xs text-code-block-text">{metaTag}</pre>
+          <pre className="mt-2 whitespace-pre-wrap break-all rounded bg-code-block p-2 text-xs text-code-block-text">{metaTag}</pre>
           <div className="mt-3">
             <CopyButton value={metaTag} label="Copy meta tag" />
           </div>
         </div>
-        <div className="rounded-md border border-slate-200 p-3" data-testid="dns-proof">
+        <div className="min-w-0 rounded-md border border-slate-200 p-3" data-testid="dns-proof">
           <h3 className="text-sm font-semibold">3. A DNS TXT record</h3>
           <p className="mt-1 text-sm text-slate-600">Add this record at your DNS provider; the site need not answer at all. A CNAME on the name is followed.</p>
           <dl className="mt-2 grid gap-2 text-sm">

@@ -6,7 +6,8 @@ const formatter = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeForm
 
 /**
  * A date in the viewer's time zone, with UTC on hover. Rendered in UTC on the server and replaced
- * after hydration, in a box of the same width, so nothing shifts.
+ * after hydration; the two need not be as wide, so a date in running text may reflow its paragraph
+ * (a page that loads its cards together, LoadsTogether, does so out of sight).
  */
 export function LocalTime({ value, empty = "—" }: { value: string | null | undefined; empty?: string }) {
   const [local, setLocal] = useState<string | null>(null);

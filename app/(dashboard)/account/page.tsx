@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { LoadsTogether } from "@/components/dashboard/loads-together";
 import { DeleteUserCard } from "@/components/account/delete-user-card";
 import { EmailCard } from "@/components/account/email-card";
 import { PasswordForm } from "@/components/account/password-form";
@@ -17,11 +18,13 @@ export default async function AccountPage() {
   return (
     <>
       <PageHeader title="Account" subtitle="How you sign in, where you are signed in, and your user." />
-      <PasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
-      <TwoFactorCard email={user.email} />
-      <SessionsCard />
-      <EmailCard email={user.email} />
-      <DeleteUserCard email={user.email} />
+      <LoadsTogether>
+        <PasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
+        <TwoFactorCard email={user.email} />
+        <SessionsCard />
+        <EmailCard email={user.email} />
+        <DeleteUserCard email={user.email} />
+      </LoadsTogether>
     </>
   );
 }

@@ -31,7 +31,7 @@ export default async function OutboxEmailPage({ params }: { params: Promise<{ em
         <iframe title="E-mail" sandbox="" srcDoc={email.html} className="h-[720px] w-full rounded border border-slate-200 bg-white" />
       </Card>
       <Card title="Plain-text part">
-        <pre className="overflow-x-auto whitespace-pre-wrap text-xs text-slate-700">{email.text}</pre>
+        <pre className="whitespace-pre-wrap wrap-anywhere text-xs text-slate-700">{email.text}</pre>
       </Card>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { LoadsTogether } from "@/components/dashboard/loads-together";
 import { SiteView } from "@/components/sites/site-view";
 import { maxSiteConcurrency } from "@/lib/sites/pace";
 import { getSite, toSite } from "@/lib/sites/service";
@@ -8,5 +9,9 @@ export const metadata: Metadata = { title: "Site" };
 
 export default async function SitePage({ params }: { params: Promise<{ siteId: string }> }) {
   const site = await ownedOr404((await params).siteId, getSite);
-  return <SiteView initialSite={toSite(site)} maxConcurrency={maxSiteConcurrency()} />;
+  return (
+    <LoadsTogether>
+      <SiteView initialSite={toSite(site)} maxConcurrency={maxSiteConcurrency()} />
+    </LoadsTogether>
+  );
 }
