@@ -1350,7 +1350,7 @@ export interface components {
             validated_at: string | null;
             ownership_recheck: components["schemas"]["OwnershipRecheck"];
             /**
-             * @description Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/allow-listing). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.
+             * @description Sent on every warming call in the `Preheat-Verification` header, so that a firewall rule can let exactly Preheat through (see /docs/site-owners/bot-protection). Not an account credential: it is meant to be pasted into a firewall rule, so every read of the site shows it. Replace it with POST /v1/sites/{siteId}/verification/rotate.
              * @example hT3xQ0bW9sVv2yG8cJkM1nPq4rS6tU7wX5zA0bC2dE4
              */
             verification_secret: string;
@@ -1362,7 +1362,7 @@ export interface components {
             crawl_delay_seconds: number | null;
             /** @description The boost whose variants and regions warm the site's changes (POST /v1/sites/{siteId}/changes, the change receivers); null: a warm's defaults. Set with PATCH. */
             change_boost_id: number | null;
-            /** @description Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/allow-listing. */
+            /** @description Per user-agent class (`mobile`, `desktop`, `bot`, `ai_crawler`), the last run in which bot protection blocked at least half of that class's calls; a later run the class gets through takes it back. Empty when none. Let Preheat through: see /docs/site-owners/bot-protection. */
             blocked_verdicts: {
                 [key: string]: components["schemas"]["BlockedVerdict"];
             };

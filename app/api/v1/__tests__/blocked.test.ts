@@ -24,7 +24,7 @@ const pageCalls = async (domain: string) => (await originLog(domain)).filter((li
 
 async function expectBlocked(run: Record<string, any>, domain: string, siteId: number, agents: string[]) {
   expect(run.status).toBe("failed");
-  expect(run.status_message).toMatch(/^Blocked by Cloudflare's bot protection: let Preheat through \(see http[^ ]+\/docs\/allow-listing\)\./);
+  expect(run.status_message).toMatch(/^Blocked by Cloudflare's bot protection: let Preheat through \(see http[^ ]+\/docs\/site-owners\/bot-protection\)\./);
   const calls = await pageCalls(domain);
   expect(calls).toBeGreaterThanOrEqual(BLOCKED);
   expect(calls).toBeLessThanOrEqual(FIRST_CALLS);
