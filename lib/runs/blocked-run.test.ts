@@ -52,7 +52,9 @@ describe("a run blocked by bot protection", () => {
     const { run } = await queueWarm(world.ctx, site.id, { urls: urls("blocked.test", 200), region: ["fr"], variations: { user_agents: ["desktop", "bot"] } });
     const done = await ended(run.id);
     expect(done.status).toBe("failed");
-    expect(done.status_message).toMatch(/^Blocked by Cloudflare's bot protection: let Preheat through \(see https?:\/\/[^ ]+\/docs\/site-owners\/bot-protection\)\. \d+ of the run's first \d+ calls were answered/);
+    expect(done.status_message).toMatch(
+      /^Blocked by Cloudflare's bot protection: let Preheat through \(see https?:\/\/[^ ]+\/docs\/site-owners\/bot-protection\)\. \d+ of the run's first \d+ calls were answered/,
+    );
     // Every call the site saw is counted, once: the calls in flight when it stopped included.
     const seen = requests.get("blocked.test")!;
     expect(seen).toBeGreaterThanOrEqual(BLOCKED_STOP.blocked);
