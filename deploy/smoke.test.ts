@@ -277,7 +277,7 @@ let siteId: number;
 let runId: number;
 
 describe("a site owner's first session, through nginx", () => {
-  it("signs up, confirms the e-mailed link choosing the password, and signs in with it", async () => {
+  it("signs up, confirms the e-mailed link naming the organization and choosing the password, and signs in with it", async () => {
     const signUp = await call("POST", "/api/dashboard/signup", { body: { email } });
     expect(signUp.status).toBe(201);
     expect(signUp.body).toMatchObject({ email, confirmation_sent: true });
@@ -290,7 +290,7 @@ describe("a site owner's first session, through nginx", () => {
     // The link names the public address (PREHEAT_BASE_URL): nginx here.
     expect(link!.startsWith(`${base}/`)).toBe(true);
     const token = new URL(link!).searchParams.get("token");
-    const confirmed = await call("POST", "/api/dashboard/signup/confirm", { body: { token, password } });
+    const confirmed = await call("POST", "/api/dashboard/signup/confirm", { body: { token, password, organization_name: "Smoke test" } });
     expect(confirmed).toMatchObject({ status: 201, body: { email, created: true } });
 
     // next-auth's credentials sign-in, as the sign-in page makes it.
