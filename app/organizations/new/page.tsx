@@ -68,6 +68,9 @@ export default async function NewOrganizationPage() {
           <p className="text-sm text-slate-700">{`No invitation to ${session.user.email} is waiting. An owner of an organization invites you from its Team page; the invitation comes by e-mail, and its link lets you join.`}</p>
         )}
       </section>
+      <p className="border-t border-slate-100 pt-4 text-sm text-slate-600">
+        Your Account page (password, two-factor sign-in, sessions, deleting your user) opens again once you belong to an organization.
+      </p>
     </div>
   );
 }
