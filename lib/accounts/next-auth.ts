@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
 import { cookies, headers } from "next/headers";
+import { cache } from "react";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
@@ -132,8 +133,12 @@ export function authOptions(): Promise<NextAuthOptions> {
   return g.__preheatAuthOptions;
 }
 
-/** What this request's session cookie stands for (cookies read through next/headers), or undefined when signed out. */
-export async function currentSession(): Promise<SessionState | undefined> {
+/**
+ * What this request's session cookie stands for (cookies read through next/headers), or undefined
+ * when signed out. Read once per page render (React's `cache`): the layout, the header, the page's
+ * own record and its role check all ask, and the answer cannot change within the render.
+ */
+export const currentSession = cache(async (): Promise<SessionState | undefined> => {
   // Cookies first: a visitor without a session costs no query, and a page being prerendered at build
   // time stops here (cookies() marks it dynamic) before it could open the database.
   if (!hasSessionCookie(await cookies())) return undefined;
@@ -141,7 +146,7 @@ export async function currentSession(): Promise<SessionState | undefined> {
   // Cookies signed before sessions were rows carry no id: they are signed out.
   if (typeof session?.sid !== "string") return undefined;
   return sessionState(await getDb(), session.sid);
-}
+});
 
 /** The signed-in user of this request at work in an organization, or undefined. */
 export async function currentUser(): Promise<SessionUser | undefined> {
