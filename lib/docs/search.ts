@@ -20,8 +20,7 @@ export function guideSearchEntries(): GuideSearchEntry[] {
 /** The guide's search index, serialised for the browser (built with the pages, never at request time). */
 export function guideSearchIndex(): string {
   const index = new MiniSearch<GuideSearchEntry>(GUIDE_SEARCH_OPTIONS);
-  const seen = new Set<string>();
-  // A heading repeated on one page gets the same anchor twice only if the slugger says so; keep the first.
-  index.addAll(guideSearchEntries().filter((entry) => !seen.has(entry.id) && seen.add(entry.id)));
+  // Ids are unique: one page an address, and the slugger numbers a repeated heading's anchor.
+  index.addAll(guideSearchEntries());
   return JSON.stringify(index);
 }
